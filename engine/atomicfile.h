@@ -1,0 +1,11 @@
+#pragma once
+
+#include <string>
+
+// Replaces `path` with `bytes` so that a reader sees either the old file or the new one, never a
+// mix: a temporary file in the same folder is written, fsync'ed, then renamed over `path`.
+// Throws std::runtime_error with the reason (and removes the temporary file) on failure.
+void writeFileAtomically(const std::string &path, const std::string &bytes);
+
+// Whole file into memory; throws std::runtime_error when it cannot be read or exceeds `maxBytes`.
+std::string readWholeFile(const std::string &path, std::size_t maxBytes);

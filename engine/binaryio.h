@@ -1,0 +1,47 @@
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+// Little-endian, length-prefixed values for the checkpoint format. The reader checks every length
+// against what is left, so a damaged file throws BinaryFormatError instead of reading past the end.
+struct BinaryFormatError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class BinaryWriter
+{
+public:
+    void u32(std::uint32_t v);
+    void i64(std::int64_t v);
+    void f64(double v);
+    void string(const std::string &s);
+    void floats(const float *data, std::size_t count);
+    const std::string &bytes() const { return m_bytes; }
+
+private:
+    void raw(const void *data, std::size_t size);
+    std::string m_bytes;
+};
+
+class BinaryReader
+{
+public:
+    BinaryReader(const char *data, std::size_t size) : m_data(data), m_size(size) {}
+    std::uint32_t u32();
+    std::int64_t i64();
+    double f64();
+    std::string string(std::size_t maxLength = 1 << 20);
+    void floats(float *out, std::size_t count);
+    bool atEnd() const { return m_offset == m_size; }
+
+private:
+    void raw(void *out, std::size_t size);
+    const char *m_data;
+    std::size_t m_size;
+    std::size_t m_offset = 0;
+};
+
+std::uint32_t crc32(const char *data, std::size_t size);

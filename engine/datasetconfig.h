@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+enum class Task { Reverse, Copy };
+
+const char *taskName(Task task);
+bool parseTask(const std::string &name, Task *task);
+
+// Where sentences come from and how they are split. With an empty `corpusPath` sentences are
+// generated from `words`; otherwise they are read from the file, one per line.
+struct DatasetConfig {
+    Task task = Task::Reverse;
+    std::vector<std::string> words = defaultWords();
+    std::string corpusPath;
+    int minLength = 3;
+    int maxLength = 10;
+    int trainSize = 8000;
+    int valSize = 1000;
+    int testSize = 1000;
+    double valFraction = 0.1;   // corpus only
+    double testFraction = 0.1;  // corpus only
+    bool lowercase = true;
+    int maxVocabulary = 0;      // 0: no limit
+    int minCount = 1;
+    std::uint64_t seed = 42;
+
+    // The reference assignment's 34 words.
+    static std::vector<std::string> defaultWords();
+};
+
+// Empty when valid, otherwise a message naming the offending field.
+std::string validate(const DatasetConfig &config);

@@ -1,0 +1,70 @@
+#pragma once
+
+#include "datasetconfig.h"
+#include "decodedsentence.h"
+#include "embeddingtable.h"
+#include "epochstats.h"
+#include "modelconfig.h"
+#include "sentencepair.h"
+#include "vocabulary.h"
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+struct CheckpointError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct DecodeOptions {
+    bool replaceUnknown = true;  // <UNK> output -> the source word attended to most
+};
+
+class Seq2SeqNet;
+
+// A trained (or untrained) model with everything needed to use and describe it: the network,
+// its vocabulary, its configuration, the dataset it was trained on and its training history.
+// Torch stays behind this class; callers see tokens and plain numbers. Not thread-safe: give
+// each thread its own copy (clone()).
+class Seq2SeqModel
+{
+public:
+    Seq2SeqModel(const ModelConfig &config, const Vocabulary &vocabulary, std::uint64_t seed);
+    ~Seq2SeqModel();
+    Seq2SeqModel(Seq2SeqModel &&) noexcept;
+    Seq2SeqModel &operator=(Seq2SeqModel &&) noexcept;
+
+    // Reads a checkpoint; throws CheckpointError with a clear message for a missing, corrupt,
+    // truncated or incompatible file.
+    static Seq2SeqModel load(const std::string &path);
+    // Writes atomically: a temporary file beside `path`, flushed, then renamed over it.
+    void save(const std::string &path) const;
+    Seq2SeqModel clone() const;
+
+    // Longest input accepted; longer input is cut and flagged in DecodedSentence.
+    static constexpr int kMaxInputTokens = 100;
+
+    DecodedSentence reverse(const std::string &sentence, const DecodeOptions &options = {}) const;
+    DecodedSentence decode(const std::vector<std::string> &tokens, const DecodeOptions &options = {}) const;
+    // Padded batches; gives the same results as decoding one sentence at a time.
+    std::vector<DecodedSentence> decodeBatch(const std::vector<std::vector<std::string>> &sentences,
+                                             const DecodeOptions &options = {}) const;
+
+    const ModelConfig &config() const;
+    const Vocabulary &vocabulary() const;
+    bool lowercase() const;
+    EmbeddingTable encoderEmbeddings() const;
+    EmbeddingTable decoderEmbeddings() const;
+    std::int64_t parameterCount() const;
+
+    DatasetConfig datasetConfig;        // recorded for display and reproduction
+    std::vector<EpochStats> history;
+
+    Seq2SeqNet &net() const;  // engine-internal
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};

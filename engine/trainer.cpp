@@ -1,0 +1,191 @@
+#include "trainer.h"
+
+#include "adam.h"
+#include "batch.h"
+#include "gradientclipping.h"
+#include "maskedloss.h"
+#include "seq2seqmodel.h"
+#include "seq2seqnet.h"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <thread>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::vector<int> sourceLengths(const std::vector<SentencePair> &pairs)
+{
+    std::vector<int> lengths;
+    for (const auto &p : pairs)
+        lengths.push_back(int(p.source.size()));
+    return lengths;
+}
+
+std::vector<const SentencePair *> pick(const std::vector<SentencePair> &pairs, const std::vector<int> &indices)
+{
+    std::vector<const SentencePair *> out;
+    for (int i : indices)
+        out.push_back(&pairs[std::size_t(i)]);
+    return out;
+}
+
+struct Validation {
+    double loss = 0;
+    double exactMatch = 0;
+};
+
+// Free-running pass (the decoder is fed its own predictions): its loss, and exact match from the
+// same predictions, which are exactly what greedy decoding would produce.
+Validation validate(Seq2SeqNet &net, const std::vector<Batch> &batches)
+{
+    torch::NoGradGuard noGrad;
+    net->eval();
+    double lossSum = 0;
+    int64_t tokens = 0, correct = 0, sentences = 0;
+    for (const Batch &b : batches) {
+        auto logits = net->forward(b.source, b.sourceLengths, b.target, [] { return false; });
+        auto target = b.target.slice(1, 1);
+        auto real = target != Vocabulary::kPad;
+        const int64_t n = real.sum().item<int64_t>();
+        lossSum += maskedCrossEntropy(logits, target).item<double>() * double(n);
+        tokens += n;
+        // A sentence matches when every real target position (words and <EOS>) is predicted.
+        auto wrong = logits.argmax(2).ne(target).logical_and(real).any(1);
+        correct += wrong.logical_not().sum().item<int64_t>();
+        sentences += b.size();
+    }
+    return {tokens ? lossSum / double(tokens) : 0.0, sentences ? double(correct) / double(sentences) : 0.0};
+}
+
+std::vector<torch::Tensor> snapshot(Seq2SeqNet &net)
+{
+    std::vector<torch::Tensor> copy;
+    for (const auto &p : net->parameters())
+        copy.push_back(p.detach().clone());
+    return copy;
+}
+
+void restore(Seq2SeqNet &net, const std::vector<torch::Tensor> &weights)
+{
+    torch::NoGradGuard noGrad;
+    auto params = net->parameters();
+    for (std::size_t i = 0; i < params.size(); ++i)
+        params[i].copy_(weights[i]);
+}
+
+}
+
+Trainer::Trainer(Seq2SeqModel &model, const Dataset &data, const TrainingConfig &config)
+    : m_model(model)
+    , m_data(data)
+    , m_config(config)
+{
+    const std::string problem = validate(config);
+    if (!problem.empty())
+        throw std::invalid_argument("invalid training settings: " + problem);
+    if (data.train.empty() || data.val.empty())
+        throw std::invalid_argument("training needs at least one training and one validation sentence");
+}
+
+TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool> *stop)
+{
+    const int threads = m_config.threads > 0 ? m_config.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+    torch::set_num_threads(threads);
+    torch::manual_seed(m_config.seed);  // dropout masks
+    std::mt19937_64 rng(m_config.seed);
+    std::bernoulli_distribution teacherCoin(m_config.teacherForcing);
+    auto teacherForce = [&] { return teacherCoin(rng); };
+
+    Seq2SeqNet &net = m_model.net();
+    const Vocabulary &vocabulary = m_model.vocabulary();
+    std::vector<Batch> valBatches;
+    for (const auto &indices : batchOrder(sourceLengths(m_data.val), m_config.batchSize, nullptr))
+        valBatches.push_back(makeBatch(pick(m_data.val, indices), vocabulary));
+    const std::vector<int> trainLengths = sourceLengths(m_data.train);
+
+    Adam optimizer(net->parameters(), {m_config.learningRate, 0.9, 0.999, 1e-8, m_config.weightDecay});
+    TrainingOutcome outcome;
+    outcome.bestValLoss = std::numeric_limits<double>::infinity();
+    std::vector<torch::Tensor> bestWeights;
+    int epochsWithoutImprovement = 0;
+    const int firstEpoch = int(m_model.history.size()) + 1;
+    auto stopped = [&] { return stop && stop->load(std::memory_order_relaxed); };
+    auto finish = [&](TrainingOutcome::Status status, std::string message) {
+        if (!bestWeights.empty())
+            restore(net, bestWeights);
+        net->eval();
+        outcome.status = status;
+        outcome.message = std::move(message);
+        return outcome;
+    };
+
+    for (int epoch = firstEpoch; epoch < firstEpoch + m_config.epochs; ++epoch) {
+        net->train();
+        const auto batches = batchOrder(trainLengths, m_config.batchSize, &rng);
+        const auto start = Clock::now();
+        double lossSum = 0;
+        int samples = 0;
+        for (std::size_t b = 0; b < batches.size(); ++b) {
+            if (stopped())
+                return finish(TrainingOutcome::Status::Stopped, "Stopped during epoch " + std::to_string(epoch) + ".");
+            const Batch batch = makeBatch(pick(m_data.train, batches[b]), vocabulary, m_config.unknownWordRate, &rng);
+            optimizer.zeroGrad();
+            auto logits = net->forward(batch.source, batch.sourceLengths, batch.target, teacherForce);
+            auto loss = maskedCrossEntropy(logits, batch.target.slice(1, 1));
+            const double lossValue = loss.item<double>();
+            if (!std::isfinite(lossValue))
+                return finish(TrainingOutcome::Status::Diverged,
+                              "Training diverged in epoch " + std::to_string(epoch) + " (loss is not a finite number); "
+                              "try a lower learning rate. The best model so far is kept.");
+            loss.backward();
+            const double norm = m_config.clipNorm > 0 ? clipGradientNorm(net->parameters(), m_config.clipNorm) : 0.0;
+            if (!std::isfinite(norm))
+                return finish(TrainingOutcome::Status::Diverged,
+                              "Training diverged in epoch " + std::to_string(epoch) + " (gradient is not finite); "
+                              "try a lower learning rate. The best model so far is kept.");
+            optimizer.step();
+            lossSum += lossValue * batch.size();
+            samples += batch.size();
+            if (callbacks.onBatch)
+                callbacks.onBatch({epoch, int(b) + 1, int(batches.size()), lossValue, samples / secondsSince(start)});
+        }
+        EpochStats stats;
+        stats.epoch = epoch;
+        stats.seconds = secondsSince(start);
+        stats.trainLoss = lossSum / samples;
+        stats.samplesPerSecond = samples / stats.seconds;
+        const Validation v = validate(net, valBatches);
+        stats.valLoss = v.loss;
+        stats.valExactMatch = v.exactMatch;
+        m_model.history.push_back(stats);
+
+        const bool best = stats.valLoss < outcome.bestValLoss;
+        if (best) {
+            outcome.bestValLoss = stats.valLoss;
+            outcome.bestEpoch = epoch;
+            bestWeights = snapshot(net);
+            epochsWithoutImprovement = 0;
+            if (!m_config.checkpointPath.empty())
+                m_model.save(m_config.checkpointPath);
+        } else {
+            ++epochsWithoutImprovement;
+        }
+        if (callbacks.onEpoch)
+            callbacks.onEpoch(stats, best);
+        if (m_config.patience > 0 && epochsWithoutImprovement >= m_config.patience)
+            return finish(TrainingOutcome::Status::EarlyStopped,
+                          "Stopped early: no better validation loss for " + std::to_string(m_config.patience)
+                              + " epochs; best epoch " + std::to_string(outcome.bestEpoch) + ".");
+    }
+    return finish(TrainingOutcome::Status::Finished,
+                  "Finished; best epoch " + std::to_string(outcome.bestEpoch) + ".");
+}

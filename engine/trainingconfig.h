@@ -1,0 +1,20 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+struct TrainingConfig {
+    double learningRate = 1e-3;
+    int batchSize = 64;
+    int epochs = 30;
+    double teacherForcing = 0.5;
+    double clipNorm = 1.0;       // 0: no clipping
+    double weightDecay = 0.0;
+    double unknownWordRate = 0.02;  // source words replaced by <UNK> in training, so UNK copying is learnt
+    int patience = 5;            // epochs without a better validation loss before stopping; 0: never
+    std::uint64_t seed = 42;
+    int threads = 0;             // 0: all cores
+    std::string checkpointPath;  // best model (by validation loss) is saved here when set
+};
+
+std::string validate(const TrainingConfig &config);
