@@ -111,6 +111,9 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
     for (const auto &indices : batchOrder(sourceLengths(m_data.val), m_config.batchSize, nullptr))
         valBatches.push_back(makeBatch(pick(m_data.val, indices), vocabulary));
     const std::vector<int> trainLengths = sourceLengths(m_data.train);
+    // A uniform guess scores ln(V); a loss ten times that means the weights have blown up, even
+    // when Adam's bounded steps keep it finite.
+    const double explodedLoss = 10.0 * std::log(double(vocabulary.size()));
 
     Adam optimizer(net->parameters(), {m_config.learningRate, 0.9, 0.999, 1e-8, m_config.weightDecay});
     TrainingOutcome outcome;
@@ -142,10 +145,11 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
             auto logits = net->forward(batch.source, batch.sourceLengths, batch.target, teacherForce);
             auto loss = maskedCrossEntropy(logits, batch.target.slice(1, 1));
             const double lossValue = loss.item<double>();
-            if (!std::isfinite(lossValue))
+            if (!std::isfinite(lossValue) || lossValue > explodedLoss)
                 return finish(TrainingOutcome::Status::Diverged,
-                              "Training diverged in epoch " + std::to_string(epoch) + " (loss is not a finite number); "
-                              "try a lower learning rate. The best model so far is kept.");
+                              "Training diverged in epoch " + std::to_string(epoch) + " (batch loss " + std::to_string(lossValue)
+                                  + ", over ten times that of a uniform guess); try a lower learning rate. "
+                                  "The best model so far is kept.");
             loss.backward();
             const double norm = m_config.clipNorm > 0 ? clipGradientNorm(net->parameters(), m_config.clipNorm) : 0.0;
             if (!std::isfinite(norm))

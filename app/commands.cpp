@@ -1,0 +1,304 @@
+#include "commands.h"
+
+#include "attentionanalysis.h"
+#include "commandline.h"
+#include "dataset.h"
+#include "evaluation.h"
+#include "runfiles.h"
+#include "seq2seqmodel.h"
+#include "trainer.h"
+
+#include <QDir>
+#include <QString>
+
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+constexpr int kUsageError = 2;
+constexpr int kExamplesShown = 10;
+std::atomic<bool> g_interrupted{false};
+
+int usageError(const std::string &command, const std::string &message)
+{
+    std::cerr << "attnscope " << command << ": " << message << "\n"
+              << "Run 'attnscope --help' for the options.\n";
+    return kUsageError;
+}
+
+int failure(const std::string &message)
+{
+    std::cerr << "error: " << message << "\n";
+    return 1;
+}
+
+std::string percent(double share)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.2f%%", 100.0 * share);
+    return buffer;
+}
+
+std::vector<std::string> readWords(const std::string &path, std::string *error)
+{
+    std::ifstream in(path);
+    if (!in) {
+        *error = "cannot open words file '" + path + "'";
+        return {};
+    }
+    std::vector<std::string> words;
+    std::string word;
+    while (in >> word)
+        if (std::find(words.begin(), words.end(), word) == words.end())
+            words.push_back(word);
+    if (words.empty())
+        *error = "words file '" + path + "' has no words";
+    return words;
+}
+
+void printEpoch(const EpochStats &e, bool best)
+{
+    std::printf("epoch %3d | train loss %.4f | val loss %.4f | val exact %7s | %6.1f s | %6.0f samples/s%s\n", e.epoch,
+                e.trainLoss, e.valLoss, percent(e.valExactMatch).c_str(), e.seconds, e.samplesPerSecond,
+                best ? " | best" : "");
+    std::fflush(stdout);
+}
+
+void printReport(const EvaluationReport &report, int examples)
+{
+    for (int i = 0; i < std::min<int>(examples, int(report.examples.size())); ++i)
+        std::cout << formatExample(report.examples[std::size_t(i)]) << "\n";
+    std::cout << "\nTest exact match: " << percent(report.exactMatch) << " (" << report.sentences
+              << " sentences, greedy, one at a time) | token accuracy: " << percent(report.tokenAccuracy) << "\n"
+              << "By length:";
+    for (const auto &[length, bucket] : report.byLength)
+        std::cout << "  " << length << ": " << percent(double(bucket.correct) / bucket.total);
+    std::cout << "\n";
+}
+
+std::string examplesText(const EvaluationReport &report)
+{
+    std::ostringstream out;
+    for (const Example &e : report.examples)
+        out << formatExample(e) << "\n";
+    return out.str();
+}
+
+// The longest test sentence shows the most structure in a heatmap.
+const SentencePair &heatmapSentence(const std::vector<SentencePair> &test)
+{
+    return *std::max_element(test.begin(), test.end(),
+                             [](const SentencePair &a, const SentencePair &b) { return a.source.size() < b.source.size(); });
+}
+
+}
+
+int runTrain(const std::vector<std::string> &arguments)
+{
+    CommandLine cl(arguments,
+                   {"task", "words-file", "corpus", "min-len", "max-len", "train", "val", "test", "embed", "hidden",
+                    "layers", "dropout", "teacher-forcing", "lr", "batch", "epochs", "clip", "seed", "data-seed",
+                    "threads", "patience", "unk-rate", "weight-decay", "out"},
+                   {"bidirectional", "no-bidirectional", "keep-case"});
+    DatasetConfig d;
+    ModelConfig m;
+    TrainingConfig t;
+    if (cl.has("task") && !parseTask(cl.text("task"), &d.task))
+        cl.fail("--task must be 'reverse' or 'copy', got '" + cl.text("task") + "'");
+    if (cl.has("words-file")) {
+        std::string error;
+        d.words = readWords(cl.text("words-file"), &error);
+        if (!error.empty())
+            cl.fail(error);
+    }
+    d.corpusPath = cl.text("corpus");
+    d.minLength = cl.integer("min-len", d.minLength, 1, 100);
+    d.maxLength = cl.integer("max-len", d.maxLength, 1, 100);
+    d.trainSize = cl.integer("train", d.trainSize, 1, 10000000);
+    d.valSize = cl.integer("val", d.valSize, 1, 10000000);
+    d.testSize = cl.integer("test", d.testSize, 1, 10000000);
+    d.lowercase = !cl.flag("keep-case");
+    m.embedSize = cl.integer("embed", m.embedSize, 1, 4096);
+    m.hiddenSize = cl.integer("hidden", m.hiddenSize, 2, 4096);
+    m.layers = cl.integer("layers", m.layers, 1, 8);
+    m.dropout = cl.number("dropout", m.dropout, 0.0, 0.95);
+    if (cl.flag("no-bidirectional"))
+        m.bidirectional = false;
+    t.teacherForcing = cl.number("teacher-forcing", t.teacherForcing, 0.0, 1.0);
+    t.learningRate = cl.number("lr", t.learningRate, 1e-12, 1e6);
+    t.batchSize = cl.integer("batch", t.batchSize, 1, 65536);
+    t.epochs = cl.integer("epochs", t.epochs, 1, 100000);
+    t.clipNorm = cl.number("clip", t.clipNorm, 0.0, 1e9);
+    t.seed = std::uint64_t(cl.integer("seed", int(t.seed), 0, 2147483647));
+    d.seed = std::uint64_t(cl.integer("data-seed", int(t.seed), 0, 2147483647));
+    t.threads = cl.integer("threads", t.threads, 0, 1024);
+    t.patience = cl.integer("patience", t.patience, 0, 100000);
+    t.unknownWordRate = cl.number("unk-rate", t.unknownWordRate, 0.0, 0.5);
+    t.weightDecay = cl.number("weight-decay", t.weightDecay, 0.0, 1.0);
+    const std::string out = cl.text("out");
+    if (out.empty())
+        cl.fail("--out DIR is required (the folder for model.ckpt and the reports)");
+    if (!cl.positional().empty())
+        cl.fail("unexpected argument '" + cl.positional().front() + "'");
+    for (const std::string &problem : {validate(d), validate(m), validate(t)})
+        if (!problem.empty())
+            cl.fail(problem);
+    if (!cl.ok())
+        return usageError("train", cl.error());
+
+    const QString outDir = QString::fromStdString(out);
+    if (!QDir().mkpath(outDir))
+        return failure("cannot create output folder '" + out + "'");
+    const auto file = [&](const char *name) { return QDir(outDir).filePath(QString::fromLatin1(name)); };
+
+    Dataset data;
+    try {
+        data = Dataset::build(d);
+    } catch (const DatasetError &e) {
+        return failure(e.what());
+    }
+    const Vocabulary vocabulary = Vocabulary::build(data.train, d.maxVocabulary, d.minCount);
+    Seq2SeqModel model(m, vocabulary, t.seed);
+    model.datasetConfig = d;
+    t.checkpointPath = file("model.ckpt").toStdString();
+    std::printf("task %s | %zu train / %zu val / %zu test sentences | vocabulary %d | %lld parameters\n",
+                taskName(d.task), data.train.size(), data.val.size(), data.test.size(), vocabulary.size(),
+                static_cast<long long>(model.parameterCount()));
+    if (data.skippedBlank + data.skippedTooLong + data.skippedTooShort > 0)
+        std::printf("corpus: skipped %d blank lines, %d lines longer than %d tokens, %d shorter than %d\n",
+                    data.skippedBlank, data.skippedTooLong, d.maxLength, data.skippedTooShort, d.minLength);
+
+    std::signal(SIGINT, [](int) { g_interrupted = true; });
+    Trainer trainer(model, data, t);
+    Trainer::Callbacks callbacks;
+    callbacks.onEpoch = printEpoch;
+    const TrainingOutcome outcome = trainer.run(callbacks, &g_interrupted);
+    std::signal(SIGINT, SIG_DFL);
+    std::cout << outcome.message << "\n";
+    if (outcome.bestEpoch == 0)
+        return failure("no epoch completed, so there is no model to evaluate");
+    try {
+        model.save(t.checkpointPath);
+    } catch (const CheckpointError &e) {
+        return failure(e.what());
+    }
+
+    const EvaluationReport report = evaluate(model, data.test, DecodeMode::OneAtATime);
+    std::cout << "\n";
+    printReport(report, kExamplesShown);
+    const AttentionAnalysis analysis = analyseAttention(model, data.test, d.task);
+    const DecodedSentence shown = model.decode(heatmapSentence(data.test).source);
+
+    QString error;
+    if (!runfiles::writeMetrics(file("metrics.json"), model, t, outcome, report, &error)
+        || !runfiles::writeText(file("examples.txt"), examplesText(report), &error)
+        || !runfiles::writeText(file("analysis.md"), analysisMarkdown(analysis, report), &error)
+        || !runfiles::writeHeatmap(file("attention_heatmap.png"), shown, &error))
+        return failure(error.toStdString());
+    std::cout << "\nWrote model.ckpt, metrics.json, examples.txt, analysis.md and attention_heatmap.png to " << out
+              << "\n";
+    return outcome.status == TrainingOutcome::Status::Diverged ? 1 : 0;
+}
+
+int runReverse(const std::vector<std::string> &arguments)
+{
+    CommandLine cl(arguments, {"model", "heatmap"}, {"json", "no-unk-replace"});
+    if (!cl.has("model"))
+        cl.fail("--model FILE is required");
+    if (cl.positional().size() != 1)
+        cl.fail("give exactly one sentence (quote it): attnscope reverse --model FILE \"the cat sat\"");
+    if (!cl.ok())
+        return usageError("reverse", cl.error());
+    try {
+        const Seq2SeqModel model = Seq2SeqModel::load(cl.text("model"));
+        DecodeOptions options;
+        options.replaceUnknown = !cl.flag("no-unk-replace");
+        const DecodedSentence result = model.reverse(cl.positional().front(), options);
+        if (result.truncatedInput)
+            std::cerr << "note: the input was cut to its first " << Seq2SeqModel::kMaxInputTokens << " tokens\n";
+        if (cl.flag("json"))
+            std::cout << runfiles::decodedJson(result, options.replaceUnknown).toStdString();
+        else
+            std::cout << result.text() << "\n";
+        QString error;
+        if (cl.has("heatmap") && !runfiles::writeHeatmap(QString::fromStdString(cl.text("heatmap")), result, &error))
+            return failure(error.toStdString());
+    } catch (const CheckpointError &e) {
+        return failure(e.what());
+    }
+    return 0;
+}
+
+int runEvaluate(const std::vector<std::string> &arguments)
+{
+    CommandLine cl(arguments, {"model", "corpus", "examples"}, {"batched"});
+    if (!cl.has("model"))
+        cl.fail("--model FILE is required");
+    const int examples = cl.integer("examples", kExamplesShown, 0, 1000000);
+    if (!cl.positional().empty())
+        cl.fail("unexpected argument '" + cl.positional().front() + "'");
+    if (!cl.ok())
+        return usageError("evaluate", cl.error());
+    try {
+        const Seq2SeqModel model = Seq2SeqModel::load(cl.text("model"));
+        DatasetConfig d = model.datasetConfig;
+        std::vector<SentencePair> data;
+        if (cl.has("corpus")) {
+            d.corpusPath = cl.text("corpus");
+            Dataset all = Dataset::build(d);
+            for (auto *split : {&all.train, &all.val, &all.test})
+                data.insert(data.end(), split->begin(), split->end());
+        } else {
+            data = Dataset::build(d).test;
+        }
+        const EvaluationReport report =
+            evaluate(model, data, cl.flag("batched") ? DecodeMode::Batched : DecodeMode::OneAtATime);
+        printReport(report, examples);
+    } catch (const CheckpointError &e) {
+        return failure(e.what());
+    } catch (const DatasetError &e) {
+        return failure(e.what());
+    }
+    return 0;
+}
+
+std::string helpText()
+{
+    return R"(AttnScope: train a GRU seq2seq model with Bahdanau attention to reverse sentences, and look inside it.
+
+Usage:
+  attnscope                      open the desktop app (needs a display)
+  attnscope train --out DIR [options]
+  attnscope reverse --model FILE [--json] [--heatmap OUT.png] [--no-unk-replace] "a sentence"
+  attnscope evaluate --model FILE [--corpus FILE] [--examples N] [--batched]
+  attnscope --help
+
+train writes DIR/model.ckpt (best epoch by validation loss), metrics.json, examples.txt,
+attention_heatmap.png and analysis.md.
+
+Dataset options (train):
+  --task reverse|copy      what the output is (default reverse)
+  --words-file FILE        words for generated sentences (default: the 34 reference words)
+  --corpus FILE            sentences from FILE, one per line, instead of generated ones
+  --min-len N --max-len N  sentence length in words (default 3 and 10; corpus lines outside are skipped)
+  --train N --val N --test N   generated split sizes (default 8000 1000 1000)
+  --data-seed N            seed for the data (default: --seed)
+  --keep-case              do not lower-case input
+Model options:
+  --embed N (128)  --hidden N (256)  --layers N (2)  --dropout X (0.1)
+  --bidirectional (default) | --no-bidirectional
+Training options:
+  --lr X (1e-3)  --batch N (64)  --epochs N (30)  --teacher-forcing X (0.5)  --clip X (1.0, 0 = off)
+  --patience N (5, 0 = never stop early)  --seed N (42)  --threads N (0 = all cores)
+  --unk-rate X (0.02: share of training words shown as <UNK>, so unknown words are copied)
+  --weight-decay X (0)
+
+Exit codes: 0 success, 1 failure while running, 2 bad options.
+)";
+}

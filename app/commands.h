@@ -1,0 +1,12 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+// The `attnscope` subcommands. Each takes the arguments after its name and returns the process
+// exit code: 0 success, 1 failure while running, 2 bad usage.
+int runTrain(const std::vector<std::string> &arguments);
+int runReverse(const std::vector<std::string> &arguments);
+int runEvaluate(const std::vector<std::string> &arguments);
+
+std::string helpText();

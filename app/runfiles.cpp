@@ -1,0 +1,132 @@
+#include "runfiles.h"
+
+#include "attentionheatmap.h"
+#include "evaluation.h"
+#include "seq2seqmodel.h"
+#include "trainer.h"
+#include "trainingconfig.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+namespace runfiles {
+namespace {
+
+QJsonArray stringArray(const std::vector<std::string> &items)
+{
+    QJsonArray a;
+    for (const auto &s : items)
+        a.append(QString::fromStdString(s));
+    return a;
+}
+
+const char *statusName(const TrainingOutcome &o)
+{
+    switch (o.status) {
+    case TrainingOutcome::Status::Finished: return "finished";
+    case TrainingOutcome::Status::EarlyStopped: return "early_stopped";
+    case TrainingOutcome::Status::Stopped: return "stopped";
+    case TrainingOutcome::Status::Diverged: return "diverged";
+    }
+    return "unknown";
+}
+
+bool writeBytes(const QString &path, const QByteArray &bytes, QString *error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        if (error)
+            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+}
+
+bool writeMetrics(const QString &path, const Seq2SeqModel &model, const TrainingConfig &t,
+                  const TrainingOutcome &outcome, const EvaluationReport &test, QString *error)
+{
+    QJsonArray epochs;
+    for (const EpochStats &e : model.history)
+        epochs.append(QJsonObject{{"epoch", e.epoch},
+                                  {"train_loss", e.trainLoss},
+                                  {"val_loss", e.valLoss},
+                                  {"val_exact_match", e.valExactMatch},
+                                  {"seconds", e.seconds},
+                                  {"samples_per_second", e.samplesPerSecond}});
+    QJsonObject byLength;
+    for (const auto &[length, bucket] : test.byLength)
+        byLength.insert(QString::number(length), QJsonObject{{"correct", bucket.correct},
+                                                              {"total", bucket.total},
+                                                              {"exact_match", double(bucket.correct) / bucket.total}});
+    const ModelConfig &m = model.config();
+    const DatasetConfig &d = model.datasetConfig;
+    QJsonObject config{
+        {"model", QJsonObject{{"embed", m.embedSize}, {"hidden", m.hiddenSize}, {"layers", m.layers},
+                              {"dropout", m.dropout}, {"bidirectional", m.bidirectional},
+                              {"parameters", double(model.parameterCount())}}},
+        {"training", QJsonObject{{"lr", t.learningRate}, {"batch", t.batchSize}, {"epochs", t.epochs},
+                                 {"teacher_forcing", t.teacherForcing}, {"clip", t.clipNorm},
+                                 {"weight_decay", t.weightDecay}, {"unknown_word_rate", t.unknownWordRate},
+                                 {"patience", t.patience}, {"seed", double(t.seed)}, {"threads", t.threads}}},
+        {"dataset", QJsonObject{{"task", taskName(d.task)}, {"corpus", QString::fromStdString(d.corpusPath)},
+                                {"words", stringArray(d.words)}, {"min_len", d.minLength}, {"max_len", d.maxLength},
+                                {"train", d.trainSize}, {"val", d.valSize}, {"test", d.testSize},
+                                {"seed", double(d.seed)}, {"vocabulary_size", model.vocabulary().size()}}}};
+    QJsonObject root{{"epochs", epochs},
+                     {"best_epoch", outcome.bestEpoch},
+                     {"status", statusName(outcome)},
+                     {"message", QString::fromStdString(outcome.message)},
+                     {"test", QJsonObject{{"sentences", test.sentences},
+                                          {"exact_match", test.exactMatch},
+                                          {"token_accuracy", test.tokenAccuracy},
+                                          {"decoding", "greedy, one sentence at a time"},
+                                          {"by_length", byLength}}},
+                     {"config", config}};
+    return writeBytes(path, QJsonDocument(root).toJson(QJsonDocument::Indented), error);
+}
+
+bool writeText(const QString &path, const std::string &text, QString *error)
+{
+    return writeBytes(path, QByteArray::fromStdString(text), error);
+}
+
+bool writeHeatmap(const QString &path, const DecodedSentence &sentence, QString *error)
+{
+    AttentionHeatmap heatmap;
+    heatmap.setAttention(sentence);
+    heatmap.setTitle(QStringLiteral("Attention: \"%1\"").arg(QString::fromStdString(sentence.text())));
+    return heatmap.exportImage(path, 1000, 800, error);
+}
+
+QString decodedJson(const DecodedSentence &s, bool replaceUnknown)
+{
+    QJsonArray rows, copied, known;
+    for (int r = 0; r < s.rows(); ++r) {
+        QJsonArray row;
+        for (int c = 0; c < s.columns(); ++c)
+            row.append(double(s.weight(r, c)));
+        rows.append(row);
+        copied.append(bool(s.outputCopied[std::size_t(r)]));
+    }
+    bool anyCopied = false;
+    for (bool c : s.outputCopied)
+        anyCopied = anyCopied || c;
+    for (bool k : s.sourceKnown)
+        known.append(k);
+    QJsonObject root{{"output", QString::fromStdString(s.text())},
+                     {"source_tokens", stringArray(s.sourceTokens)},
+                     {"source_known", known},
+                     {"output_tokens", stringArray(s.outputTokens)},
+                     {"output_copied", copied},
+                     {"attention", rows},
+                     {"unk_replacement", replaceUnknown},
+                     {"unk_replacement_used", anyCopied},
+                     {"input_truncated", s.truncatedInput}};
+    return QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+}
+
+}

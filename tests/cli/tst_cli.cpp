@@ -1,0 +1,165 @@
+#include <QtTest>
+
+// The attnscope command line as a user runs it: exit codes, messages and the files it writes.
+class TestCli : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void badOptionsExitWithTwo_data();
+    void badOptionsExitWithTwo();
+    void trainWritesAllFiles();
+    void reverseAfterTraining();
+    void reverseReportsBadModelFile();
+    void evaluatePrintsExactMatch();
+
+private:
+    struct Result {
+        int exitCode;
+        QString out;
+        QString err;
+    };
+    Result run(const QStringList &arguments, QProcessEnvironment env = QProcessEnvironment::systemEnvironment());
+    QTemporaryDir m_dir;
+    QString m_model;
+};
+
+
+TestCli::Result TestCli::run(const QStringList &arguments, QProcessEnvironment env)
+{
+    QProcess p;
+    env.remove("DISPLAY");  // every command must work without a display
+    env.remove("QT_QPA_PLATFORM");
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
+    if (!p.waitForFinished(120000))
+        return {-1, {}, QStringLiteral("timed out")};
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+void TestCli::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QFile words(m_dir.filePath("words.txt"));
+    QVERIFY(words.open(QIODevice::WriteOnly));
+    words.write("red green blue cat dog sun\n");
+}
+
+void TestCli::badOptionsExitWithTwo_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("no --out") << QStringList{"train"} << "--out DIR is required";
+    QTest::newRow("unknown option") << QStringList{"train", "--out", "x", "--colour", "red"} << "unknown option --colour";
+    QTest::newRow("zero hidden") << QStringList{"train", "--out", "x", "--hidden", "0"} << "--hidden expects";
+    QTest::newRow("negative lr") << QStringList{"train", "--out", "x", "--lr", "-1"} << "--lr expects";
+    QTest::newRow("not a number") << QStringList{"train", "--out", "x", "--epochs", "ten"} << "--epochs expects";
+    QTest::newRow("huge batch") << QStringList{"train", "--out", "x", "--batch", "99999999"} << "--batch expects";
+    QTest::newRow("bad task") << QStringList{"train", "--out", "x", "--task", "sort"} << "--task must be";
+    QTest::newRow("min above max") << QStringList{"train", "--out", "x", "--min-len", "8", "--max-len", "4"} << "maximum length 4";
+    QTest::newRow("odd bidirectional") << QStringList{"train", "--out", "x", "--hidden", "33"} << "must be even";
+    QTest::newRow("missing value") << QStringList{"train", "--out"} << "--out needs a value";
+    QTest::newRow("reverse without model") << QStringList{"reverse", "the cat"} << "--model FILE is required";
+    QTest::newRow("reverse without sentence") << QStringList{"reverse", "--model", "m.ckpt"} << "exactly one sentence";
+    QTest::newRow("unknown command") << QStringList{"fly"} << "unknown command 'fly'";
+}
+
+void TestCli::badOptionsExitWithTwo()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const Result r = run(arguments);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+}
+
+void TestCli::trainWritesAllFiles()
+{
+    const QString out = m_dir.filePath("run");
+    const Result r = run({"train", "--out", out, "--words-file", m_dir.filePath("words.txt"), "--min-len", "2", "--max-len",
+                          "4", "--train", "600", "--val", "50", "--test", "50", "--embed", "16", "--hidden", "32",
+                          "--layers", "1", "--epochs", "3", "--threads", "1", "--lr", "0.01"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("epoch   3 | train loss"));
+    QVERIFY(r.out.contains("Test exact match:"));
+    QCOMPARE(r.out.count(QRegularExpression("^Input: \".*\"  Output: \".*\"  Reference: \".*\"  (match|no match)$",
+                                            QRegularExpression::MultilineOption)),
+             10);
+
+    for (const char *name : {"model.ckpt", "metrics.json", "examples.txt", "attention_heatmap.png", "analysis.md"})
+        QVERIFY2(QFileInfo::exists(QDir(out).filePath(name)), name);
+
+    QFile metricsFile(QDir(out).filePath("metrics.json"));
+    QVERIFY(metricsFile.open(QIODevice::ReadOnly));
+    const QJsonObject metrics = QJsonDocument::fromJson(metricsFile.readAll()).object();
+    const QJsonArray epochs = metrics["epochs"].toArray();
+    QCOMPARE(epochs.size(), 3);
+    for (const char *key : {"epoch", "train_loss", "val_loss", "val_exact_match", "seconds", "samples_per_second"})
+        QVERIFY2(epochs[2].toObject().contains(key), key);
+    QVERIFY(metrics["best_epoch"].toInt() >= 1);
+    const QJsonObject test = metrics["test"].toObject();
+    QVERIFY(test["exact_match"].toDouble() >= 0 && test["exact_match"].toDouble() <= 1);
+    QVERIFY(test.contains("token_accuracy"));
+    QCOMPARE(test["by_length"].toObject().keys(), (QStringList{"2", "3", "4"}));
+    QCOMPARE(metrics["config"].toObject()["model"].toObject()["hidden"].toInt(), 32);
+
+    const QImage heatmap(QDir(out).filePath("attention_heatmap.png"));
+    QCOMPARE(heatmap.size(), QSize(1000, 800));
+
+    QFile examples(QDir(out).filePath("examples.txt"));
+    QVERIFY(examples.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(examples.readAll()).count('\n'), 50);
+
+    QFile analysis(QDir(out).filePath("analysis.md"));
+    QVERIFY(analysis.open(QIODevice::ReadOnly));
+    const QString md = QString::fromUtf8(analysis.readAll());
+    for (const char *heading : {"## 1.", "## 2.", "## 3.", "## 4."})
+        QVERIFY(md.contains(heading));
+    m_model = QDir(out).filePath("model.ckpt");
+}
+
+void TestCli::reverseAfterTraining()
+{
+    QVERIFY(!m_model.isEmpty());
+    const Result plain = run({"reverse", "--model", m_model, "red cat"});
+    QCOMPARE(plain.exitCode, 0);
+    QCOMPARE(plain.out.count('\n'), 1);
+
+    const QString png = m_dir.filePath("one.png");
+    const Result r = run({"reverse", "--model", m_model, "--json", "--heatmap", png, "red zebra cat"});
+    QCOMPARE(r.exitCode, 0);
+    const QJsonObject json = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(json["source_tokens"].toArray().size(), 4);
+    QCOMPARE(json["source_known"].toArray()[1].toBool(), false);
+    const QJsonArray attention = json["attention"].toArray();
+    QCOMPARE(attention.size(), json["output_tokens"].toArray().size());
+    QCOMPARE(attention[0].toArray().size(), 4);
+    QVERIFY(json.contains("unk_replacement_used"));
+    QVERIFY(!QImage(png).isNull());
+}
+
+void TestCli::reverseReportsBadModelFile()
+{
+    QFile junk(m_dir.filePath("junk.ckpt"));
+    QVERIFY(junk.open(QIODevice::WriteOnly));
+    junk.write("this is not a model");
+    junk.close();
+    Result r = run({"reverse", "--model", junk.fileName(), "the cat"});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("not an AttnScope checkpoint"), qPrintable(r.err));
+    r = run({"reverse", "--model", m_dir.filePath("absent.ckpt"), "the cat"});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("cannot open"), qPrintable(r.err));
+}
+
+void TestCli::evaluatePrintsExactMatch()
+{
+    QVERIFY(!m_model.isEmpty());
+    const Result r = run({"evaluate", "--model", m_model, "--examples", "3"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("Test exact match:"));
+    QCOMPARE(r.out.count(QRegularExpression("^Input: ", QRegularExpression::MultilineOption)), 3);
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "dataset.h"
+#include "seq2seqmodel.h"
+#include "trainer.h"
+
+// A small reversal task and model that train to perfection in a few seconds on one core.
+inline DatasetConfig tinyDataset()
+{
+    DatasetConfig d;
+    d.words = {"red", "green", "blue", "cat", "dog", "sun", "moon", "tree"};
+    d.minLength = 2;
+    d.maxLength = 5;
+    d.trainSize = 1500;
+    d.valSize = 100;
+    d.testSize = 100;
+    d.seed = 3;
+    return d;
+}
+
+inline ModelConfig tinyModelConfig()
+{
+    ModelConfig m;
+    m.embedSize = 16;
+    m.hiddenSize = 32;
+    m.layers = 1;
+    m.dropout = 0.0;
+    return m;
+}
+
+inline TrainingConfig tinyTraining()
+{
+    TrainingConfig t;
+    t.learningRate = 1e-2;
+    t.batchSize = 32;
+    t.epochs = 20;
+    t.patience = 0;
+    t.threads = 1;
+    t.unknownWordRate = 0.1;
+    t.seed = 1;
+    return t;
+}
