@@ -104,7 +104,7 @@ int runTrain(const std::vector<std::string> &arguments)
     CommandLine cl(arguments,
                    {"task", "words-file", "corpus", "min-len", "max-len", "train", "val", "test", "embed", "hidden",
                     "layers", "dropout", "teacher-forcing", "lr", "batch", "epochs", "clip", "seed", "data-seed",
-                    "threads", "patience", "unk-rate", "weight-decay", "out"},
+                    "threads", "patience", "unk-rate", "weight-decay", "lr-decay", "out"},
                    {"bidirectional", "no-bidirectional", "keep-case"});
     DatasetConfig d;
     ModelConfig m;
@@ -132,6 +132,7 @@ int runTrain(const std::vector<std::string> &arguments)
         m.bidirectional = false;
     t.teacherForcing = cl.number("teacher-forcing", t.teacherForcing, 0.0, 1.0);
     t.learningRate = cl.number("lr", t.learningRate, 1e-12, 1e6);
+    t.learningRateDecay = cl.number("lr-decay", t.learningRateDecay, 1e-6, 1.0);
     t.batchSize = cl.integer("batch", t.batchSize, 1, 65536);
     t.epochs = cl.integer("epochs", t.epochs, 1, 100000);
     t.clipNorm = cl.number("clip", t.clipNorm, 0.0, 1e9);
@@ -294,7 +295,8 @@ Model options:
   --embed N (128)  --hidden N (256)  --layers N (2)  --dropout X (0.1)
   --bidirectional (default) | --no-bidirectional
 Training options:
-  --lr X (1e-3)  --batch N (64)  --epochs N (30)  --teacher-forcing X (0.5)  --clip X (1.0, 0 = off)
+  --lr X (1e-3)  --lr-decay X (0.5: the rate is multiplied by X after an epoch that does not
+                 improve validation loss; 1 = constant)  --batch N (64)  --epochs N (30)  --teacher-forcing X (0.5)  --clip X (1.0, 0 = off)
   --patience N (5, 0 = never stop early)  --seed N (42)  --threads N (0 = all cores)
   --unk-rate X (0.02: share of training words shown as <UNK>, so unknown words are copied)
   --weight-decay X (0)

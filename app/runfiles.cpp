@@ -3,6 +3,7 @@
 #include "attentionheatmap.h"
 #include "evaluation.h"
 #include "seq2seqmodel.h"
+#include "tokenizer.h"
 #include "trainer.h"
 #include "trainingconfig.h"
 
@@ -68,7 +69,7 @@ bool writeMetrics(const QString &path, const Seq2SeqModel &model, const Training
         {"model", QJsonObject{{"embed", m.embedSize}, {"hidden", m.hiddenSize}, {"layers", m.layers},
                               {"dropout", m.dropout}, {"bidirectional", m.bidirectional},
                               {"parameters", double(model.parameterCount())}}},
-        {"training", QJsonObject{{"lr", t.learningRate}, {"batch", t.batchSize}, {"epochs", t.epochs},
+        {"training", QJsonObject{{"lr", t.learningRate}, {"lr_decay", t.learningRateDecay}, {"batch", t.batchSize}, {"epochs", t.epochs},
                                  {"teacher_forcing", t.teacherForcing}, {"clip", t.clipNorm},
                                  {"weight_decay", t.weightDecay}, {"unknown_word_rate", t.unknownWordRate},
                                  {"patience", t.patience}, {"seed", double(t.seed)}, {"threads", t.threads}}},
@@ -98,7 +99,9 @@ bool writeHeatmap(const QString &path, const DecodedSentence &sentence, QString 
 {
     AttentionHeatmap heatmap;
     heatmap.setAttention(sentence);
-    heatmap.setTitle(QStringLiteral("Attention: \"%1\"").arg(QString::fromStdString(sentence.text())));
+    std::vector<std::string> input(sentence.sourceTokens.begin(), sentence.sourceTokens.end() - 1);
+    heatmap.setTitle(QStringLiteral("\"%1\"  →  \"%2\"")
+                         .arg(QString::fromStdString(joinTokens(input)), QString::fromStdString(sentence.text())));
     return heatmap.exportImage(path, 1000, 800, error);
 }
 

@@ -50,7 +50,7 @@ AttentionAnalysis analyseAttention(const Seq2SeqModel &model, const std::vector<
     const auto decoded = model.decodeBatch(sources);
 
     double maxWeightSum = 0, entropySum = 0, uniformSum = 0, firstWeightSum = 0, eosOnEosSum = 0, eosOnFirstSum = 0;
-    int aligned = 0, unmirrored = 0, firstOnExpected = 0, firstSteps = 0, eosSteps = 0, eosOnEos = 0;
+    int aligned = 0, unmirrored = 0, unmirroredSteps = 0, firstOnExpected = 0, firstSteps = 0, eosSteps = 0, eosOnEos = 0;
     std::map<int, std::pair<int, double>> lengthSteps;  // length -> (aligned count, entropy sum)
     std::map<int, int> lengthWordSteps;
     for (std::size_t s = 0; s < decoded.size(); ++s) {
@@ -76,7 +76,10 @@ AttentionAnalysis analyseAttention(const Seq2SeqModel &model, const std::vector<
             const double h = entropyBits(row, columns);
             ++a.wordSteps;
             aligned += focus == expected;
-            unmirrored += focus == t;
+            if (t != n - 1 - t) {  // the middle word of an odd length is on both diagonals
+                ++unmirroredSteps;
+                unmirrored += focus == t;
+            }
             maxWeightSum += row[focus];
             entropySum += h;
             uniformSum += std::log2(double(columns));
@@ -93,7 +96,7 @@ AttentionAnalysis analyseAttention(const Seq2SeqModel &model, const std::vector<
     a.sentences = int(decoded.size());
     if (a.wordSteps > 0) {
         a.alignedShare = double(aligned) / a.wordSteps;
-        a.diagonalShareForReverse = double(unmirrored) / a.wordSteps;
+        a.diagonalShareForReverse = unmirroredSteps ? double(unmirrored) / unmirroredSteps : 0.0;
         a.meanMaxWeight = maxWeightSum / a.wordSteps;
         a.meanEntropyBits = entropySum / a.wordSteps;
         a.meanUniformEntropyBits = uniformSum / a.wordSteps;
@@ -131,8 +134,8 @@ std::string analysisMarkdown(const AttentionAnalysis &a, const EvaluationReport 
        << "At " << percent(a.alignedShare) << " of word-emitting steps the strongest weight falls on the "
        << expectedName << ". ";
     if (reverse)
-        md << "Only " << percent(a.diagonalShareForReverse) << " fall on the unmirrored position (the main diagonal), "
-           << "the pattern a copy model would show. ";
+        md << "Only " << percent(a.diagonalShareForReverse) << " fall on the unmirrored position (the main diagonal, "
+           << "the pattern a copy model would show; middle words of odd-length sentences, on both diagonals, excluded). ";
     md << "The largest weight of a step is " << fixed(a.meanMaxWeight, 3) << " on average, and the mean entropy is "
        << fixed(a.meanEntropyBits, 2) << " bits against " << fixed(a.meanUniformEntropyBits, 2)
        << " bits for uniform attention over the same tokens: ";

@@ -24,7 +24,7 @@ struct AttentionAnalysis {
     double eosStepOnSourceEos = 0;     // final <EOS> step: share whose argmax is the source <EOS>
     double eosStepMeanWeightOnEos = 0;
     double eosStepMeanWeightOnFirstWord = 0;
-    double diagonalShareForReverse = 0; // control: how often argmax is on the *unmirrored* position
+    double diagonalShareForReverse = 0; // control: argmax on the unmirrored position (middle words excluded)
     struct ByLength {
         int sentences = 0;
         double alignedShare = 0;

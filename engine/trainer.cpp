@@ -116,6 +116,7 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
     const double explodedLoss = 10.0 * std::log(double(vocabulary.size()));
 
     Adam optimizer(net->parameters(), {m_config.learningRate, 0.9, 0.999, 1e-8, m_config.weightDecay});
+    double learningRate = m_config.learningRate;
     TrainingOutcome outcome;
     outcome.bestValLoss = std::numeric_limits<double>::infinity();
     std::vector<torch::Tensor> bestWeights;
@@ -181,7 +182,10 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
             if (!m_config.checkpointPath.empty())
                 m_model.save(m_config.checkpointPath);
         } else {
+            // Late epochs bounce around the optimum; a smaller step settles them.
             ++epochsWithoutImprovement;
+            learningRate *= m_config.learningRateDecay;
+            optimizer.setLearningRate(learningRate);
         }
         if (callbacks.onEpoch)
             callbacks.onEpoch(stats, best);

@@ -5,6 +5,7 @@
 
 struct TrainingConfig {
     double learningRate = 1e-3;
+    double learningRateDecay = 0.5;  // factor applied after an epoch that does not improve validation loss; 1: off
     int batchSize = 64;
     int epochs = 30;
     double teacherForcing = 0.5;
