@@ -1,5 +1,7 @@
 #include "encoder.h"
 
+#include "grustep.h"
+
 namespace rnn = torch::nn::utils::rnn;
 
 EncoderImpl::EncoderImpl(int vocabularySize, const ModelConfig &c)
@@ -24,6 +26,8 @@ EncoderOutput EncoderImpl::forward(const torch::Tensor &source, const torch::Ten
 {
     const int64_t batch = source.size(0);
     const int64_t width = source.size(1);
+    if (!torch::GradMode::is_enabled() && !is_training() && lengths.min().item<int64_t>() == width)
+        return forwardUnpadded(source);
     auto packed = rnn::pack_padded_sequence(dropout(embedding(source)), lengths,
                                             /*batch_first=*/true, /*enforce_sorted=*/false);
     auto [packedOut, hidden] = gru->forward_with_packed_input(packed);
@@ -32,4 +36,48 @@ EncoderOutput EncoderImpl::forward(const torch::Tensor &source, const torch::Ten
     // hidden: (layers * directions, B, H / directions) -> (layers, B, H), forward | backward.
     hidden = hidden.view({m_layers, m_directions, batch, -1}).permute({0, 2, 1, 3}).reshape({m_layers, batch, -1});
     return {outputs, torch::tanh(bridge(hidden))};
+}
+
+EncoderOutput EncoderImpl::forwardUnpadded(const torch::Tensor &source)
+{
+    std::vector<std::pair<const void *, int64_t>> versions;
+    for (const auto &p : gru->parameters())
+        versions.emplace_back(p.data_ptr(), p._version());
+    if (versions != m_cachedVersions) {
+        const auto params = gru->named_parameters(/*recurse=*/false);
+        m_cachedWeights.clear();
+        for (int layer = 0; layer < m_layers; ++layer)
+            for (int direction = 0; direction < m_directions; ++direction) {
+                const std::string suffix = "_l" + std::to_string(layer) + (direction ? "_reverse" : "");
+                m_cachedWeights.push_back(params["weight_ih" + suffix].t().contiguous());
+                m_cachedWeights.push_back(params["bias_ih" + suffix]);
+                m_cachedWeights.push_back(params["weight_hh" + suffix].t().contiguous());
+                m_cachedWeights.push_back(params["bias_hh" + suffix]);
+            }
+        m_cachedVersions = std::move(versions);
+    }
+    const int64_t batch = source.size(0);
+    const int64_t width = source.size(1);
+    torch::Tensor input = embedding(source);  // dropout is off in eval mode
+    std::vector<torch::Tensor> finals;
+    for (int layer = 0; layer < m_layers; ++layer) {
+        std::vector<torch::Tensor> directions;
+        for (int direction = 0; direction < m_directions; ++direction) {
+            const torch::Tensor *w = &m_cachedWeights[std::size_t(4 * (layer * m_directions + direction))];
+            const auto inputGates = torch::matmul(input, w[0]).add_(w[1]);  // every position at once
+            torch::Tensor h = torch::zeros({batch, w[2].size(0)}, input.options());
+            std::vector<torch::Tensor> outputs(static_cast<std::size_t>(width));
+            for (int64_t i = 0; i < width; ++i) {
+                const int64_t t = direction ? width - 1 - i : i;
+                h = gruStep(inputGates.select(1, t), torch::addmm(w[3], h, w[2]), h);
+                outputs[std::size_t(t)] = h;
+            }
+            finals.push_back(h);
+            directions.push_back(torch::stack(outputs, 1));
+        }
+        input = torch::cat(directions, 2);
+    }
+    // (layers * directions) final states -> (layers, B, H), forward | backward, as forward() does.
+    const auto hidden = torch::stack(finals).view({m_layers, m_directions, batch, -1}).permute({0, 2, 1, 3}).reshape({m_layers, batch, -1});
+    return {input, torch::tanh(bridge(hidden))};
 }

@@ -3,6 +3,8 @@
 #include "modelconfig.h"
 #include "torchapi.h"
 
+#include <vector>
+
 struct EncoderOutput {
     torch::Tensor outputs;  // (B, S, H); exactly 0 at padded positions
     torch::Tensor hidden;   // (layers, B, H): the decoder's initial state
@@ -22,6 +24,12 @@ public:
     torch::nn::Linear bridge{nullptr};
 
 private:
+    // Sentences without padding, no gradients, eval mode (one-sentence decoding): the GRU run by
+    // hand with contiguous (in, out) copies of its weights (~20% faster than the module at batch 1).
+    EncoderOutput forwardUnpadded(const torch::Tensor &source);
+
+    std::vector<torch::Tensor> m_cachedWeights;  // per layer and direction: W_ih^T, b_ih, W_hh^T, b_hh
+    std::vector<std::pair<const void *, int64_t>> m_cachedVersions;
     int m_layers;
     int m_directions;
 };

@@ -23,8 +23,8 @@ public:
     // whole batch, whether the next input is the reference token or the model's own prediction.
     torch::Tensor forward(const torch::Tensor &source, const torch::Tensor &lengths, const torch::Tensor &target,
                           const std::function<bool()> &teacherForce);
-    // Decodes until every sentence has emitted <EOS> or `maxSteps` steps.
-    GreedyOutput greedy(const torch::Tensor &source, const torch::Tensor &lengths, int maxSteps);
+    // Decodes until every sentence has emitted <EOS> (unless `stopAtEos` is false) or `maxSteps` steps.
+    GreedyOutput greedy(const torch::Tensor &source, const torch::Tensor &lengths, int maxSteps, bool stopAtEos = true);
 
     Encoder encoder{nullptr};
     Decoder decoder{nullptr};

@@ -4,6 +4,7 @@
 #include <QtTest>
 
 // Packing keeps padding out of every hidden state: a sentence encodes the same alone and in a batch.
+// Alone (no padding, eval, no gradients) it takes the encoder's hand-written unpadded path.
 class TestEncoder : public QObject
 {
     Q_OBJECT

@@ -1,0 +1,9 @@
+#pragma once
+
+#include "torchapi.h"
+
+// One GRU cell update from its gate pre-activations, as torch::nn::GRU computes it:
+// r = σ(gi_r + gh_r), z = σ(gi_z + gh_z), n = tanh(gi_n + r ∘ gh_n), h' = (1 − z) ∘ n + z ∘ h.
+// `inputGates` = W_ih x + b_ih and `hiddenGates` = W_hh h + b_hh, both (B, 3H) in r|z|n order;
+// the caller computes them, so it can fuse or precompute the multiplies.
+torch::Tensor gruStep(const torch::Tensor &inputGates, const torch::Tensor &hiddenGates, const torch::Tensor &hidden);
