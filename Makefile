@@ -7,7 +7,7 @@ BUILD    ?= build
 JOBS     ?= $(shell nproc)
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test build deps bench clean
+.PHONY: run test build deps bench clean default-model
 
 run: build
 	$(BUILD)/app/attnscope
@@ -30,6 +30,11 @@ deps:
 	  $(SUDO) apt-get update -q && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
 	fi
+
+# The model bundled into the app (resources/models/default.ckpt), trained by the CLI itself.
+default-model: build
+	$(BUILD)/app/attnscope train --out $(BUILD)/default-model --embed 64 --hidden 128 --epochs 12 --seed 42
+	mkdir -p resources/models && cp $(BUILD)/default-model/model.ckpt resources/models/default.ckpt
 
 clean:
 	rm -rf $(BUILD)

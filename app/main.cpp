@@ -1,3 +1,4 @@
+#include "bench.h"
 #include "commands.h"
 #include "gui.h"
 
@@ -34,6 +35,8 @@ int main(int argc, char **argv)
         return runReverse(arguments);
     if (command == "evaluate")
         return runEvaluate(arguments);
+    if (command == "bench")
+        return runBench(arguments);
     std::cerr << "attnscope: unknown command '" << command << "'. Run 'attnscope --help'.\n";
     return 2;
 }

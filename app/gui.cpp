@@ -1,0 +1,26 @@
+#include "gui.h"
+
+#include "mainwindow.h"
+#include "trainingcontroller.h"
+
+#include <QApplication>
+#include <QIcon>
+
+int runGui(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("AttnScope"));
+    QApplication::setOrganizationName(QStringLiteral("AttnScope"));
+    QApplication::setApplicationVersion(QStringLiteral(ATTNSCOPE_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("attnscope"));
+    QIcon icon;
+    for (int size : {16, 24, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/icons/attnscope-%1.png").arg(size), QSize(size, size));
+    QApplication::setWindowIcon(icon);
+
+    MainWindow window;
+    TrainingController controller(&window);
+    window.loadBundledModel();
+    window.show();
+    return app.exec();
+}

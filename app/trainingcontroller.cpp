@@ -1,0 +1,52 @@
+#include "trainingcontroller.h"
+
+#include "mainwindow.h"
+#include "trainingworker.h"
+
+TrainingController::TrainingController(MainWindow *window, QObject *parent)
+    : QObject(parent), m_worker(new TrainingWorker)
+{
+    registerMetaTypes();
+    m_thread.setObjectName(QStringLiteral("training"));
+    m_worker->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+
+    // Requests: start and evaluate queue work on the worker's thread; pause, resume and stop must
+    // reach a worker busy in its training loop, so they are called directly (they are thread-safe).
+    TrainingWorker *worker = m_worker;
+    connect(window, &MainWindow::trainRequested, worker, &TrainingWorker::start, Qt::DirectConnection);
+    connect(window, &MainWindow::evaluationRequested, worker, &TrainingWorker::startEvaluation,
+            Qt::DirectConnection);
+    connect(window, &MainWindow::pauseRequested, worker, &TrainingWorker::pause, Qt::DirectConnection);
+    connect(window, &MainWindow::resumeRequested, worker, &TrainingWorker::resume, Qt::DirectConnection);
+    connect(window, &MainWindow::stopRequested, worker, &TrainingWorker::requestStop, Qt::DirectConnection);
+    connect(window, &MainWindow::closed, this, &TrainingController::shutdown);
+
+    // Reports: queued to the window's thread as plain values.
+    connect(worker, &TrainingWorker::started, window, &MainWindow::trainingStarted);
+    connect(worker, &TrainingWorker::batchProgress, window, &MainWindow::showBatch);
+    connect(worker, &TrainingWorker::pausedChanged, window, &MainWindow::setPaused);
+    connect(worker, &TrainingWorker::epochFinished, window, &MainWindow::addEpoch);
+    connect(worker, &TrainingWorker::trainingFinished, window, &MainWindow::finishTraining);
+    connect(worker, &TrainingWorker::evaluationStarted, window, &MainWindow::evaluationStarted);
+    connect(worker, &TrainingWorker::evaluated, window, &MainWindow::showEvaluation);
+    connect(worker, &TrainingWorker::evaluationFailed, window, &MainWindow::showEvaluationError);
+    connect(worker, &TrainingWorker::failed, window, &MainWindow::showTrainingError);
+    connect(worker, &TrainingWorker::idle, window, &MainWindow::workerIdle);
+
+    m_thread.start();
+}
+
+TrainingController::~TrainingController()
+{
+    shutdown();
+}
+
+void TrainingController::shutdown()
+{
+    if (!m_thread.isRunning())
+        return;
+    m_worker->requestCancel();
+    m_thread.quit();
+    m_thread.wait();
+}

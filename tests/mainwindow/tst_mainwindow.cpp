@@ -1,0 +1,451 @@
+#include "mainwindow.h"
+
+#include "attentionheatmap.h"
+#include "datasetpanel.h"
+#include "dataset.h"
+#include "examplestable.h"
+#include "inferencepanel.h"
+#include "lossplot.h"
+#include "trainer.h"
+#include "trainingcontroller.h"
+#include "trainingpanel.h"
+#include "trainingworker.h"
+#include "vocabulary.h"
+
+#include <QAbstractButton>
+#include <QAction>
+#include <QApplication>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+#include <QTimer>
+
+namespace {
+
+DatasetConfig tinyData()
+{
+    DatasetConfig c;
+    c.words = {"red", "green", "blue", "cat", "dog", "fish"};
+    c.minLength = 2;
+    c.maxLength = 4;
+    c.trainSize = 300;
+    c.valSize = 40;
+    c.testSize = 30;
+    return c;
+}
+
+ModelConfig tinyModel()
+{
+    ModelConfig c;
+    c.embedSize = 16;
+    c.hiddenSize = 32;
+    c.layers = 1;
+    c.dropout = 0;
+    c.bidirectional = false;
+    return c;
+}
+
+TrainingConfig tinyTraining(int epochs)
+{
+    TrainingConfig c;
+    c.epochs = epochs;
+    c.batchSize = 16;
+    c.learningRate = 0.01;
+    c.patience = 0;
+    c.threads = 1;
+    return c;
+}
+
+QString reversed(const QString &sentence)
+{
+    QStringList words = sentence.split(QLatin1Char(' '));
+    std::reverse(words.begin(), words.end());
+    return words.join(QLatin1Char(' '));
+}
+
+// Answers the next modal message box with `button`; returns whether one appeared.
+class MessageBoxAnswerer : public QObject
+{
+public:
+    explicit MessageBoxAnswerer(QMessageBox::StandardButton button) : m_button(button)
+    {
+        m_timer.setInterval(20);
+        connect(&m_timer, &QTimer::timeout, this, [this] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                m_answered = true;
+                m_timer.stop();
+                box->button(m_button)->click();
+            }
+        });
+        m_timer.start();
+    }
+    bool answered() const { return m_answered; }
+
+private:
+    QTimer m_timer;
+    QMessageBox::StandardButton m_button;
+    bool m_answered = false;
+};
+
+}
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void typingShowsTheReversal_data();
+    void typingShowsTheReversal();
+    void clickingAHeatmapCellHighlightsTokens();
+    void unknownWordsAreMarked();
+    void withoutAModelTheInferenceViewSaysSo();
+    void invalidSettingsDisableTrain_data();
+    void invalidSettingsDisableTrain();
+    void settingsPersistAcrossWindows();
+    void openingABadCheckpointKeepsTheModel();
+    void saveThenOpenRoundTrips();
+    void trainingFeedsPlotsTableAndAnalysis();
+    void stopEndsTraining();
+    void closingDuringTrainingEndsTheThread();
+
+private:
+    void useTinySettings(MainWindow &window, int epochs);
+
+    ModelSnapshot m_model;
+    MainWindow *m_window = nullptr;
+};
+
+void TestMainWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("AttnScopeTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+    QSettings().clear();
+
+    // A model that has learnt the task, trained here on the test's own thread.
+    const DatasetConfig data = tinyData();
+    const Dataset dataset = Dataset::build(data);
+    Seq2SeqModel model(tinyModel(), Vocabulary::build(dataset.train), 7);
+    model.datasetConfig = data;
+    TrainingConfig training = tinyTraining(30);
+    training.learningRate = 0.005;
+    Trainer trainer(model, dataset, training);
+    const TrainingOutcome outcome = trainer.run();
+    // The trainer leaves the weights of the epoch with the lowest validation loss in the model.
+    QCOMPARE(int(outcome.status), int(TrainingOutcome::Status::Finished));
+    const EpochStats &best = model.history.at(std::size_t(outcome.bestEpoch - 1));
+    QVERIFY2(best.valExactMatch > 0.95, "the tiny model should learn to reverse six words");
+    m_model = std::make_shared<const Seq2SeqModel>(std::move(model));
+}
+
+void TestMainWindow::init()
+{
+    QSettings().clear();
+    m_window = new MainWindow;
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window));
+}
+
+void TestMainWindow::cleanup()
+{
+    delete m_window;
+    m_window = nullptr;
+}
+
+void TestMainWindow::useTinySettings(MainWindow &window, int epochs)
+{
+    window.datasetPanel()->setConfig(tinyData());
+    window.trainingPanel()->setModelConfig(tinyModel());
+    window.trainingPanel()->setTrainingConfig(tinyTraining(epochs));
+}
+
+void TestMainWindow::typingShowsTheReversal_data()
+{
+    QTest::addColumn<QString>("sentence");
+    QTest::newRow("two words") << QStringLiteral("red cat");
+    QTest::newRow("three words") << QStringLiteral("blue dog fish");
+    QTest::newRow("four words") << QStringLiteral("green fish red dog");
+}
+
+void TestMainWindow::typingShowsTheReversal()
+{
+    QFETCH(QString, sentence);
+    InferencePanel *panel = m_window->inferencePanel();
+    panel->setModel(m_model, QStringLiteral("tiny test model"));
+    QLineEdit *input = panel->inputField();
+    input->clear();
+    input->setFocus();
+    QTest::keyClicks(input, sentence);
+    QTRY_COMPARE(panel->outputText(), reversed(sentence));
+    QCOMPARE(panel->text(), sentence);
+
+    auto *output = m_window->findChild<QLabel *>(QStringLiteral("outputTokens"));
+    QVERIFY(output);
+    for (const QString &word : sentence.split(QLatin1Char(' ')))
+        QVERIFY2(output->text().contains(word), qPrintable(output->text()));
+    AttentionHeatmap *heatmap = panel->heatmap();
+    QCOMPARE(heatmap->rows(), sentence.count(QLatin1Char(' ')) + 2);  // words and <EOS>
+    QCOMPARE(heatmap->columns(), sentence.count(QLatin1Char(' ')) + 2);
+}
+
+void TestMainWindow::clickingAHeatmapCellHighlightsTokens()
+{
+    InferencePanel *panel = m_window->inferencePanel();
+    panel->setModel(m_model, QStringLiteral("tiny test model"));
+    panel->setText(QStringLiteral("red cat dog"));
+    QCOMPARE(panel->highlightedOutputToken(), -1);
+    AttentionHeatmap *heatmap = panel->heatmap();
+    heatmap->replot();
+
+    const int row = 0;     // the first output word, "dog"
+    const int column = 2;  // the input word "dog"
+    const QPoint cell(int(heatmap->xAxis->coordToPixel(column)), int(heatmap->yAxis->coordToPixel(row)));
+    QTest::mouseClick(heatmap, Qt::LeftButton, Qt::NoModifier, cell);
+
+    QCOMPARE(heatmap->selectedRow(), row);
+    QCOMPARE(heatmap->selectedColumn(), column);
+    QCOMPARE(panel->highlightedOutputToken(), row);
+    QCOMPARE(panel->highlightedSourceToken(), column);
+    auto *source = m_window->findChild<QLabel *>(QStringLiteral("sourceTokens"));
+    auto *output = m_window->findChild<QLabel *>(QStringLiteral("outputTokens"));
+    auto *info = m_window->findChild<QLabel *>(QStringLiteral("cellInfo"));
+    // The highlighted span holds exactly the clicked tokens, once each.
+    QCOMPARE(source->text().count(QStringLiteral("background-color")), 1);
+    QVERIFY2(source->text().contains(QStringLiteral("font-weight:bold;\">&nbsp;dog&nbsp;")), qPrintable(source->text()));
+    QCOMPARE(output->text().count(QStringLiteral("background-color")), 1);
+    QVERIFY2(output->text().contains(QStringLiteral("font-weight:bold;\">&nbsp;dog&nbsp;")), qPrintable(output->text()));
+    const QString weight = QLocale().toString(panel->sentence().weight(row, column), 'f', 3);
+    QVERIFY2(info->text().contains(weight), qPrintable(info->text()));
+
+    // Another cell moves the highlight; a new sentence clears it.
+    const QPoint other(int(heatmap->xAxis->coordToPixel(0)), int(heatmap->yAxis->coordToPixel(2)));
+    QTest::mouseClick(heatmap, Qt::LeftButton, Qt::NoModifier, other);
+    QCOMPARE(panel->highlightedOutputToken(), 2);
+    QCOMPARE(panel->highlightedSourceToken(), 0);
+    QVERIFY(source->text().contains(QStringLiteral("font-weight:bold;\">&nbsp;red&nbsp;")));
+    panel->setText(QStringLiteral("fish fish"));
+    QCOMPARE(panel->highlightedOutputToken(), -1);
+    QCOMPARE(source->text().count(QStringLiteral("background-color")), 0);
+}
+
+void TestMainWindow::unknownWordsAreMarked()
+{
+    InferencePanel *panel = m_window->inferencePanel();
+    panel->setModel(m_model, QStringLiteral("tiny test model"));
+    auto *legend = m_window->findChild<QLabel *>(QStringLiteral("tokenLegend"));
+    panel->setText(QStringLiteral("red cat"));
+    QVERIFY(legend->isHidden());
+
+    panel->setText(QStringLiteral("red zebra cat"));
+    QVERIFY(panel->hasSentence());
+    QCOMPARE(panel->sentence().sourceKnown.at(1), false);
+    auto *source = m_window->findChild<QLabel *>(QStringLiteral("sourceTokens"));
+    QVERIFY2(source->text().contains(QStringLiteral("underline;\">&nbsp;zebra&nbsp;")), qPrintable(source->text()));
+    QVERIFY(!source->text().contains(QStringLiteral("&nbsp;red&nbsp;")));  // known words stay plain
+    QVERIFY(!legend->isHidden());
+}
+
+void TestMainWindow::withoutAModelTheInferenceViewSaysSo()
+{
+    InferencePanel *panel = m_window->inferencePanel();
+    panel->inputField()->clear();
+    QTest::keyClicks(panel->inputField(), QStringLiteral("red cat"));
+    QTest::qWait(100);
+    QVERIFY(!panel->hasSentence());
+    auto *output = m_window->findChild<QLabel *>(QStringLiteral("outputTokens"));
+    QVERIFY2(output->text().contains(QStringLiteral("press Train (F5)")), qPrintable(output->text()));
+    QVERIFY(!m_window->saveAction()->isEnabled());
+    QVERIFY(!m_window->exportHeatmapAction()->isEnabled());
+}
+
+void TestMainWindow::invalidSettingsDisableTrain_data()
+{
+    QTest::addColumn<int>("minLength");
+    QTest::addColumn<int>("maxLength");
+    QTest::addColumn<QString>("words");
+    QTest::addColumn<bool>("valid");
+    QTest::newRow("defaults") << 3 << 10 << QStringLiteral("a b c") << true;
+    QTest::newRow("max below min") << 5 << 4 << QStringLiteral("a b c") << false;
+    QTest::newRow("no words") << 3 << 10 << QStringLiteral("") << false;
+}
+
+void TestMainWindow::invalidSettingsDisableTrain()
+{
+    QFETCH(int, minLength);
+    QFETCH(int, maxLength);
+    QFETCH(QString, words);
+    QFETCH(bool, valid);
+    DatasetConfig c;
+    c.minLength = minLength;
+    c.maxLength = maxLength;
+    c.words.clear();
+    for (const QString &word : words.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        c.words.push_back(word.toStdString());
+    m_window->datasetPanel()->setConfig(c);
+    QCOMPARE(m_window->trainAction()->isEnabled(), valid);
+    QCOMPARE(m_window->datasetPanel()->problem().isEmpty(), valid);
+    QSignalSpy requested(m_window, &MainWindow::trainRequested);
+    m_window->trainAction()->trigger();
+    m_window->train();
+    QCOMPARE(requested.count(), valid ? 1 : 0);
+}
+
+void TestMainWindow::settingsPersistAcrossWindows()
+{
+    DatasetConfig data = tinyData();
+    data.seed = 1234;
+    m_window->datasetPanel()->setConfig(data);
+    TrainingConfig training = tinyTraining(17);
+    m_window->trainingPanel()->setTrainingConfig(training);
+    m_window->inferencePanel()->setText(QStringLiteral("blue cat"));
+    QVERIFY(m_window->close());
+
+    MainWindow second;
+    const DatasetConfig restored = second.datasetPanel()->config();
+    QCOMPARE(restored.words, data.words);
+    QCOMPARE(restored.seed, data.seed);
+    QCOMPARE(restored.trainSize, data.trainSize);
+    QCOMPARE(second.trainingPanel()->trainingConfig().epochs, 17);
+    QCOMPARE(second.trainingPanel()->trainingConfig().learningRate, training.learningRate);
+    QCOMPARE(second.inferencePanel()->text(), QStringLiteral("blue cat"));
+}
+
+void TestMainWindow::openingABadCheckpointKeepsTheModel()
+{
+    QTemporaryDir dir;
+    const QString good = dir.filePath(QStringLiteral("good.ckpt"));
+    m_model->save(good.toStdString());
+    QString error;
+    QVERIFY2(m_window->loadModelFile(good, &error), qPrintable(error));
+
+    const QString path = dir.filePath(QStringLiteral("garbage.ckpt"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("this is not a checkpoint");
+    file.close();
+    const ModelSnapshot before = m_window->bestModel();
+    QVERIFY(before);
+    QVERIFY(!m_window->loadModelFile(path, &error));
+    QVERIFY(!error.isEmpty());
+    QCOMPARE(m_window->bestModel(), before);
+    error.clear();
+    QVERIFY(!m_window->loadModelFile(dir.filePath(QStringLiteral("missing.ckpt")), &error));
+    QVERIFY(!error.isEmpty());
+    QCOMPARE(m_window->bestModel(), before);
+    m_window->inferencePanel()->setText(QStringLiteral("cat dog"));
+    QCOMPARE(m_window->inferencePanel()->outputText(), QStringLiteral("dog cat"));
+
+    // A failed save names the problem and leaves nothing behind.
+    error.clear();
+    const QString unwritable = dir.filePath(QStringLiteral("no/such/dir/model.ckpt"));
+    QVERIFY(!m_window->saveModelFile(unwritable, &error));
+    QVERIFY(!error.isEmpty());
+    QVERIFY(!QFile::exists(unwritable));
+}
+
+void TestMainWindow::saveThenOpenRoundTrips()
+{
+    TrainingController controller(m_window);
+    QTemporaryDir dir;
+    const QString first = dir.filePath(QStringLiteral("first.ckpt"));
+    m_model->save(first.toStdString());
+    QString error;
+    QVERIFY2(m_window->loadModelFile(first, &error), qPrintable(error));
+    QVERIFY(m_window->bestModel());
+    QCOMPARE(m_window->windowTitle(), QStringLiteral("AttnScope — first.ckpt[*]"));
+    m_window->inferencePanel()->setText(QStringLiteral("blue red"));
+    QCOMPARE(m_window->inferencePanel()->outputText(), QStringLiteral("red blue"));
+    // Opening a model scores it on its own test split, on the worker thread.
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->examplesTable()->visibleRows(), 30, 60000);
+    QTRY_VERIFY(!m_window->analysisView()->toPlainText().isEmpty());
+
+    const QString second = dir.filePath(QStringLiteral("second.ckpt"));
+    QVERIFY2(m_window->saveModelFile(second, &error), qPrintable(error));
+    QVERIFY(QFile::exists(second));
+    QTRY_COMPARE(m_window->state(), MainWindow::State::Idle);
+    QVERIFY2(m_window->loadModelFile(second, &error), qPrintable(error));
+    QCOMPARE(m_window->inferencePanel()->outputText(), QStringLiteral("red blue"));
+    QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().value(0), second);
+}
+
+void TestMainWindow::trainingFeedsPlotsTableAndAnalysis()
+{
+    TrainingController controller(m_window);
+    useTinySettings(*m_window, 3);
+    m_window->trainAction()->trigger();
+    QVERIFY(m_window->isTraining());
+    QVERIFY(!m_window->trainAction()->isEnabled());
+    QVERIFY(m_window->stopAction()->isEnabled());
+    QVERIFY(!m_window->datasetPanel()->isEnabled());
+
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->lossPlot()->batchPointCount() > 0, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->state(), MainWindow::State::Idle, 120000);
+    QCOMPARE(m_window->lossPlot()->epochPointCount(), 3);
+    QVERIFY(m_window->lossPlot()->batchPointCount() >= 3);
+    QVERIFY(m_window->bestModel());
+    QCOMPARE(m_window->inferencePanel()->currentModel(), m_window->bestModel());
+    QVERIFY(m_window->isWindowModified());
+    QVERIFY(m_window->trainAction()->isEnabled());
+
+    ExamplesTable *examples = m_window->examplesTable();
+    QCOMPARE(examples->visibleRows(), 30);
+    QVERIFY(!m_window->analysisView()->toPlainText().isEmpty());
+
+    // Choosing a test sentence shows it in the inference view, with its heatmap.
+    const QModelIndex index = examples->view()->model()->index(4, 0);
+    const QString input = index.data().toString();
+    examples->view()->setCurrentIndex(index);
+    QCOMPARE(m_window->inferencePanel()->text(), input);
+    QVERIFY(m_window->inferencePanel()->hasSentence());
+    QCOMPARE(m_window->inferencePanel()->heatmap()->columns(), input.count(QLatin1Char(' ')) + 2);
+
+    examples->setFailuresOnly(true);
+    QVERIFY(examples->visibleRows() < 30);
+}
+
+void TestMainWindow::stopEndsTraining()
+{
+    TrainingController controller(m_window);
+    useTinySettings(*m_window, 10000);
+    m_window->train();
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->lossPlot()->batchPointCount() > 0, 60000);
+    m_window->stopAction()->trigger();
+    QCOMPARE(m_window->state(), MainWindow::State::Stopping);
+    QVERIFY(!m_window->stopAction()->isEnabled());
+    // The worker's trainingFinished moves the window on from Stopping.
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->state() != MainWindow::State::Stopping, 1000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->state(), MainWindow::State::Idle, 60000);
+    QVERIFY(controller.isRunning());
+}
+
+void TestMainWindow::closingDuringTrainingEndsTheThread()
+{
+    auto *controller = new TrainingController(m_window);
+    useTinySettings(*m_window, 10000);
+    m_window->train();
+    // Wait for a best model: closing then asks whether to save it.
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->bestModel() != nullptr, 60000);
+    QVERIFY(m_window->isTraining());
+
+    MessageBoxAnswerer answerer(QMessageBox::Discard);
+    QVERIFY(m_window->close());
+    QVERIFY(answerer.answered());
+    QVERIFY(!controller->isRunning());
+    QVERIFY(m_window->bestModel());  // still there to be saved
+    delete controller;
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
