@@ -278,10 +278,15 @@ Usage:
   attnscope train --out DIR [options]
   attnscope reverse --model FILE [--json] [--heatmap OUT.png] [--no-unk-replace] "a sentence"
   attnscope evaluate --model FILE [--corpus FILE] [--examples N] [--batched]
+  attnscope bench [--threads N] [--json OUT] [--quick]
   attnscope --help
 
 train writes DIR/model.ckpt (best epoch by validation loss), metrics.json, examples.txt,
 attention_heatmap.png and analysis.md.
+
+bench trains the default model and measures training samples/s (median over epochs after a
+warm-up), wall time to 99% test exact match, greedy latency for one 10-word sentence and peak
+memory; --json OUT also writes the figures as JSON, --quick measures fewer epochs.
 
 Dataset options (train):
   --task reverse|copy      what the output is (default reverse)
