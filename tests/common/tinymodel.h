@@ -40,3 +40,35 @@ inline TrainingConfig tinyTraining()
     t.seed = 1;
     return t;
 }
+
+// Smaller still, for tests of signals, threads and widgets rather than of learning: six words,
+// 19 batches per epoch, and a unidirectional encoder that still learns the task in 30 epochs.
+inline DatasetConfig quickDataset()
+{
+    DatasetConfig d;
+    d.words = {"red", "green", "blue", "cat", "dog", "fish"};
+    d.minLength = 2;
+    d.maxLength = 4;
+    d.trainSize = 300;
+    d.valSize = 40;
+    d.testSize = 30;
+    return d;
+}
+
+inline ModelConfig quickModelConfig()
+{
+    ModelConfig m = tinyModelConfig();
+    m.bidirectional = false;
+    return m;
+}
+
+inline TrainingConfig quickTraining(int epochs)
+{
+    TrainingConfig t;
+    t.epochs = epochs;
+    t.batchSize = 16;
+    t.learningRate = 0.01;
+    t.patience = 0;
+    t.threads = 1;
+    return t;
+}

@@ -1,3 +1,4 @@
+#include "../common/tinymodel.h"
 #include "mainwindow.h"
 
 #include "attentionheatmap.h"
@@ -29,40 +30,6 @@
 #include <QTimer>
 
 namespace {
-
-DatasetConfig tinyData()
-{
-    DatasetConfig c;
-    c.words = {"red", "green", "blue", "cat", "dog", "fish"};
-    c.minLength = 2;
-    c.maxLength = 4;
-    c.trainSize = 300;
-    c.valSize = 40;
-    c.testSize = 30;
-    return c;
-}
-
-ModelConfig tinyModel()
-{
-    ModelConfig c;
-    c.embedSize = 16;
-    c.hiddenSize = 32;
-    c.layers = 1;
-    c.dropout = 0;
-    c.bidirectional = false;
-    return c;
-}
-
-TrainingConfig tinyTraining(int epochs)
-{
-    TrainingConfig c;
-    c.epochs = epochs;
-    c.batchSize = 16;
-    c.learningRate = 0.01;
-    c.patience = 0;
-    c.threads = 1;
-    return c;
-}
 
 QString reversed(const QString &sentence)
 {
@@ -135,11 +102,11 @@ void TestMainWindow::initTestCase()
     QSettings().clear();
 
     // A model that has learnt the task, trained here on the test's own thread.
-    const DatasetConfig data = tinyData();
+    const DatasetConfig data = quickDataset();
     const Dataset dataset = Dataset::build(data);
-    Seq2SeqModel model(tinyModel(), Vocabulary::build(dataset.train), 7);
+    Seq2SeqModel model(quickModelConfig(), Vocabulary::build(dataset.train), 7);
     model.datasetConfig = data;
-    TrainingConfig training = tinyTraining(30);
+    TrainingConfig training = quickTraining(30);
     training.learningRate = 0.005;
     Trainer trainer(model, dataset, training);
     const TrainingOutcome outcome = trainer.run();
@@ -166,9 +133,9 @@ void TestMainWindow::cleanup()
 
 void TestMainWindow::useTinySettings(MainWindow &window, int epochs)
 {
-    window.datasetPanel()->setConfig(tinyData());
-    window.trainingPanel()->setModelConfig(tinyModel());
-    window.trainingPanel()->setTrainingConfig(tinyTraining(epochs));
+    window.datasetPanel()->setConfig(quickDataset());
+    window.trainingPanel()->setModelConfig(quickModelConfig());
+    window.trainingPanel()->setTrainingConfig(quickTraining(epochs));
 }
 
 void TestMainWindow::typingShowsTheReversal_data()
@@ -304,10 +271,10 @@ void TestMainWindow::invalidSettingsDisableTrain()
 
 void TestMainWindow::settingsPersistAcrossWindows()
 {
-    DatasetConfig data = tinyData();
+    DatasetConfig data = quickDataset();
     data.seed = 1234;
     m_window->datasetPanel()->setConfig(data);
-    TrainingConfig training = tinyTraining(17);
+    TrainingConfig training = quickTraining(17);
     m_window->trainingPanel()->setTrainingConfig(training);
     m_window->inferencePanel()->setText(QStringLiteral("blue cat"));
     QVERIFY(m_window->close());

@@ -1,3 +1,4 @@
+#include "../common/tinymodel.h"
 #include "trainingworker.h"
 
 #include <QFile>
@@ -8,41 +9,6 @@
 #include <cmath>
 
 namespace {
-
-// Six words, two to four of them: a model of this size learns to reverse them in seconds.
-DatasetConfig tinyData()
-{
-    DatasetConfig c;
-    c.words = {"red", "green", "blue", "cat", "dog", "fish"};
-    c.minLength = 2;
-    c.maxLength = 4;
-    c.trainSize = 300;
-    c.valSize = 40;
-    c.testSize = 30;
-    return c;
-}
-
-ModelConfig tinyModel()
-{
-    ModelConfig c;
-    c.embedSize = 16;
-    c.hiddenSize = 32;
-    c.layers = 1;
-    c.dropout = 0;
-    c.bidirectional = false;
-    return c;
-}
-
-TrainingConfig tinyTraining(int epochs)
-{
-    TrainingConfig c;
-    c.epochs = epochs;
-    c.batchSize = 16;
-    c.learningRate = 0.01;
-    c.patience = 0;
-    c.threads = 1;
-    return c;
-}
 
 constexpr int kBatchesPerEpoch = (300 + 15) / 16;
 
@@ -141,7 +107,7 @@ void TestTrainingWorker::trainingReportsProgressEpochsAndEvaluation()
 {
     const Recorder &r = *m_recorder;
     const int kEpochs = 3;
-    m_worker->start(tinyData(), tinyModel(), tinyTraining(kEpochs));
+    m_worker->start(quickDataset(), quickModelConfig(), quickTraining(kEpochs));
     QTRY_COMPARE_WITH_TIMEOUT(r.idle, 1, 120000);
     QVERIFY2(r.failures.isEmpty(), qPrintable(r.failures.join(QLatin1Char('\n'))));
 
@@ -167,7 +133,7 @@ void TestTrainingWorker::trainingReportsProgressEpochsAndEvaluation()
         QCOMPARE(r.epochs[i].stats.epoch, i + 1);
         QVERIFY(r.epochs[i].snapshot);
         QCOMPARE(int(r.epochs[i].snapshot->history.size()), i + 1);
-        QCOMPARE(r.epochs[i].snapshot->datasetConfig.words, tinyData().words);
+        QCOMPARE(r.epochs[i].snapshot->datasetConfig.words, quickDataset().words);
     }
     QVERIFY(r.epochs[0].isBest);  // the first epoch is always the best so far
     // Snapshots are copies: each keeps the weights of its own epoch.
@@ -187,7 +153,7 @@ void TestTrainingWorker::batchReportsAreInOrderAndFinite()
 {
     // Whatever was merged, reports come in batch order, once each, with finite values.
     const Recorder &r = *m_recorder;
-    m_worker->start(tinyData(), tinyModel(), tinyTraining(1));
+    m_worker->start(quickDataset(), quickModelConfig(), quickTraining(1));
     QTRY_COMPARE_WITH_TIMEOUT(r.idle, 1, 120000);
     int previous = 0;
     for (const BatchProgress &p : r.batches) {
@@ -202,7 +168,7 @@ void TestTrainingWorker::batchReportsAreInOrderAndFinite()
 void TestTrainingWorker::stopEndsTrainingWithinASecond()
 {
     const Recorder &r = *m_recorder;
-    m_worker->start(tinyData(), tinyModel(), tinyTraining(10000));
+    m_worker->start(quickDataset(), quickModelConfig(), quickTraining(10000));
     QTRY_VERIFY_WITH_TIMEOUT(!r.batches.empty(), 60000);
     m_worker->requestStop();
     QTRY_COMPARE_WITH_TIMEOUT(int(r.outcomes.size()), 1, 1000);
@@ -213,7 +179,7 @@ void TestTrainingWorker::stopEndsTrainingWithinASecond()
 void TestTrainingWorker::pauseBlocksUntilResumed()
 {
     const Recorder &r = *m_recorder;
-    m_worker->start(tinyData(), tinyModel(), tinyTraining(10000));
+    m_worker->start(quickDataset(), quickModelConfig(), quickTraining(10000));
     QTRY_VERIFY_WITH_TIMEOUT(!r.batches.empty(), 60000);
     m_worker->pause();
     QVERIFY(m_worker->isPaused());
@@ -241,7 +207,7 @@ void TestTrainingWorker::pauseBlocksUntilResumed()
 void TestTrainingWorker::cancelSkipsEvaluation()
 {
     const Recorder &r = *m_recorder;
-    m_worker->start(tinyData(), tinyModel(), tinyTraining(10000));
+    m_worker->start(quickDataset(), quickModelConfig(), quickTraining(10000));
     QTRY_VERIFY_WITH_TIMEOUT(!r.batches.empty(), 60000);
     m_worker->requestCancel();
     QTRY_COMPARE_WITH_TIMEOUT(r.idle, 1, 5000);
@@ -273,9 +239,9 @@ void TestTrainingWorker::badDatasetIsReported()
         file.write(contents);
     }
     const Recorder &r = *m_recorder;
-    DatasetConfig data = tinyData();
+    DatasetConfig data = quickDataset();
     data.corpusPath = path.toStdString();
-    m_worker->start(data, tinyModel(), tinyTraining(1));
+    m_worker->start(data, quickModelConfig(), quickTraining(1));
     QTRY_COMPARE_WITH_TIMEOUT(r.idle, 1, 10000);
     QVERIFY(r.started.empty());
     QCOMPARE(r.failures.size(), 1);
@@ -285,7 +251,7 @@ void TestTrainingWorker::badDatasetIsReported()
 void TestTrainingWorker::evaluatesAGivenModel()
 {
     const Recorder &r = *m_recorder;
-    m_worker->start(tinyData(), tinyModel(), tinyTraining(1));
+    m_worker->start(quickDataset(), quickModelConfig(), quickTraining(1));
     QTRY_COMPARE_WITH_TIMEOUT(r.idle, 1, 120000);
     const ModelSnapshot model = r.finalModels.at(0);
     QVERIFY(model);
