@@ -2,6 +2,7 @@
 
 #include "colorgradients.h"
 #include "plotexport.h"
+#include "plotstyle.h"
 
 #include <QToolTip>
 
@@ -44,16 +45,10 @@ AttentionHeatmap::AttentionHeatmap(QWidget *parent)
     // Cached tick labels keep their old rotation until the next draw, and margins are measured
     // from that cache: with rotation changing between layouts the margins would be wrong.
     setPlottingHint(QCP::phCacheLabels, false);
-    QFont tickFont = font();
-    tickFont.setPointSize(10);
-    QFont labelFont = tickFont;
-    QFont titleFont = tickFont;
-    titleFont.setPointSize(12);
-    titleFont.setBold(true);
-
-    plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(this, QString(), titleFont);
-    plotLayout()->addElement(0, 0, m_title);
+    const PlotFonts fonts = plotFonts(font());
+    const QFont &tickFont = fonts.tick;
+    const QFont &labelFont = fonts.label;
+    m_title = addPlotTitle(*this, QString(), fonts);
     m_footnote = new QCPTextElement(this, QString(), tickFont);
     m_footnote->setTextColor(QColor(80, 80, 80));
 
@@ -90,14 +85,8 @@ AttentionHeatmap::AttentionHeatmap(QWidget *parent)
     }
 
     addLayer(kSelectionLayer, layer(QStringLiteral("main")), QCustomPlot::limAbove);
-    m_message = new QCPItemText(this);
+    m_message = addPlotMessage(*this, fonts);
     m_message->setLayer(kSelectionLayer);
-    m_message->position->setType(QCPItemPosition::ptAxisRectRatio);
-    m_message->position->setCoords(0.5, 0.5);
-    m_message->setPositionAlignment(Qt::AlignCenter);
-    m_message->setFont(titleFont);
-    m_message->setColor(QColor(90, 90, 90));
-    m_message->setSelectable(false);
     m_rowBox = makeBox(this, QPen(QColor(255, 64, 64), 2, Qt::DashLine));
     m_columnBox = makeBox(this, QPen(QColor(255, 64, 64), 2, Qt::DashLine));
     // A black halo under a white frame: the selected cell stands out on dark and on light cells.
@@ -165,8 +154,7 @@ void AttentionHeatmap::showMessage(const QString &message)
     updateSelectionItems();
     xAxis->setRange(0, 1);
     yAxis->setRange(0, 1);
-    m_message->setText(message);
-    m_message->setVisible(true);
+    showPlotMessage(*this, *m_message, message);
     replot(rpQueuedReplot);
 }
 

@@ -2,6 +2,7 @@
 
 #include "pca.h"
 #include "plotexport.h"
+#include "plotstyle.h"
 
 #include <algorithm>
 #include <exception>
@@ -37,17 +38,10 @@ QString componentLabel(int component, const PrincipalComponents &pca)
 EmbeddingPlot::EmbeddingPlot(QWidget *parent)
     : QCustomPlot(parent)
 {
-    QFont tickFont = font();
-    tickFont.setPointSize(9);
-    QFont labelFont = tickFont;
-    labelFont.setPointSize(10);
-    QFont titleFont = tickFont;
-    titleFont.setPointSize(12);
-    titleFont.setBold(true);
-
-    plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(this, QString(), titleFont);
-    plotLayout()->addElement(0, 0, m_title);
+    const PlotFonts fonts = plotFonts(font());
+    const QFont &tickFont = fonts.tick;
+    const QFont &labelFont = fonts.label;
+    m_title = addPlotTitle(*this, QString(), fonts);
     for (QCPAxis *axis : {xAxis, yAxis}) {
         axis->setTickLabelFont(tickFont);
         axis->setLabelFont(labelFont);
@@ -69,12 +63,7 @@ EmbeddingPlot::EmbeddingPlot(QWidget *parent)
     m_selectedGraph->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kSelectedColor, 2.5), Qt::NoBrush, 17));
 
-    m_message = new QCPItemText(this);
-    m_message->position->setType(QCPItemPosition::ptAxisRectRatio);
-    m_message->position->setCoords(0.5, 0.5);
-    m_message->setPositionAlignment(Qt::AlignCenter);
-    m_message->setFont(titleFont);
-    m_message->setColor(QColor(90, 90, 90));
+    m_message = addPlotMessage(*this, fonts);
 
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(this, &QCustomPlot::mousePress, this, &EmbeddingPlot::onMousePress);
@@ -207,8 +196,7 @@ void EmbeddingPlot::showMessage(const QString &message)
     yAxis->setLabel(QStringLiteral("PC2"));
     xAxis->setRange(-1, 1);
     yAxis->setRange(-1, 1);
-    m_message->setText(message);
-    m_message->setVisible(true);
+    showPlotMessage(*this, *m_message, message);
     replot(rpQueuedReplot);
 }
 

@@ -1,6 +1,7 @@
 #include "lossplot.h"
 
 #include "plotexport.h"
+#include "plotstyle.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,16 +35,10 @@ QString csvNumber(double value)
 LossPlot::LossPlot(QWidget *parent)
     : QCustomPlot(parent)
 {
-    QFont tickFont = font();
-    tickFont.setPointSize(9);
-    QFont labelFont = tickFont;
-    labelFont.setPointSize(10);
-    QFont titleFont = tickFont;
-    titleFont.setPointSize(12);
-    titleFont.setBold(true);
-
-    plotLayout()->insertRow(0);
-    plotLayout()->addElement(0, 0, new QCPTextElement(this, tr("Training"), titleFont));
+    const PlotFonts fonts = plotFonts(font());
+    const QFont &tickFont = fonts.tick;
+    const QFont &labelFont = fonts.label;
+    addPlotTitle(*this, tr("Training"), fonts);
 
     QColor faint = kBatchColor;
     faint.setAlpha(55);
@@ -56,10 +51,10 @@ LossPlot::LossPlot(QWidget *parent)
                              QCPScatterStyle(QCPScatterStyle::ssCircle, kTrainColor, Qt::white, 7));
     m_validationGraph = makeGraph(xAxis, yAxis, tr("validation loss"), QPen(kValidationColor, 2),
                                   QCPScatterStyle(QCPScatterStyle::ssCircle, kValidationColor, kValidationColor, 7));
-    m_exactMatchGraph = makeGraph(xAxis, yAxis2, tr("validation exact match (%, right)"),
+    m_exactMatchGraph = makeGraph(xAxis, yAxis2, tr("val. exact match (%, right)"),
                                   QPen(kExactMatchColor, 2, Qt::DashLine),
                                   QCPScatterStyle(QCPScatterStyle::ssTriangle, kExactMatchColor, kExactMatchColor, 7));
-    m_bestGraph = makeGraph(xAxis, yAxis, tr("best epoch (lowest validation loss)"), Qt::NoPen,
+    m_bestGraph = makeGraph(xAxis, yAxis, tr("best epoch (lowest val. loss)"), Qt::NoPen,
                             QCPScatterStyle(QCPScatterStyle::ssStar, QPen(kBestColor, 2), Qt::NoBrush, 17));
     m_bestGraph->setLineStyle(QCPGraph::lsNone);
 
@@ -99,9 +94,8 @@ LossPlot::LossPlot(QWidget *parent)
     axisRect()->insetLayout()->take(legend);
     plotLayout()->addElement(2, 0, legend);
     plotLayout()->setRowStretchFactor(2, 0.001);
-    legend->setWrap(3);
-    legend->setFillOrder(QCPLegend::foColumnsFirst);  // rearranges: three items a row
     legend->setMargins(QMargins(6, 0, 6, 4));
+    fitLegendColumns(width());
 
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &LossPlot::onRangeChanged);
@@ -109,6 +103,28 @@ LossPlot::LossPlot(QWidget *parent)
     connect(this, &QCustomPlot::mouseDoubleClick, this, &LossPlot::onDoubleClick);
     connect(this, &QCustomPlot::beforeReplot, this, &LossPlot::placeBestLabel);
     clear();
+}
+
+void LossPlot::resizeEvent(QResizeEvent *event)
+{
+    fitLegendColumns(event->size().width());
+    QCustomPlot::resizeEvent(event);
+}
+
+// As many legend columns (at most three) as fit side by side, so no label is cut off.
+void LossPlot::fitLegendColumns(int width)
+{
+    const QFontMetrics metrics(legend->font());
+    int widest = 0;
+    for (int i = 0; i < graphCount(); ++i)
+        widest = std::max(widest, metrics.horizontalAdvance(graph(i)->name()));
+    const int itemWidth = widest + legend->iconSize().width() + legend->iconTextPadding() + 16;
+    const int available = width - legend->margins().left() - legend->margins().right();
+    const int columns = std::clamp(available / std::max(1, itemWidth), 1, 3);
+    if (columns == legend->wrap())
+        return;
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);  // rearranges the items for the new wrap
 }
 
 void LossPlot::clear()

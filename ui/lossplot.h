@@ -41,6 +41,9 @@ public:
     // One row per batch and per epoch in x order; empty fields where a row has no such value.
     bool exportCsv(const QString &path, QString *error = nullptr) const;
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     struct BatchPoint {
         double position = 0;
@@ -51,6 +54,7 @@ private:
     void markBest(const EpochStats &stats);
     void followData();
     void placeBestLabel();
+    void fitLegendColumns(int width);
     void onRangeChanged();
     void onDoubleClick();
 
