@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -68,6 +69,9 @@ bool validUtf8(const std::string &s)
 Dataset readCorpus(const DatasetConfig &c)
 {
     constexpr std::streamoff kMaxBytes = 256ll << 20;
+    std::error_code ignored;
+    if (std::filesystem::is_directory(c.corpusPath, ignored))
+        throw DatasetError("corpus '" + c.corpusPath + "' is a directory; choose a text file, one sentence per line");
     std::ifstream in(c.corpusPath, std::ios::binary);
     if (!in)
         throw DatasetError("cannot open corpus file '" + c.corpusPath + "' (missing or unreadable)");

@@ -126,6 +126,7 @@ void TestDataset::badCorpusFails_data()
     QTest::newRow("invalid utf-8") << QByteArray("good line here\nbad \xff\xfe line\n") << "line 2 is not valid UTF-8";
     QTest::newRow("one giant line") << QByteArray("word ").repeated(100000) << "longer than";
     QTest::newRow("missing") << QByteArray("<missing>") << "cannot open";
+    QTest::newRow("directory") << QByteArray("<directory>") << "is a directory";
 }
 
 void TestDataset::badCorpusFails()
@@ -133,7 +134,12 @@ void TestDataset::badCorpusFails()
     QFETCH(QByteArray, bytes);
     QFETCH(QString, message);
     DatasetConfig c;
-    c.corpusPath = bytes == "<missing>" ? m_dir.filePath("absent.txt").toStdString() : corpus(bytes.toStdString());
+    if (bytes == "<missing>")
+        c.corpusPath = m_dir.filePath("absent.txt").toStdString();
+    else if (bytes == "<directory>")
+        c.corpusPath = m_dir.path().toStdString();
+    else
+        c.corpusPath = corpus(bytes.toStdString());
     try {
         Dataset::build(c);
         QFAIL("building should have failed");
