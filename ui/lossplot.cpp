@@ -45,16 +45,16 @@ LossPlot::LossPlot(QWidget *parent)
     m_batchGraph = makeGraph(xAxis, yAxis, tr("batch loss"), Qt::NoPen,
                              QCPScatterStyle(QCPScatterStyle::ssDisc, faint, faint, 3));
     m_batchGraph->setLineStyle(QCPGraph::lsNone);
-    m_smoothedGraph = makeGraph(xAxis, yAxis, tr("batch loss, smoothed"), QPen(kBatchColor, 1.5),
+    m_smoothedGraph = makeGraph(xAxis, yAxis, tr("smoothed"), QPen(kBatchColor, 1.5),
                                 QCPScatterStyle());
-    m_trainGraph = makeGraph(xAxis, yAxis, tr("train loss (epoch)"), QPen(kTrainColor, 2),
+    m_trainGraph = makeGraph(xAxis, yAxis, tr("train loss"), QPen(kTrainColor, 2),
                              QCPScatterStyle(QCPScatterStyle::ssCircle, kTrainColor, Qt::white, 7));
-    m_validationGraph = makeGraph(xAxis, yAxis, tr("validation loss"), QPen(kValidationColor, 2),
+    m_validationGraph = makeGraph(xAxis, yAxis, tr("val. loss"), QPen(kValidationColor, 2),
                                   QCPScatterStyle(QCPScatterStyle::ssCircle, kValidationColor, kValidationColor, 7));
-    m_exactMatchGraph = makeGraph(xAxis, yAxis2, tr("val. exact match (%, right)"),
+    m_exactMatchGraph = makeGraph(xAxis, yAxis2, tr("val. exact match"),
                                   QPen(kExactMatchColor, 2, Qt::DashLine),
                                   QCPScatterStyle(QCPScatterStyle::ssTriangle, kExactMatchColor, kExactMatchColor, 7));
-    m_bestGraph = makeGraph(xAxis, yAxis, tr("best epoch (lowest val. loss)"), Qt::NoPen,
+    m_bestGraph = makeGraph(xAxis, yAxis, tr("best epoch"), Qt::NoPen,
                             QCPScatterStyle(QCPScatterStyle::ssStar, QPen(kBestColor, 2), Qt::NoBrush, 17));
     m_bestGraph->setLineStyle(QCPGraph::lsNone);
 
@@ -73,7 +73,7 @@ LossPlot::LossPlot(QWidget *parent)
 
     xAxis->setLabel(tr("epoch"));
     yAxis->setLabel(tr("loss (cross-entropy)"));
-    yAxis2->setLabel(tr("validation exact match (%)"));
+    yAxis2->setLabel(tr("val. exact match (%)"));
     yAxis2->setVisible(true);
     yAxis2->setRange(0, 100);
     auto epochTicker = QSharedPointer<QCPAxisTickerFixed>::create();
