@@ -67,7 +67,10 @@ LossPlot::LossPlot(QWidget *parent)
     m_bestLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_bestLabel->setPadding(QMargins(4, 2, 4, 2));
     m_bestLabel->setColor(kBestColor);
-    m_bestLabel->setBrush(QColor(255, 255, 255, 220));  // readable where it crosses a curve
+    m_bestLabel->setBrush(QColor(255, 255, 255, 220));  // readable over grid lines
+    // Beneath the curves: the label must never hide a data point.
+    m_bestLine->setLayer(QStringLiteral("grid"));
+    m_bestLabel->setLayer(QStringLiteral("grid"));
     m_bestLabel->setFont(labelFont);
     m_bestLabel->setVisible(false);
 
