@@ -4,6 +4,7 @@
 #include "commandline.h"
 #include "dataset.h"
 #include "evaluation.h"
+#include "experiment.h"
 #include "runfiles.h"
 #include "seq2seqmodel.h"
 #include "trainer.h"
@@ -17,6 +18,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 namespace {
@@ -97,18 +99,58 @@ const SentencePair &heatmapSentence(const std::vector<SentencePair> &test)
                              [](const SentencePair &a, const SentencePair &b) { return a.source.size() < b.source.size(); });
 }
 
+// The runs side by side: test scores, then exact match on the probe set by length.
+std::string comparisonTable(const std::vector<ExperimentResult> &results, int trainedMin, int trainedMax)
+{
+    std::ostringstream out;
+    char line[256];
+    std::snprintf(line, sizeof line, "%-14s %11s %7s %9s %11s %10s\n", "variant", "parameters", "epochs", "seconds",
+                  "test exact", "token acc.");
+    out << line;
+    for (const ExperimentResult &r : results) {
+        std::snprintf(line, sizeof line, "%-14s %11lld %7zu %9.0f %11s %10s\n", r.label.c_str(),
+                      static_cast<long long>(r.parameters), r.history.size(), r.seconds,
+                      percent(r.test.exactMatch).c_str(), percent(r.test.tokenAccuracy).c_str());
+        out << line;
+    }
+    out << "\nProbe exact match by length (trained on " << trainedMin << "-" << trainedMax << " words; * = beyond):\n";
+    std::snprintf(line, sizeof line, "%-7s", "length");
+    out << line;
+    for (const ExperimentResult &r : results) {
+        std::snprintf(line, sizeof line, " %14s", r.label.c_str());
+        out << line;
+    }
+    out << "\n";
+    std::set<int> lengths;
+    for (const ExperimentResult &r : results)
+        for (const auto &entry : r.probe.byLength)
+            lengths.insert(entry.first);
+    for (int length : lengths) {
+        std::snprintf(line, sizeof line, "%-7s", (std::to_string(length) + (length > trainedMax ? "*" : "")).c_str());
+        out << line;
+        for (const ExperimentResult &r : results) {
+            const auto found = r.probe.byLength.find(length);
+            const std::string cell = found == r.probe.byLength.end() || found->second.total == 0
+                                         ? "-"
+                                         : percent(double(found->second.correct) / found->second.total);
+            std::snprintf(line, sizeof line, " %14s", cell.c_str());
+            out << line;
+        }
+        out << "\n";
+    }
+    return out.str();
 }
 
-int runTrain(const std::vector<std::string> &arguments)
+// The options train and compare share: dataset, model (but --attention) and training.
+const std::set<std::string> kRunOptions = {"task", "words-file", "corpus", "min-len", "max-len", "train", "val",
+                                           "test", "embed", "hidden", "layers", "dropout", "teacher-forcing", "lr",
+                                           "batch", "epochs", "clip", "seed", "data-seed", "threads", "patience",
+                                           "unk-rate", "weight-decay", "lr-decay", "out", "attention"};
+const std::set<std::string> kRunFlags = {"bidirectional", "no-bidirectional", "keep-case"};
+
+// Reads the shared options into `d`, `m` and `t`; problems go to `cl`.
+void readRunOptions(CommandLine &cl, DatasetConfig &d, ModelConfig &m, TrainingConfig &t)
 {
-    CommandLine cl(arguments,
-                   {"task", "words-file", "corpus", "min-len", "max-len", "train", "val", "test", "embed", "hidden",
-                    "layers", "dropout", "teacher-forcing", "lr", "batch", "epochs", "clip", "seed", "data-seed",
-                    "threads", "patience", "unk-rate", "weight-decay", "lr-decay", "out"},
-                   {"bidirectional", "no-bidirectional", "keep-case"});
-    DatasetConfig d;
-    ModelConfig m;
-    TrainingConfig t;
     if (cl.has("task") && !parseTask(cl.text("task"), &d.task))
         cl.fail("--task must be 'reverse' or 'copy', got '" + cl.text("task") + "'");
     if (cl.has("words-file")) {
@@ -142,16 +184,34 @@ int runTrain(const std::vector<std::string> &arguments)
     t.patience = cl.integer("patience", t.patience, 0, 100000);
     t.unknownWordRate = cl.number("unk-rate", t.unknownWordRate, 0.0, 0.5);
     t.weightDecay = cl.number("weight-decay", t.weightDecay, 0.0, 1.0);
-    const std::string out = cl.text("out");
-    if (out.empty())
-        cl.fail("--out DIR is required (the folder for model.ckpt and the reports)");
+    if (cl.text("out").empty())
+        cl.fail("--out DIR is required (the folder for the model files and the reports)");
     if (!cl.positional().empty())
         cl.fail("unexpected argument '" + cl.positional().front() + "'");
     for (const std::string &problem : {validate(d), validate(m), validate(t)})
         if (!problem.empty())
             cl.fail(problem);
+}
+
+std::string attentionChoices()
+{
+    return "'bahdanau', 'luong-dot', 'luong-general' or 'none'";
+}
+
+}
+
+int runTrain(const std::vector<std::string> &arguments)
+{
+    CommandLine cl(arguments, kRunOptions, kRunFlags);
+    DatasetConfig d;
+    ModelConfig m;
+    TrainingConfig t;
+    if (cl.has("attention") && !parseAttention(cl.text("attention"), &m.attention))
+        cl.fail("--attention must be " + attentionChoices() + ", got '" + cl.text("attention") + "'");
+    readRunOptions(cl, d, m, t);
     if (!cl.ok())
         return usageError("train", cl.error());
+    const std::string out = cl.text("out");
 
     const QString outDir = QString::fromStdString(out);
     if (!QDir().mkpath(outDir))
@@ -168,9 +228,9 @@ int runTrain(const std::vector<std::string> &arguments)
     Seq2SeqModel model(m, vocabulary, t.seed);
     model.datasetConfig = d;
     t.checkpointPath = file("model.ckpt").toStdString();
-    std::printf("task %s | %zu train / %zu val / %zu test sentences | vocabulary %d | %lld parameters\n",
+    std::printf("task %s | %zu train / %zu val / %zu test sentences | vocabulary %d | attention %s | %lld parameters\n",
                 taskName(d.task), data.train.size(), data.val.size(), data.test.size(), vocabulary.size(),
-                static_cast<long long>(model.parameterCount()));
+                attentionName(m.attention), static_cast<long long>(model.parameterCount()));
     if (data.skippedBlank + data.skippedTooLong + data.skippedTooShort > 0)
         std::printf("corpus: skipped %d blank lines, %d lines longer than %d tokens, %d shorter than %d\n",
                     data.skippedBlank, data.skippedTooLong, d.maxLength, data.skippedTooShort, d.minLength);
@@ -207,6 +267,92 @@ int runTrain(const std::vector<std::string> &arguments)
     return outcome.status == TrainingOutcome::Status::Diverged ? 1 : 0;
 }
 
+int runCompare(const std::vector<std::string> &arguments)
+{
+    std::set<std::string> options = kRunOptions;
+    options.insert({"probe-max-len", "probe"});
+    CommandLine cl(arguments, options, kRunFlags);
+    DatasetConfig d;
+    ModelConfig m;
+    TrainingConfig t;
+    std::vector<AttentionKind> kinds;
+    std::istringstream list(cl.text("attention", "bahdanau,luong-dot,luong-general,none"));
+    for (std::string name; std::getline(list, name, ',');) {
+        AttentionKind kind;
+        if (!parseAttention(name, &kind))
+            cl.fail("--attention takes a comma-separated list of " + attentionChoices() + ", got '" + name + "'");
+        else if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end())
+            cl.fail("--attention lists '" + name + "' twice");
+        else
+            kinds.push_back(kind);
+    }
+    if (kinds.empty())
+        cl.fail("--attention needs at least one variant");
+    readRunOptions(cl, d, m, t);
+    const int probeMaxLength = cl.integer("probe-max-len", std::max(20, d.maxLength), 1, 100);
+    const int probeCount = cl.integer("probe", 2000, 1, 1000000);
+    if (probeMaxLength < d.maxLength)
+        cl.fail("--probe-max-len " + std::to_string(probeMaxLength) + " is below --max-len "
+                + std::to_string(d.maxLength) + "; the probe covers the trained lengths and beyond");
+    if (!d.corpusPath.empty())
+        cl.fail("compare generates its sentences, so that it can probe any length; --corpus is not supported");
+    if (!cl.ok())
+        return usageError("compare", cl.error());
+    const std::string out = cl.text("out");
+    const QString outDir = QString::fromStdString(out);
+    if (!QDir().mkpath(outDir))
+        return failure("cannot create output folder '" + out + "'");
+    const auto file = [&](const std::string &name) { return QDir(outDir).filePath(QString::fromStdString(name)); };
+
+    Dataset data;
+    std::vector<SentencePair> probe;
+    try {
+        data = Dataset::build(d);
+        probe = probeSet(d, probeMaxLength, probeCount);
+    } catch (const DatasetError &e) {
+        return failure(e.what());
+    }
+    std::printf("task %s | %zu train / %zu val / %zu test sentences, lengths %d-%d | probe %zu sentences, lengths "
+                "%d-%d\n",
+                taskName(d.task), data.train.size(), data.val.size(), data.test.size(), d.minLength, d.maxLength,
+                probe.size(), d.minLength, probeMaxLength);
+
+    std::signal(SIGINT, [](int) { g_interrupted = true; });
+    std::vector<ExperimentResult> results;
+    for (std::size_t i = 0; i < kinds.size() && !g_interrupted; ++i) {
+        ModelConfig variant = m;
+        variant.attention = kinds[i];
+        const std::string name = attentionName(kinds[i]);
+        TrainingConfig training = t;
+        training.checkpointPath = file(name + ".ckpt").toStdString();
+        std::printf("\n== %s (%zu of %zu) ==\n", name.c_str(), i + 1, kinds.size());
+        std::fflush(stdout);
+        Trainer::Callbacks callbacks;
+        callbacks.onEpoch = printEpoch;
+        try {
+            results.push_back(runExperiment(name, data, d, variant, training, probe, callbacks, &g_interrupted));
+        } catch (const CheckpointError &e) {
+            return failure(e.what());
+        }
+        const ExperimentResult &r = results.back();
+        std::printf("%s\ntest exact match %s, token accuracy %s | %.0f s | %lld parameters\n",
+                    r.outcome.message.c_str(), percent(r.test.exactMatch).c_str(),
+                    percent(r.test.tokenAccuracy).c_str(), r.seconds, static_cast<long long>(r.parameters));
+    }
+    std::signal(SIGINT, SIG_DFL);
+
+    std::cout << "\n" << comparisonTable(results, d.minLength, d.maxLength);
+    QString error;
+    if (!runfiles::writeComparison(file("comparison.json"), results, d, t, probeMaxLength, int(probe.size()), &error)
+        || !runfiles::writeLengthPlot(file("comparison.png"), results, d.minLength, d.maxLength, &error))
+        return failure(error.toStdString());
+    std::cout << "\nWrote comparison.json, comparison.png and a checkpoint per variant to " << out << "\n";
+    const bool allTrained = std::all_of(results.begin(), results.end(), [](const ExperimentResult &r) {
+        return r.outcome.bestEpoch > 0 && r.outcome.status != TrainingOutcome::Status::Diverged;
+    });
+    return allTrained && results.size() == kinds.size() ? 0 : 1;
+}
+
 int runReverse(const std::vector<std::string> &arguments)
 {
     CommandLine cl(arguments, {"model", "heatmap"}, {"json", "no-unk-replace"});
@@ -219,7 +365,10 @@ int runReverse(const std::vector<std::string> &arguments)
     try {
         const Seq2SeqModel model = Seq2SeqModel::load(cl.text("model"));
         DecodeOptions options;
-        options.replaceUnknown = !cl.flag("no-unk-replace");
+        options.replaceUnknown = !cl.flag("no-unk-replace") && model.hasAttention();
+        if (!model.hasAttention() && !cl.flag("no-unk-replace"))
+            std::cerr << "note: this model has no attention (variant none), so an <UNK> output is not replaced "
+                         "by a source word\n";
         const DecodedSentence result = model.reverse(cl.positional().front(), options);
         if (result.truncatedInput)
             std::cerr << "note: the input was cut to its first " << Seq2SeqModel::kMaxInputTokens << " tokens\n";
@@ -271,18 +420,27 @@ int runEvaluate(const std::vector<std::string> &arguments)
 
 std::string helpText()
 {
-    return R"(AttnScope: train a GRU seq2seq model with Bahdanau attention to reverse sentences, and look inside it.
+    return R"(AttnScope: train a GRU seq2seq model with attention to reverse sentences, and look inside it.
 
 Usage:
   attnscope                      open the desktop app (needs a display)
   attnscope train --out DIR [options]
   attnscope reverse --model FILE [--json] [--heatmap OUT.png] [--no-unk-replace] "a sentence"
   attnscope evaluate --model FILE [--corpus FILE] [--examples N] [--batched]
+  attnscope compare --out DIR [--attention LIST] [--probe-max-len N] [--probe N] [train options]
   attnscope bench [--threads N] [--json OUT] [--quick]
   attnscope --help
 
 train writes DIR/model.ckpt (best epoch by validation loss), metrics.json, examples.txt,
 attention_heatmap.png and analysis.md.
+
+compare trains one model per attention variant in --attention LIST (comma-separated; default
+bahdanau,luong-dot,luong-general,none) one after another, on the same data and seed, and tests
+each on the test split and on probe sentences of every length from --min-len to --probe-max-len
+(default 20; --probe N sentences, default 2000, seed --data-seed + 1). It writes
+DIR/comparison.json (per variant: test exact match and token accuracy, exact match by probe
+length, epochs, seconds, parameters), DIR/comparison.png (exact match by length, trained lengths
+shaded) and DIR/<variant>.ckpt. It takes the train options except --corpus.
 
 bench trains the default model and measures training samples/s (median over epochs after a
 warm-up), wall time to 99% test exact match, greedy latency for one 10-word sentence and peak
@@ -299,6 +457,11 @@ Dataset options (train):
 Model options:
   --embed N (128)  --hidden N (256)  --layers N (2)  --dropout X (0.1)
   --bidirectional (default) | --no-bidirectional
+  --attention bahdanau|luong-dot|luong-general|none (default bahdanau)
+      bahdanau: additive, scored with the decoder state before its GRU step; luong-dot and
+      luong-general: multiplicative (s.h, s.W h), scored with the state after the step, with
+      Luong's attentional layer and input feeding; none: the decoder sees only the encoder's
+      final state (no heatmap, no <UNK> copying)
 Training options:
   --lr X (1e-3)  --lr-decay X (0.5: the rate is multiplied by X after an epoch that does not
                  improve validation loss; 1 = constant)  --batch N (64)  --epochs N (30)  --teacher-forcing X (0.5)  --clip X (1.0, 0 = off)

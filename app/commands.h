@@ -8,5 +8,6 @@
 int runTrain(const std::vector<std::string> &arguments);
 int runReverse(const std::vector<std::string> &arguments);
 int runEvaluate(const std::vector<std::string> &arguments);
+int runCompare(const std::vector<std::string> &arguments);
 
 std::string helpText();

@@ -35,6 +35,8 @@ int main(int argc, char **argv)
         return runReverse(arguments);
     if (command == "evaluate")
         return runEvaluate(arguments);
+    if (command == "compare")
+        return runCompare(arguments);
     if (command == "bench")
         return runBench(arguments);
     std::cerr << "attnscope: unknown command '" << command << "'. Run 'attnscope --help'.\n";

@@ -2,6 +2,8 @@
 
 #include "attentionheatmap.h"
 #include "evaluation.h"
+#include "experiment.h"
+#include "lengthaccuracyplot.h"
 #include "seq2seqmodel.h"
 #include "tokenizer.h"
 #include "trainer.h"
@@ -34,6 +36,29 @@ const char *statusName(const TrainingOutcome &o)
     return "unknown";
 }
 
+QJsonObject byLengthJson(const std::map<int, LengthAccuracy> &byLength)
+{
+    QJsonObject out;
+    for (const auto &[length, bucket] : byLength)
+        out.insert(QString::number(length), QJsonObject{{"correct", bucket.correct},
+                                                         {"total", bucket.total},
+                                                         {"exact_match", double(bucket.correct) / bucket.total}});
+    return out;
+}
+
+QJsonArray historyJson(const std::vector<EpochStats> &history)
+{
+    QJsonArray epochs;
+    for (const EpochStats &e : history)
+        epochs.append(QJsonObject{{"epoch", e.epoch},
+                                  {"train_loss", e.trainLoss},
+                                  {"val_loss", e.valLoss},
+                                  {"val_exact_match", e.valExactMatch},
+                                  {"seconds", e.seconds},
+                                  {"samples_per_second", e.samplesPerSecond}});
+    return epochs;
+}
+
 bool writeBytes(const QString &path, const QByteArray &bytes, QString *error)
 {
     QSaveFile file(path);
@@ -50,24 +75,14 @@ bool writeBytes(const QString &path, const QByteArray &bytes, QString *error)
 bool writeMetrics(const QString &path, const Seq2SeqModel &model, const TrainingConfig &t,
                   const TrainingOutcome &outcome, const EvaluationReport &test, QString *error)
 {
-    QJsonArray epochs;
-    for (const EpochStats &e : model.history)
-        epochs.append(QJsonObject{{"epoch", e.epoch},
-                                  {"train_loss", e.trainLoss},
-                                  {"val_loss", e.valLoss},
-                                  {"val_exact_match", e.valExactMatch},
-                                  {"seconds", e.seconds},
-                                  {"samples_per_second", e.samplesPerSecond}});
-    QJsonObject byLength;
-    for (const auto &[length, bucket] : test.byLength)
-        byLength.insert(QString::number(length), QJsonObject{{"correct", bucket.correct},
-                                                              {"total", bucket.total},
-                                                              {"exact_match", double(bucket.correct) / bucket.total}});
+    const QJsonArray epochs = historyJson(model.history);
+    const QJsonObject byLength = byLengthJson(test.byLength);
     const ModelConfig &m = model.config();
     const DatasetConfig &d = model.datasetConfig;
     QJsonObject config{
         {"model", QJsonObject{{"embed", m.embedSize}, {"hidden", m.hiddenSize}, {"layers", m.layers},
                               {"dropout", m.dropout}, {"bidirectional", m.bidirectional},
+                              {"attention", attentionName(m.attention)},
                               {"parameters", double(model.parameterCount())}}},
         {"training", QJsonObject{{"lr", t.learningRate}, {"lr_decay", t.learningRateDecay}, {"batch", t.batchSize}, {"epochs", t.epochs},
                                  {"teacher_forcing", t.teacherForcing}, {"clip", t.clipNorm},
@@ -109,10 +124,12 @@ QString decodedJson(const DecodedSentence &s, bool replaceUnknown)
 {
     QJsonArray rows, copied, known;
     for (int r = 0; r < s.rows(); ++r) {
-        QJsonArray row;
-        for (int c = 0; c < s.columns(); ++c)
-            row.append(double(s.weight(r, c)));
-        rows.append(row);
+        if (!s.attention.empty()) {  // empty: a model without attention
+            QJsonArray row;
+            for (int c = 0; c < s.columns(); ++c)
+                row.append(double(s.weight(r, c)));
+            rows.append(row);
+        }
         copied.append(bool(s.outputCopied[std::size_t(r)]));
     }
     bool anyCopied = false;
@@ -130,6 +147,57 @@ QString decodedJson(const DecodedSentence &s, bool replaceUnknown)
                      {"unk_replacement_used", anyCopied},
                      {"input_truncated", s.truncatedInput}};
     return QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+}
+
+bool writeComparison(const QString &path, const std::vector<ExperimentResult> &results, const DatasetConfig &d,
+                     const TrainingConfig &t, int probeMaxLength, int probeSentences, QString *error)
+{
+    QJsonArray runs;
+    for (const ExperimentResult &r : results) {
+        const ModelConfig &m = r.model;
+        runs.append(QJsonObject{
+            {"label", QString::fromStdString(r.label)},
+            {"attention", attentionName(m.attention)},
+            {"model", QJsonObject{{"embed", m.embedSize}, {"hidden", m.hiddenSize}, {"layers", m.layers},
+                                  {"dropout", m.dropout}, {"bidirectional", m.bidirectional}}},
+            {"parameters", double(r.parameters)},
+            {"epochs", int(r.history.size())},
+            {"best_epoch", r.outcome.bestEpoch},
+            {"status", statusName(r.outcome)},
+            {"seconds", r.seconds},
+            {"test", QJsonObject{{"sentences", r.test.sentences},
+                                 {"exact_match", r.test.exactMatch},
+                                 {"token_accuracy", r.test.tokenAccuracy},
+                                 {"by_length", byLengthJson(r.test.byLength)}}},
+            {"probe", QJsonObject{{"sentences", r.probe.sentences},
+                                  {"exact_match", r.probe.exactMatch},
+                                  {"token_accuracy", r.probe.tokenAccuracy}}},
+            {"by_length", byLengthJson(r.probe.byLength)},
+            {"history", historyJson(r.history)}});
+    }
+    const QJsonObject root{
+        {"runs", runs},
+        {"dataset", QJsonObject{{"task", taskName(d.task)}, {"words", stringArray(d.words)}, {"min_len", d.minLength},
+                                {"max_len", d.maxLength}, {"train", d.trainSize}, {"val", d.valSize},
+                                {"test", d.testSize}, {"seed", double(d.seed)}}},
+        {"probe", QJsonObject{{"min_len", d.minLength}, {"max_len", probeMaxLength}, {"sentences", probeSentences},
+                              {"seed", double(d.seed + 1)}}},
+        {"training", QJsonObject{{"lr", t.learningRate}, {"lr_decay", t.learningRateDecay}, {"batch", t.batchSize},
+                                 {"epochs", t.epochs}, {"teacher_forcing", t.teacherForcing}, {"clip", t.clipNorm},
+                                 {"weight_decay", t.weightDecay}, {"unknown_word_rate", t.unknownWordRate},
+                                 {"patience", t.patience}, {"seed", double(t.seed)}}},
+        {"decoding", "greedy, batched"}};
+    return writeBytes(path, QJsonDocument(root).toJson(QJsonDocument::Indented), error);
+}
+
+bool writeLengthPlot(const QString &path, const std::vector<ExperimentResult> &results, int trainedMin,
+                     int trainedMax, QString *error)
+{
+    LengthAccuracyPlot plot;
+    plot.setTrainedRange(trainedMin, trainedMax);
+    for (const ExperimentResult &r : results)
+        plot.addRun(QString::fromStdString(r.label), r.probe.byLength);
+    return plot.exportImage(path, 1000, 600, error);
 }
 
 }

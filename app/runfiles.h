@@ -4,13 +4,17 @@
 
 #include <string>
 
+#include <vector>
+
 class Seq2SeqModel;
+struct DatasetConfig;
 struct DecodedSentence;
+struct ExperimentResult;
 struct EvaluationReport;
 struct TrainingConfig;
 struct TrainingOutcome;
 
-// The files `attnscope train` leaves in its output folder, next to model.ckpt.
+// The files `attnscope train` and `attnscope compare` leave in their output folder.
 namespace runfiles {
 bool writeMetrics(const QString &path, const Seq2SeqModel &model, const TrainingConfig &training,
                   const TrainingOutcome &outcome, const EvaluationReport &test, QString *error);
@@ -18,4 +22,10 @@ bool writeText(const QString &path, const std::string &text, QString *error);
 // The heatmap as the GUI draws it, rendered offscreen.
 bool writeHeatmap(const QString &path, const DecodedSentence &sentence, QString *error);
 QString decodedJson(const DecodedSentence &sentence, bool replaceUnknown);
+
+// What `attnscope compare` leaves: every run's scores side by side, and exact match by length.
+bool writeComparison(const QString &path, const std::vector<ExperimentResult> &results, const DatasetConfig &dataset,
+                     const TrainingConfig &training, int probeMaxLength, int probeSentences, QString *error);
+bool writeLengthPlot(const QString &path, const std::vector<ExperimentResult> &results, int trainedMin,
+                     int trainedMax, QString *error);
 }

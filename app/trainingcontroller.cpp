@@ -1,5 +1,6 @@
 #include "trainingcontroller.h"
 
+#include "experimentspanel.h"
 #include "mainwindow.h"
 #include "trainingworker.h"
 
@@ -20,6 +21,8 @@ TrainingController::TrainingController(MainWindow *window, QObject *parent)
     connect(window, &MainWindow::pauseRequested, worker, &TrainingWorker::pause, Qt::DirectConnection);
     connect(window, &MainWindow::resumeRequested, worker, &TrainingWorker::resume, Qt::DirectConnection);
     connect(window, &MainWindow::stopRequested, worker, &TrainingWorker::requestStop, Qt::DirectConnection);
+    connect(window, &MainWindow::experimentsRequested, worker, &TrainingWorker::startExperiments,
+            Qt::DirectConnection);
     connect(window, &MainWindow::closed, this, &TrainingController::shutdown);
 
     // Reports: queued to the window's thread as plain values.
@@ -33,6 +36,11 @@ TrainingController::TrainingController(MainWindow *window, QObject *parent)
     connect(worker, &TrainingWorker::evaluationFailed, window, &MainWindow::showEvaluationError);
     connect(worker, &TrainingWorker::failed, window, &MainWindow::showTrainingError);
     connect(worker, &TrainingWorker::idle, window, &MainWindow::workerIdle);
+    ExperimentsPanel *experiments = window->experimentsPanel();
+    connect(worker, &TrainingWorker::experimentStarted, experiments, &ExperimentsPanel::runStarted);
+    connect(worker, &TrainingWorker::experimentEpoch, experiments, &ExperimentsPanel::addEpoch);
+    connect(worker, &TrainingWorker::experimentFinished, experiments, &ExperimentsPanel::runFinished);
+    connect(worker, &TrainingWorker::experimentsFinished, window, &MainWindow::finishExperiments);
 
     m_thread.start();
 }

@@ -3,6 +3,7 @@
 #include "attentionanalysis.h"
 #include "dataset.h"
 #include "evaluation.h"
+#include "experiment.h"
 #include "trainer.h"
 #include "vocabulary.h"
 
@@ -30,6 +31,14 @@ void TrainingWorker::start(const DatasetConfig &datasetConfig, const ModelConfig
 void TrainingWorker::startEvaluation(const ModelSnapshot &model)
 {
     QMetaObject::invokeMethod(this, [=] { evaluateModel(model); }, Qt::QueuedConnection);
+}
+
+void TrainingWorker::startExperiments(const DatasetConfig &datasetConfig, const TrainingConfig &trainingConfig,
+                                      const QVector<ModelConfig> &configs, int probeMaxLength)
+{
+    m_stop = m_cancel.load();
+    QMetaObject::invokeMethod(
+        this, [=] { runExperiments(datasetConfig, trainingConfig, configs, probeMaxLength); }, Qt::QueuedConnection);
 }
 
 void TrainingWorker::requestStop()
@@ -120,6 +129,26 @@ void TrainingWorker::train(const DatasetConfig &datasetConfig, const ModelConfig
         emit failed(tr("Training failed: %1").arg(QString::fromStdString(error.what())));
     }
     emit idle();
+}
+
+void TrainingWorker::runExperiments(const DatasetConfig &datasetConfig, const TrainingConfig &trainingConfig,
+                                    const QVector<ModelConfig> &configs, int probeMaxLength)
+{
+    try {
+        const Dataset data = Dataset::build(datasetConfig);
+        const std::vector<SentencePair> probe = probeSet(datasetConfig, probeMaxLength, 2000);
+        for (int i = 0; i < configs.size() && !m_stop; ++i) {
+            emit experimentStarted(i);
+            Trainer::Callbacks callbacks;
+            callbacks.onEpoch = [this, i](const EpochStats &stats, bool) { emit experimentEpoch(i, stats); };
+            const ExperimentResult r = runExperiment(attentionName(configs[i].attention), data, datasetConfig,
+                                                     configs[i], trainingConfig, probe, callbacks, &m_stop);
+            emit experimentFinished(i, r.test.exactMatch, r.probe);
+        }
+        emit experimentsFinished(m_stop ? tr("Stopped.") : tr("Done: %n run(s) compared.", nullptr, int(configs.size())));
+    } catch (const std::exception &error) {
+        emit experimentsFinished(tr("Comparison failed: %1").arg(QString::fromStdString(error.what())));
+    }
 }
 
 void TrainingWorker::evaluateModel(const ModelSnapshot &model)

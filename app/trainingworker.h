@@ -5,6 +5,7 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
+#include <QVector>
 
 #include <atomic>
 #include <condition_variable>
@@ -26,6 +27,10 @@ public:
     void start(const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
                const TrainingConfig &trainingConfig);
     void startEvaluation(const ModelSnapshot &model);
+    // Queue a comparison: each of `configs` trained in turn on the same data and seed, then tested
+    // on the test split and on probe sentences up to `probeMaxLength` words. Stop ends it.
+    void startExperiments(const DatasetConfig &datasetConfig, const TrainingConfig &trainingConfig,
+                          const QVector<ModelConfig> &configs, int probeMaxLength);
 
     void requestStop();    // training ends; the best model so far is still evaluated
     void requestCancel();  // training ends and nothing else runs: the application is closing
@@ -47,11 +52,18 @@ signals:
     void evaluationFailed(const QString &message);
     void failed(const QString &message);
     void idle();  // the current request is done, successfully or not
+    void experimentStarted(int index);
+    void experimentEpoch(int index, const EpochStats &stats);
+    // `probe`: the probe sentences' report (exact match by length); empty when no epoch completed.
+    void experimentFinished(int index, double testExactMatch, const EvaluationReport &probe);
+    void experimentsFinished(const QString &message);
 
 private:
     void train(const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
                const TrainingConfig &trainingConfig);
     void evaluateModel(const ModelSnapshot &model);
+    void runExperiments(const DatasetConfig &datasetConfig, const TrainingConfig &trainingConfig,
+                        const QVector<ModelConfig> &configs, int probeMaxLength);
     void reportBatch(const BatchProgress &progress);
     void waitWhilePaused();
     void evaluateAndReport(const Seq2SeqModel &model, const std::vector<SentencePair> &test, Task task);

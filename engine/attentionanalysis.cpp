@@ -44,6 +44,11 @@ AttentionAnalysis analyseAttention(const Seq2SeqModel &model, const std::vector<
 {
     AttentionAnalysis a;
     a.task = task;
+    a.hasAttention = model.hasAttention();
+    if (!a.hasAttention) {
+        a.sentences = int(data.size());
+        return a;
+    }
     std::vector<std::vector<std::string>> sources;
     for (const auto &p : data)
         sources.push_back(p.source);
@@ -125,6 +130,19 @@ std::string analysisMarkdown(const AttentionAnalysis &a, const EvaluationReport 
     const bool reverse = a.task == Task::Reverse;
     const char *expectedName = reverse ? "mirrored source word (the anti-diagonal)" : "same-position source word (the diagonal)";
     std::ostringstream md;
+    if (!a.hasAttention) {
+        md << "# Attention analysis\n\n"
+           << "This model has no attention (variant none): its decoder starts from the encoder's final state and "
+           << "never looks back at the source words, so there are no attention weights to analyse and no heatmap. "
+           << "Unknown words are not copied either (that needs a source word to attend to).\n\n"
+           << "Test exact match: " << percent(report.exactMatch) << ", token accuracy: "
+           << percent(report.tokenAccuracy) << " (" << report.sentences << " sentences). By source length, all that "
+           << "one fixed-size state has to carry:\n\n| words | sentences | exact match |\n|---|---|---|\n";
+        for (const auto &[length, bucket] : report.byLength)
+            md << "| " << length << " | " << bucket.total << " | "
+               << (bucket.total ? percent(double(bucket.correct) / bucket.total) : "–") << " |\n";
+        return md.str();
+    }
     md << "# Attention analysis\n\n"
        << "Computed from the model over " << a.sentences << " test sentences (" << a.wordSteps
        << " decoder steps that emit a word). Test exact match: " << percent(report.exactMatch)

@@ -13,6 +13,7 @@ struct EvaluationReport;
 // Where the attention of a model looks, measured over a set of sentences.
 struct AttentionAnalysis {
     Task task = Task::Reverse;
+    bool hasAttention = true;          // false for a model without attention: nothing else is measured
     int sentences = 0;
     int wordSteps = 0;                 // decoder steps that emit a word (not <EOS>)
     double alignedShare = 0;           // of word steps, argmax on the mirrored (or same) source word

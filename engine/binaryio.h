@@ -36,6 +36,7 @@ public:
     std::string string(std::size_t maxLength = 1 << 20);
     void floats(float *out, std::size_t count);
     bool atEnd() const { return m_offset == m_size; }
+    std::size_t remaining() const { return m_size - m_offset; }
 
 private:
     void raw(void *out, std::size_t size);

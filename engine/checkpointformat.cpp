@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <map>
+#include <set>
 
 namespace checkpointformat {
 namespace {
@@ -36,10 +37,12 @@ int readInt(BinaryReader &r)
     return int(v);
 }
 
-std::uint32_t readCount(BinaryReader &r, std::uint32_t max)
+// A count of items that take at least `itemBytes` each: more than the bytes left means damage, and
+// is refused before anything is allocated for them.
+std::uint32_t readCount(BinaryReader &r, std::uint32_t max, std::size_t itemBytes)
 {
     const std::uint32_t n = r.u32();
-    if (n > max)
+    if (n > max || n > r.remaining() / itemBytes)
         throw BinaryFormatError("count out of range");
     return n;
 }
@@ -48,7 +51,7 @@ DatasetConfig readDatasetConfig(BinaryReader &r)
 {
     DatasetConfig c;
     c.task = r.u32() == 1 ? Task::Copy : Task::Reverse;
-    c.words.resize(readCount(r, 1u << 24));
+    c.words.resize(readCount(r, 1u << 24, /*itemBytes=*/4));
     for (auto &word : c.words)
         word = r.string();
     c.corpusPath = r.string();
@@ -79,6 +82,9 @@ std::string encode(const Seq2SeqModel &model)
         w.i64(v);
     w.f64(c.dropout);
     w.u32(c.bidirectional);
+    const unsigned version = c.attention == AttentionKind::Bahdanau ? 1 : 2;
+    if (version >= 2)
+        w.string(attentionName(c.attention));
     const auto &words = model.vocabulary().words();
     w.u32(std::uint32_t(words.size()));
     for (const auto &word : words)
@@ -103,7 +109,7 @@ std::string encode(const Seq2SeqModel &model)
 
     const std::string &payload = w.bytes();
     BinaryWriter header;
-    header.u32(kVersion);
+    header.u32(version);
     header.u32(crc32(payload.data(), payload.size()));
     header.i64(std::int64_t(payload.size()));
     return std::string(kMagic, sizeof kMagic) + header.bytes() + payload;
@@ -138,17 +144,23 @@ Seq2SeqModel decode(const std::string &bytes)
         config.layers = readInt(r);
         config.dropout = r.f64();
         config.bidirectional = r.u32() != 0;
+        if (version >= 2) {
+            const std::string attention = r.string(64);
+            if (!parseAttention(attention, &config.attention))
+                throw CheckpointError("the checkpoint's attention variant '" + attention + "' is unknown");
+        }
         const std::string problem = validate(config);
         if (!problem.empty())
             throw CheckpointError("the checkpoint's model settings are invalid: " + problem);
-        std::vector<std::string> words(readCount(r, 1u << 24));
+        std::vector<std::string> words(readCount(r, 1u << 24, /*itemBytes=*/4));
         for (auto &word : words)
             word = r.string();
-        if (words.size() < 4 || words[0] != "<PAD>" || words[1] != "<SOS>" || words[2] != "<EOS>" || words[3] != "<UNK>")
+        if (words.size() < 4 || words[0] != "<PAD>" || words[1] != "<SOS>" || words[2] != "<EOS>" || words[3] != "<UNK>"
+            || std::set<std::string>(words.begin(), words.end()).size() != words.size())
             throw CheckpointError("the checkpoint's vocabulary is invalid");
         Vocabulary vocabulary(std::vector<std::string>(words.begin() + 4, words.end()));
         DatasetConfig dataset = readDatasetConfig(r);
-        std::vector<EpochStats> history(readCount(r, 1u << 20));
+        std::vector<EpochStats> history(readCount(r, 1u << 20, /*itemBytes=*/48));
         for (EpochStats &e : history) {
             e.epoch = readInt(r);
             for (double *v : {&e.trainLoss, &e.valLoss, &e.valExactMatch, &e.seconds, &e.samplesPerSecond})
@@ -156,10 +168,11 @@ Seq2SeqModel decode(const std::string &bytes)
         }
 
         std::map<std::string, std::pair<std::vector<std::int64_t>, std::vector<float>>> tensors;
-        const std::uint32_t count = readCount(r, 4096);
+        std::uint64_t storedFloats = 0;
+        const std::uint32_t count = readCount(r, 4096, /*itemBytes=*/8);
         for (std::uint32_t i = 0; i < count; ++i) {
             std::string name = r.string(1024);
-            std::vector<std::int64_t> shape(readCount(r, 8));
+            std::vector<std::int64_t> shape(readCount(r, 8, /*itemBytes=*/8));
             std::uint64_t elements = 1;
             for (auto &size : shape) {
                 size = r.i64();
@@ -171,11 +184,21 @@ Seq2SeqModel decode(const std::string &bytes)
             }
             std::vector<float> values(elements);
             r.floats(values.data(), values.size());
+            storedFloats += elements;
             tensors[name] = {std::move(shape), std::move(values)};
         }
         if (!r.atEnd())
             throw BinaryFormatError("unexpected bytes after the last tensor");
 
+        // Each product of two of the vocabulary, embedding and hidden sizes is the size of one weight
+        // matrix (embeddings, GRU input and recurrent weights, output layer), so none can exceed
+        // the floats stored. Checked before the model is built: a few damaged bytes must not make
+        // it allocate gigabytes.
+        const std::uint64_t v = std::uint64_t(vocabulary.size()), e = std::uint64_t(config.embedSize),
+                            h = std::uint64_t(config.hiddenSize);
+        if (v * e > storedFloats || h * h > storedFloats || h * e > storedFloats || h * v > storedFloats)
+            throw CheckpointError("the checkpoint holds " + std::to_string(storedFloats)
+                                  + " weights, too few for its model settings");
         Seq2SeqModel model(config, vocabulary, 0);
         torch::NoGradGuard noGrad;
         const auto named = model.net()->named_parameters(true);

@@ -6,8 +6,11 @@ class Seq2SeqModel;
 
 // The checkpoint file: magic, format version, CRC-32 and length of the payload, then the payload:
 // model config, vocabulary, dataset config, training history and every named tensor.
+// Format 2 adds the attention variant's name after the model config. A Bahdanau model is still
+// written as format 1, byte for byte what versions before the variants wrote, so they can read
+// it; a format 1 file is a Bahdanau model.
 namespace checkpointformat {
-constexpr unsigned kVersion = 1;
+constexpr unsigned kVersion = 2;
 std::string encode(const Seq2SeqModel &model);
 // Throws CheckpointError saying what is wrong; builds nothing until the whole file checks out.
 Seq2SeqModel decode(const std::string &bytes);

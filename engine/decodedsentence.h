@@ -9,7 +9,8 @@ struct DecodedSentence {
     std::vector<bool> sourceKnown;          // false where the vocabulary maps the token to <UNK>
     std::vector<std::string> outputTokens;  // decoder steps, "<EOS>" last when the model emitted it
     std::vector<bool> outputCopied;         // <UNK> emitted and replaced by the attended source word
-    std::vector<float> attention;           // outputTokens.size() x sourceTokens.size(), row-major
+    std::vector<float> attention;           // outputTokens.size() x sourceTokens.size(), row-major; empty
+                                            // for a model without attention (variant none)
     bool truncatedInput = false;            // the input was longer than the model accepts
 
     int rows() const { return int(outputTokens.size()); }

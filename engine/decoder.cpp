@@ -4,15 +4,41 @@
 
 #include <limits>
 
+namespace {
+
+// What the first GRU layer reads besides the embedding, and what the output layer reads.
+int gruInputSize(const ModelConfig &c)
+{
+    return c.attention == AttentionKind::None ? c.embedSize : c.embedSize + c.hiddenSize;
+}
+
+int outputInputSize(const ModelConfig &c)
+{
+    switch (c.attention) {
+    case AttentionKind::Bahdanau: return 2 * c.hiddenSize + c.embedSize;
+    case AttentionKind::LuongDot:
+    case AttentionKind::LuongGeneral: return c.hiddenSize;
+    case AttentionKind::None: return c.hiddenSize + c.embedSize;
+    }
+    return 0;
+}
+
+}
+
 DecoderImpl::DecoderImpl(int vocabularySize, const ModelConfig &c)
     : embedding(torch::nn::EmbeddingOptions(vocabularySize, c.embedSize).padding_idx(0))
     , dropout(c.dropout)
-    , attention(c.hiddenSize, c.hiddenSize, c.hiddenSize)
-    , gru(torch::nn::GRUOptions(c.embedSize + c.hiddenSize, c.hiddenSize)
+    , attention(c.attention == AttentionKind::Bahdanau ? BahdanauAttention(c.hiddenSize, c.hiddenSize, c.hiddenSize)
+                                                       : BahdanauAttention(nullptr))
+    , luong(c.attention == AttentionKind::LuongDot || c.attention == AttentionKind::LuongGeneral
+                ? LuongAttention(c.hiddenSize, c.attention == AttentionKind::LuongGeneral)
+                : LuongAttention(nullptr))
+    , gru(torch::nn::GRUOptions(gruInputSize(c), c.hiddenSize)
               .num_layers(c.layers)
               .dropout(c.layers > 1 ? c.dropout : 0.0)
               .batch_first(true))
-    , out(2 * c.hiddenSize + c.embedSize, vocabularySize)
+    , out(outputInputSize(c), vocabularySize)
+    , m_kind(c.attention)
     , m_layers(c.layers)
     , m_embedSize(c.embedSize)
     , m_hiddenSize(c.hiddenSize)
@@ -20,9 +46,21 @@ DecoderImpl::DecoderImpl(int vocabularySize, const ModelConfig &c)
 {
     register_module("embedding", embedding);
     register_module("dropout", dropout);
-    register_module("attention", attention);
+    if (attention)
+        register_module("attention", attention);
+    if (luong)
+        register_module("luong", luong);
     register_module("gru", gru);
     register_module("out", out);
+}
+
+torch::Tensor DecoderImpl::keys(const torch::Tensor &encoderOutputs)
+{
+    if (attention)
+        return attention->keys(encoderOutputs);
+    if (luong)
+        return luong->keys(encoderOutputs);
+    return {};
 }
 
 DecoderWeights DecoderImpl::regroup(bool contiguous) const
@@ -37,12 +75,15 @@ DecoderWeights DecoderImpl::regroup(bool contiguous) const
         w.hidden.push_back(oriented(params["weight_hh" + suffix]));
         w.hiddenBias.push_back(params["bias_hh" + suffix]);
     }
-    const torch::Tensor &ws = attention->W_s->weight;
-    w.top = oriented(torch::cat({ws, params["weight_hh_l" + std::to_string(m_layers - 1)]}));
-    w.topBias = torch::cat({torch::zeros({ws.size(0)}, ws.options()), w.hiddenBias.back()});
+    if (attention) {
+        const torch::Tensor &ws = attention->W_s->weight;
+        w.top = oriented(torch::cat({ws, params["weight_hh_l" + std::to_string(m_layers - 1)]}));
+        w.topBias = torch::cat({torch::zeros({ws.size(0)}, ws.options()), w.hiddenBias.back()});
+    }
     const torch::Tensor &inputWeight = params["weight_ih_l0"];
     w.embeddingToGates = oriented(inputWeight.narrow(1, 0, m_embedSize));
-    w.contextToGates = oriented(inputWeight.narrow(1, m_embedSize, m_hiddenSize));
+    if (m_kind != AttentionKind::None)
+        w.contextToGates = oriented(inputWeight.narrow(1, m_embedSize, m_hiddenSize));
     w.output = oriented(out->weight);
     return w;
 }
@@ -66,11 +107,27 @@ torch::Tensor DecoderImpl::embeddingGates(const DecoderWeights &w, const torch::
     return torch::matmul(embedded, w.embeddingToGates).add_(w.inputBias.front());
 }
 
-DecoderStepOutput DecoderImpl::step(const DecoderWeights &w, const torch::Tensor &embeddingGates,
-                                    std::vector<torch::Tensor> &state, const DecoderMemory &memory)
+void DecoderImpl::advance(const DecoderWeights &w, const torch::Tensor &firstInputGates,
+                          const torch::Tensor &topHiddenGates, std::vector<torch::Tensor> &layers)
+{
+    torch::Tensor input;
+    for (int layer = 0; layer < m_layers; ++layer) {
+        const std::size_t l = std::size_t(layer);
+        const auto inputGates = layer == 0 ? firstInputGates : torch::addmm(w.inputBias[l], input, w.input[l]);
+        const auto hiddenGates = layer == m_layers - 1 && topHiddenGates.defined()
+                                     ? topHiddenGates
+                                     : torch::addmm(w.hiddenBias[l], layers[l], w.hidden[l]);
+        layers[l] = gruStep(inputGates, hiddenGates, layers[l]);
+        // torch::nn::GRU's dropout between layers (not after the last).
+        input = layer + 1 < m_layers ? torch::dropout(layers[l], m_dropout, is_training()) : layers[l];
+    }
+}
+
+DecoderStepOutput DecoderImpl::bahdanauStep(const DecoderWeights &w, const torch::Tensor &embeddingGates,
+                                            std::vector<torch::Tensor> &layers, const DecoderMemory &memory)
 {
     const int64_t attentionSize = attention->W_s->weight.size(0);
-    const auto top = torch::addmm(w.topBias, state.back(), w.top);
+    const auto top = torch::addmm(w.topBias, layers.back(), w.top);
     const auto query = top.narrow(1, 0, attentionSize);
     const auto topHiddenGates = top.narrow(1, attentionSize, 3 * m_hiddenSize);
 
@@ -79,24 +136,46 @@ DecoderStepOutput DecoderImpl::step(const DecoderWeights &w, const torch::Tensor
     const auto weights = torch::softmax(scores, 1);
     const auto context = torch::bmm(weights.unsqueeze(1), memory.values).squeeze(1);
 
-    torch::Tensor input;
-    for (int layer = 0; layer < m_layers; ++layer) {
-        const std::size_t l = std::size_t(layer);
-        const auto inputGates = layer == 0 ? torch::addmm(embeddingGates, context, w.contextToGates)
-                                           : torch::addmm(w.inputBias[l], input, w.input[l]);
-        const auto hiddenGates = layer == m_layers - 1 ? topHiddenGates
-                                                       : torch::addmm(w.hiddenBias[l], state[l], w.hidden[l]);
-        state[l] = gruStep(inputGates, hiddenGates, state[l]);
-        // torch::nn::GRU's dropout between layers (not after the last).
-        input = layer + 1 < m_layers ? torch::dropout(state[l], m_dropout, is_training()) : state[l];
+    advance(w, torch::addmm(embeddingGates, context, w.contextToGates), topHiddenGates, layers);
+    return {layers.back(), context, weights};
+}
+
+DecoderStepOutput DecoderImpl::step(const DecoderWeights &w, const torch::Tensor &embeddingGates, DecoderState &state,
+                                    const DecoderMemory &memory)
+{
+    switch (m_kind) {
+    case AttentionKind::Bahdanau:
+        return bahdanauStep(w, embeddingGates, state.layers, memory);
+    case AttentionKind::LuongDot:
+    case AttentionKind::LuongGeneral: {
+        const auto firstGates = state.attentional.defined()
+                                    ? torch::addmm(embeddingGates, state.attentional, w.contextToGates)
+                                    : embeddingGates;
+        advance(w, firstGates, {}, state.layers);
+        LuongAttentionOutput a = luong(state.layers.back(), memory.keys, memory.values, memory.maskBias);
+        state.attentional = a.attentional;
+        return {a.attentional, a.context, a.weights};
     }
-    return {state.back(), context, weights};
+    case AttentionKind::None:
+        advance(w, embeddingGates, {}, state.layers);
+        return {state.layers.back(), {}, {}};
+    }
+    return {};
 }
 
 torch::Tensor DecoderImpl::logits(const DecoderWeights &w, const torch::Tensor &output, const torch::Tensor &context,
                                   const torch::Tensor &embedded) const
 {
-    return torch::matmul(torch::cat({output, context, embedded}, -1), w.output).add_(out->bias);
+    switch (m_kind) {
+    case AttentionKind::Bahdanau:
+        return torch::matmul(torch::cat({output, context, embedded}, -1), w.output).add_(out->bias);
+    case AttentionKind::LuongDot:
+    case AttentionKind::LuongGeneral:
+        return torch::matmul(output, w.output).add_(out->bias);
+    case AttentionKind::None:
+        return torch::matmul(torch::cat({output, embedded}, -1), w.output).add_(out->bias);
+    }
+    return {};
 }
 
 DecoderStep DecoderImpl::forward(const torch::Tensor &token, const torch::Tensor &hidden, const DecoderMemory &memory)
@@ -104,9 +183,9 @@ DecoderStep DecoderImpl::forward(const torch::Tensor &token, const torch::Tensor
     const DecoderWeights w = fusedWeights();
     auto embedded = dropout(embedding(token));  // (B, E)
     DecoderMemory m = memory;
-    if (!m.maskBias.defined())
-        m.maskBias = torch::zeros(m.mask.sizes(), m.keys.options()).masked_fill(m.mask.logical_not(), -std::numeric_limits<float>::infinity());
-    std::vector<torch::Tensor> state = hidden.unbind(0);
+    if (!m.maskBias.defined() && m.mask.defined())
+        m.maskBias = torch::zeros(m.mask.sizes(), embedded.options()).masked_fill(m.mask.logical_not(), -std::numeric_limits<float>::infinity());
+    DecoderState state{hidden.unbind(0), {}};
     const DecoderStepOutput s = step(w, embeddingGates(w, embedded), state, m);
-    return {logits(w, s.output, s.context, embedded), torch::stack(state), s.weights};
+    return {logits(w, s.output, s.context, embedded), torch::stack(state.layers), s.weights};
 }

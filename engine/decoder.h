@@ -1,6 +1,7 @@
 #pragma once
 
 #include "bahdanauattention.h"
+#include "luongattention.h"
 #include "modelconfig.h"
 #include "torchapi.h"
 
@@ -9,7 +10,7 @@
 // What the decoder needs from the encoder, computed once per batch.
 struct DecoderMemory {
     torch::Tensor values;    // encoder outputs (B, S, H)
-    torch::Tensor keys;      // W_h . values (B, S, H)
+    torch::Tensor keys;      // what the scores read: W_h . values (Bahdanau), W_a . values or values (Luong); none: undefined
     torch::Tensor mask;      // (B, S) bool
     torch::Tensor maskBias;  // (B, S) float: 0 on real tokens, -inf on padding (added to the scores)
 };
@@ -17,7 +18,14 @@ struct DecoderMemory {
 struct DecoderStep {
     torch::Tensor logits;   // (B, V)
     torch::Tensor hidden;   // (layers, B, H)
-    torch::Tensor weights;  // (B, S) attention
+    torch::Tensor weights;  // (B, S) attention; undefined without attention
+};
+
+// The recurrent state between steps: one (B, H) tensor per GRU layer, and for Luong attention
+// the previous attentional state h̃_{t-1}, fed back as input (undefined before the first step: zeros).
+struct DecoderState {
+    std::vector<torch::Tensor> layers;
+    torch::Tensor attentional;
 };
 
 // The decoder's weights regrouped for a step loop, once per batch (gradients flow back through
@@ -26,53 +34,70 @@ struct DecoderStep {
 // for many tokens at once. Matrices are stored (in, out), the orientation addmm wants: without
 // gradients they are contiguous copies, which make one-sentence multiplies ~5x faster.
 struct DecoderWeights {
-    torch::Tensor top;               // [W_s; W_hh(top)]^T (H, A + 3H)
-    torch::Tensor topBias;           // [0; b_hh(top)]
+    torch::Tensor top;               // Bahdanau: [W_s; W_hh(top)]^T (H, A + 3H)
+    torch::Tensor topBias;           // Bahdanau: [0; b_hh(top)]
     torch::Tensor embeddingToGates;  // W_ih(layer 0) rows that read the embedding, (E, 3H)
-    torch::Tensor contextToGates;    // W_ih(layer 0) rows that read the context, (H, 3H)
-    torch::Tensor output;            // out.weight^T (2H + E, V)
+    torch::Tensor contextToGates;    // W_ih(layer 0) rows that read the context (Luong: h̃_{t-1}), (H, 3H); none: undefined
+    torch::Tensor output;            // out.weight^T (2H + E, V); Luong (H, V); none (H + E, V)
     std::vector<torch::Tensor> input, inputBias, hidden, hiddenBias;  // per layer, (in, 3H)
 };
 
 // What one step produced besides the new state.
 struct DecoderStepOutput {
-    torch::Tensor output;   // top layer's new state (B, H)
-    torch::Tensor context;  // (B, H)
-    torch::Tensor weights;  // (B, S)
+    torch::Tensor output;   // what logits() reads: the top layer's new state s_t; Luong: h̃_t (B, H)
+    torch::Tensor context;  // (B, H); none: undefined
+    torch::Tensor weights;  // (B, S); none: undefined
 };
 
-// One step: attend with the previous top-layer state, run the GRU on [embedding; context], and
-// predict from [GRU output; context; embedding]. The GRU is torch::nn::GRU's parameters driven by
-// a hand-written step (gruStep), which costs far less per step than the module.
+// One step of the decoder, by attention variant (s = top GRU layer's state, x = embedding):
+//  bahdanau: attend with s_{t-1} (BahdanauAttention), GRU on [x; c_t], predict from [s_t; c_t; x].
+//  luong-dot, luong-general: GRU on [x; h̃_{t-1}] (input feeding, h̃_0 = 0), then attend with s_t
+//    (LuongAttention) and predict from h̃_t = tanh(W_c [c_t; s_t]) alone, as Luong et al. 2015 do.
+//  none: GRU on x alone and predict from [s_t; x]; the encoder's final state, the decoder's
+//    initial state, is all it learns of the input.
+// The GRU is torch::nn::GRU's parameters driven by a hand-written step (gruStep), which costs far
+// less per step than the module.
 class DecoderImpl : public torch::nn::Module
 {
 public:
     DecoderImpl(int vocabularySize, const ModelConfig &config);
+    // One step from `hidden` (layers, B, H); for Luong, a sentence's first step (no h̃ fed back).
     DecoderStep forward(const torch::Tensor &token, const torch::Tensor &hidden, const DecoderMemory &memory);
+
+    AttentionKind kind() const { return m_kind; }
+    // DecoderMemory::keys for these encoder outputs.
+    torch::Tensor keys(const torch::Tensor &encoderOutputs);
 
     // Regrouped views for training; without gradients, contiguous copies cached until a
     // parameter changes.
     DecoderWeights fusedWeights();
     // W_ih(layer 0) . embedding + b_ih(layer 0): the embedding's share of the first layer's gates.
     torch::Tensor embeddingGates(const DecoderWeights &w, const torch::Tensor &embedded) const;
-    // Advances `state` (one (B, H) tensor per layer) by one step.
-    DecoderStepOutput step(const DecoderWeights &w, const torch::Tensor &embeddingGates, std::vector<torch::Tensor> &state,
+    // Advances `state` by one step.
+    DecoderStepOutput step(const DecoderWeights &w, const torch::Tensor &embeddingGates, DecoderState &state,
                            const DecoderMemory &memory);
-    // Logits from [output; context; embedded]; any leading dimensions.
+    // Logits from what the variant predicts from (see above); any leading dimensions.
     torch::Tensor logits(const DecoderWeights &w, const torch::Tensor &output, const torch::Tensor &context,
                          const torch::Tensor &embedded) const;
 
     torch::nn::Embedding embedding{nullptr};
     torch::nn::Dropout dropout{nullptr};
-    BahdanauAttention attention{nullptr};
+    BahdanauAttention attention{nullptr};  // bahdanau only
+    LuongAttention luong{nullptr};         // luong-dot and luong-general only
     torch::nn::GRU gru{nullptr};
     torch::nn::Linear out{nullptr};
 
 private:
     DecoderWeights regroup(bool contiguous) const;
+    DecoderStepOutput bahdanauStep(const DecoderWeights &w, const torch::Tensor &embeddingGates,
+                                   std::vector<torch::Tensor> &layers, const DecoderMemory &memory);
+    // Runs the GRU layers; `topHiddenGates` when the caller has them already, else undefined.
+    void advance(const DecoderWeights &w, const torch::Tensor &firstInputGates, const torch::Tensor &topHiddenGates,
+                 std::vector<torch::Tensor> &layers);
 
     DecoderWeights m_cachedWeights;
     std::vector<std::pair<const void *, int64_t>> m_cachedVersions;  // data and version of each parameter
+    AttentionKind m_kind;
     int m_layers;
     int m_embedSize;
     int m_hiddenSize;

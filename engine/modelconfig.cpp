@@ -1,7 +1,33 @@
 #include "modelconfig.h"
 
 #include <cmath>
+#include <utility>
 #include <sstream>
+
+namespace {
+constexpr std::pair<AttentionKind, const char *> kAttentionNames[] = {{AttentionKind::Bahdanau, "bahdanau"},
+                                                                      {AttentionKind::LuongDot, "luong-dot"},
+                                                                      {AttentionKind::LuongGeneral, "luong-general"},
+                                                                      {AttentionKind::None, "none"}};
+}
+
+const char *attentionName(AttentionKind kind)
+{
+    for (const auto &[k, name] : kAttentionNames)
+        if (k == kind)
+            return name;
+    return "bahdanau";
+}
+
+bool parseAttention(const std::string &name, AttentionKind *kind)
+{
+    for (const auto &[k, n] : kAttentionNames)
+        if (name == n) {
+            *kind = k;
+            return true;
+        }
+    return false;
+}
 
 std::string validate(const ModelConfig &c)
 {

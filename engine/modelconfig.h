@@ -2,6 +2,13 @@
 
 #include <string>
 
+// How the decoder reads the encoder's outputs (see DecoderImpl for the equations of each).
+enum class AttentionKind { Bahdanau, LuongDot, LuongGeneral, None };
+
+// "bahdanau", "luong-dot", "luong-general", "none": the names on the command line and in files.
+const char *attentionName(AttentionKind kind);
+bool parseAttention(const std::string &name, AttentionKind *kind);
+
 // Shape of the seq2seq network. With `hiddenSize` H the encoder emits H values per token
 // (H/2 per direction when bidirectional) and the decoder state is H wide.
 struct ModelConfig {
@@ -10,6 +17,7 @@ struct ModelConfig {
     int layers = 2;
     double dropout = 0.1;
     bool bidirectional = true;
+    AttentionKind attention = AttentionKind::Bahdanau;
 };
 
 // Empty when valid, otherwise a message naming the offending field.

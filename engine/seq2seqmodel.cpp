@@ -130,21 +130,23 @@ std::vector<DecodedSentence> Seq2SeqModel::decodeBatch(const std::vector<std::ve
     const Batch batch = makeSourceBatch(ids);
     const GreedyOutput out = d->net->greedy(batch.source, batch.sourceLengths, int(2 * longest + 5));
     const auto tokens = out.tokens.accessor<int64_t, 2>();
-    const torch::Tensor weights = out.weights.contiguous();
-    const float *w = weights.data_ptr<float>();
-    const int64_t steps = weights.size(1), width = weights.size(2);
+    const bool attends = out.weights.defined();
+    const torch::Tensor weights = attends ? out.weights.contiguous() : torch::Tensor();
+    const float *w = attends ? weights.data_ptr<float>() : nullptr;
+    const int64_t steps = out.tokens.size(1), width = attends ? weights.size(2) : 0;
 
     for (std::size_t i = 0; i < results.size(); ++i) {
         DecodedSentence &r = results[i];
         const int64_t columns = int64_t(r.sourceTokens.size());
         const int64_t maxSteps = std::min<int64_t>(steps, 2 * int64_t(ids[i].size()) + 5);
         for (int64_t t = 0; t < maxSteps; ++t) {
-            const float *row = w + (int64_t(i) * steps + t) * width;
-            r.attention.insert(r.attention.end(), row, row + columns);
+            const float *row = attends ? w + (int64_t(i) * steps + t) * width : nullptr;
+            if (attends)
+                r.attention.insert(r.attention.end(), row, row + columns);
             const int token = int(tokens[int64_t(i)][t]);
             std::string word = d->vocabulary.word(token);
             bool copied = false;
-            if (token == Vocabulary::kUnk && options.replaceUnknown) {
+            if (token == Vocabulary::kUnk && options.replaceUnknown && attends) {
                 const int64_t focus = std::max_element(row, row + columns) - row;
                 if (focus < columns - 1) {
                     word = r.sourceTokens[std::size_t(focus)];
@@ -162,6 +164,7 @@ std::vector<DecodedSentence> Seq2SeqModel::decodeBatch(const std::vector<std::ve
 
 const ModelConfig &Seq2SeqModel::config() const { return d->config; }
 const Vocabulary &Seq2SeqModel::vocabulary() const { return d->vocabulary; }
+bool Seq2SeqModel::hasAttention() const { return d->config.attention != AttentionKind::None; }
 bool Seq2SeqModel::lowercase() const { return datasetConfig.lowercase; }
 Seq2SeqNet &Seq2SeqModel::net() const { return d->net; }
 

@@ -19,7 +19,7 @@ struct CheckpointError : std::runtime_error {
 };
 
 struct DecodeOptions {
-    bool replaceUnknown = true;  // <UNK> output -> the source word attended to most
+    bool replaceUnknown = true;  // <UNK> output -> the source word attended to most; never without attention
 };
 
 class Seq2SeqNet;
@@ -58,6 +58,8 @@ public:
     EmbeddingTable encoderEmbeddings() const;
     EmbeddingTable decoderEmbeddings() const;
     std::int64_t parameterCount() const;
+    // False for AttentionKind::None: DecodedSentence::attention stays empty and <UNK> is kept.
+    bool hasAttention() const;
 
     DatasetConfig datasetConfig;        // recorded for display and reproduction
     std::vector<EpochStats> history;

@@ -46,7 +46,7 @@ DecoderMemory Seq2SeqNetImpl::encode(const torch::Tensor &source, const torch::T
     const auto mask = source != Vocabulary::kPad;
     const auto maskBias = torch::zeros(mask.sizes(), encoded.outputs.options())
                               .masked_fill_(mask.logical_not(), -std::numeric_limits<float>::infinity());
-    return {encoded.outputs, decoder->attention->keys(encoded.outputs), mask, maskBias};
+    return {encoded.outputs, decoder->keys(encoded.outputs), mask, maskBias};
 }
 
 torch::Tensor Seq2SeqNetImpl::forward(const torch::Tensor &source, const torch::Tensor &lengths,
@@ -68,7 +68,7 @@ torch::Tensor Seq2SeqNetImpl::forward(const torch::Tensor &source, const torch::
     const auto referenceGates = decoder->embeddingGates(w, referenceEmbedded).unbind(1);
     const auto referenceInputs = referenceEmbedded.unbind(1);
 
-    std::vector<torch::Tensor> state = hidden.unbind(0);
+    DecoderState state{hidden.unbind(0), {}};
     std::vector<torch::Tensor> outputs, contexts, embeddings;
     std::size_t nextReference = 0;
     torch::Tensor embedded, gates;
@@ -80,7 +80,8 @@ torch::Tensor Seq2SeqNetImpl::forward(const torch::Tensor &source, const torch::
         }
         const DecoderStepOutput s = decoder->step(w, gates, state, memory);
         outputs.push_back(s.output);
-        contexts.push_back(s.context);
+        if (s.context.defined())
+            contexts.push_back(s.context);
         embeddings.push_back(embedded);
         if (t + 1 < steps && !forced[std::size_t(t) + 1]) {
             // Only the argmax is needed here; the logits that are trained come from one multiply below.
@@ -93,7 +94,8 @@ torch::Tensor Seq2SeqNetImpl::forward(const torch::Tensor &source, const torch::
             gates = decoder->embeddingGates(w, embedded);
         }
     }
-    return decoder->logits(w, torch::stack(outputs, 1), torch::stack(contexts, 1), torch::stack(embeddings, 1));
+    return decoder->logits(w, torch::stack(outputs, 1), contexts.empty() ? torch::Tensor() : torch::stack(contexts, 1),
+                           torch::stack(embeddings, 1));
 }
 
 GreedyOutput Seq2SeqNetImpl::greedy(const torch::Tensor &source, const torch::Tensor &lengths, int maxSteps,
@@ -106,19 +108,20 @@ GreedyOutput Seq2SeqNetImpl::greedy(const torch::Tensor &source, const torch::Te
     const DecoderWeights w = decoder->fusedWeights();
     torch::Tensor input = torch::full({batch}, Vocabulary::kSos, torch::kLong);
     torch::Tensor done = torch::zeros({batch}, torch::kBool);
-    std::vector<torch::Tensor> state = hidden.unbind(0);
+    DecoderState state{hidden.unbind(0), {}};
     std::vector<torch::Tensor> tokens, weights;
     for (int t = 0; t < maxSteps; ++t) {
         const auto embedded = decoder->dropout(decoder->embedding(input));
         const DecoderStepOutput s = decoder->step(w, decoder->embeddingGates(w, embedded), state, memory);
         input = decoder->logits(w, s.output, s.context, embedded).argmax(1);
         tokens.push_back(input);
-        weights.push_back(s.weights);
+        if (s.weights.defined())
+            weights.push_back(s.weights);
         if (!stopAtEos)
             continue;
         done = done.logical_or(input == Vocabulary::kEos);
         if (done.all().item<bool>())
             break;
     }
-    return {torch::stack(tokens, 1), torch::stack(weights, 1)};
+    return {torch::stack(tokens, 1), weights.empty() ? torch::Tensor() : torch::stack(weights, 1)};
 }

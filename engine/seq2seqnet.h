@@ -9,10 +9,10 @@
 
 struct GreedyOutput {
     torch::Tensor tokens;   // (B, steps) int64
-    torch::Tensor weights;  // (B, steps, S)
+    torch::Tensor weights;  // (B, steps, S); undefined for a model without attention
 };
 
-// Encoder + attention decoder. forward() trains with teacher forcing, greedy() decodes.
+// Encoder + decoder (with the attention its ModelConfig names). forward() trains with teacher forcing, greedy() decodes.
 class Seq2SeqNetImpl : public torch::nn::Module
 {
 public:

@@ -100,6 +100,10 @@ AttentionHeatmap::AttentionHeatmap(QWidget *parent)
 
 void AttentionHeatmap::setAttention(const DecodedSentence &sentence)
 {
+    if (sentence.attention.empty() && !sentence.outputTokens.empty()) {
+        showMessage(tr("This model has no attention (variant none): its decoder sees only the encoder's final state"));
+        return;
+    }
     QStringList source;
     for (const std::string &token : sentence.sourceTokens)
         source << QString::fromStdString(token);
@@ -160,7 +164,34 @@ void AttentionHeatmap::showMessage(const QString &message)
 
 void AttentionHeatmap::setTitle(const QString &title)
 {
-    m_title->setText(title);
+    m_fullTitle = title;
+    fitTitle();
+    replot(rpQueuedReplot);
+}
+
+// A long sentence pair breaks after its arrow; a line still too wide is elided in the middle.
+void AttentionHeatmap::fitTitle()
+{
+    const int available = viewport().width() - 16;
+    const QFontMetrics metrics(m_title->font());
+    QStringList lines{m_fullTitle};
+    const QString arrow = QStringLiteral("  →  ");
+    if (metrics.horizontalAdvance(m_fullTitle) > available && m_fullTitle.contains(arrow)) {
+        const int at = m_fullTitle.indexOf(arrow);
+        lines = QStringList{m_fullTitle.left(at) + QStringLiteral("  →"), m_fullTitle.mid(at + arrow.size())};
+    }
+    for (QString &line : lines)
+        line = metrics.elidedText(line, Qt::ElideMiddle, std::max(available, 40));
+    m_title->setText(lines.join(QLatin1Char('\n')));
+}
+
+void AttentionHeatmap::setRoles(const QString &rowRole, const QString &rowAxisLabel, const QString &columnRole,
+                                const QString &columnAxisLabel)
+{
+    m_rowRole = rowRole;
+    m_columnRole = columnRole;
+    yAxis->setLabel(rowAxisLabel);
+    xAxis->setLabel(columnAxisLabel);
     replot(rpQueuedReplot);
 }
 
@@ -195,7 +226,7 @@ bool AttentionHeatmap::exportImage(const QString &path, int width, int height, Q
 {
     // Lay out for the export size first, so label rotation and cell numbers suit the image.
     const QRect widgetViewport = viewport();
-    setViewport(QRect(0, 0, width, height));
+    setViewport(QRect(QPoint(0, 0), exportLayoutSize(width, height)));
     adaptToViewport();
     const bool written = exportPlotImage(*this, path, width, height, error);
     setViewport(widgetViewport);
@@ -321,6 +352,7 @@ void AttentionHeatmap::setFootnote(const QString &text)
 
 void AttentionHeatmap::adaptToViewport()
 {
+    fitTitle();
     if (columns() == 0 || rows() == 0)
         return;
     // A margin-group member reports max(current, own) margins, so a margin grown for rotated labels
@@ -403,8 +435,8 @@ void AttentionHeatmap::onMouseMove(QMouseEvent *event)
         return;
     }
     QToolTip::showText(event->globalPosition().toPoint(),
-                       tr("output '%1' <- input '%2': %3")
-                           .arg(m_outputTokens[row], m_sourceTokens[column])
+                       tr("%1 '%2' <- %3 '%4': %5")
+                           .arg(m_rowRole, m_outputTokens[row], m_columnRole, m_sourceTokens[column])
                            .arg(double(weight(row, column)), 0, 'f', 2),
                        this);
 }

@@ -18,6 +18,7 @@ class AttentionHeatmap : public QCustomPlot
 public:
     explicit AttentionHeatmap(QWidget *parent = nullptr);
 
+    // A sentence decoded without attention (variant none) shows a message saying so.
     void setAttention(const DecodedSentence &sentence);
     // Rows = outputTokens, row-major. Mismatched sizes show a message instead of a plot.
     void setMatrix(const QStringList &sourceTokens, const QStringList &outputTokens,
@@ -25,6 +26,10 @@ public:
     // An empty plot with a centred message (e.g. "No attention: this model has none").
     void showMessage(const QString &message);
     void setTitle(const QString &title);
+    // What rows and columns stand for, in the axis labels and the hover text; by default the
+    // decoder's outputs over the encoder's inputs. Self-attention uses queries over keys.
+    void setRoles(const QString &rowRole, const QString &rowAxisLabel, const QString &columnRole,
+                  const QString &columnAxisLabel);
 
     int rows() const { return int(m_outputTokens.size()); }
     int columns() const { return int(m_sourceTokens.size()); }
@@ -55,6 +60,7 @@ private:
     void setFootnote(const QString &text);
     // Chooses label rotation and whether numbers fit in the cells for the current viewport.
     void adaptToViewport();
+    void fitTitle();
     void updateSelectionItems();
     bool cellAt(const QPointF &pixel, int *row, int *column) const;
     void onMousePress(QMouseEvent *event);
@@ -65,10 +71,13 @@ private:
     std::vector<float> m_weights;
     int m_selectedRow = -1;
     int m_selectedColumn = -1;
+    QString m_rowRole = tr("output");
+    QString m_columnRole = tr("input");
 
     QCPColorMap *m_map = nullptr;
     QCPColorScale *m_scale = nullptr;
     QCPTextElement *m_title = nullptr;
+    QString m_fullTitle;
     QCPTextElement *m_footnote = nullptr;
     QCPItemText *m_message = nullptr;
     QCPItemRect *m_rowBox = nullptr;

@@ -310,6 +310,11 @@ void InferencePanel::renderTokens()
     m_notice->setText(QStringLiteral("<small>%1</small>").arg(legend.join(QStringLiteral("<br>"))));
     m_notice->setVisible(!legend.isEmpty());
 
+    if (m_sentence.attention.empty()) {
+        m_cellInfo->setText(tr("<small>This model has no attention (variant none): there is no heatmap, and "
+                               "unknown words are not copied.</small>"));
+        return;
+    }
     if (m_row < 0) {
         m_cellInfo->setText(tr("<small>Click a cell of the heatmap to follow one output word.</small>"));
         return;

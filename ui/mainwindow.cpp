@@ -5,8 +5,10 @@
 #include "embeddingpanel.h"
 #include "embeddingplot.h"
 #include "examplestable.h"
+#include "experimentspanel.h"
 #include "inferencepanel.h"
 #include "lossplot.h"
+#include "selfattentionpanel.h"
 #include "trainingpanel.h"
 
 #include <QAction>
@@ -138,7 +140,17 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
     m_inference = new InferencePanel;
     m_inference->setObjectName(QStringLiteral("inferencePanel"));
-    setCentralWidget(m_inference);
+    m_selfAttention = new SelfAttentionPanel;
+    m_selfAttention->setObjectName(QStringLiteral("selfAttentionPanel"));
+    m_centralTabs = new QTabWidget;
+    m_centralTabs->setObjectName(QStringLiteral("centralTabs"));
+    m_centralTabs->setDocumentMode(true);
+    m_centralTabs->addTab(m_inference, tr("Reverse"));
+    m_centralTabs->addTab(m_selfAttention, tr("Self-Attention"));
+    m_experiments = new ExperimentsPanel;
+    m_experiments->setObjectName(QStringLiteral("experimentsPanel"));
+    m_centralTabs->addTab(m_experiments, tr("Experiments"));
+    setCentralWidget(m_centralTabs);
 
     createActions();
     createDocks();
@@ -149,10 +161,22 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_trainingPanel, &TrainingPanel::configChanged, this, &MainWindow::updateActions);
     connect(m_inference, &InferencePanel::sentenceDecoded, this, &MainWindow::updateActions);
     connect(m_examples, &ExamplesTable::exampleChosen, m_inference, &InferencePanel::setText);
+    connect(m_experiments, &ExperimentsPanel::runRequested, this, &MainWindow::runExperiments);
+    const auto followSettings = [this] {
+        m_experiments->setBaseConfig(m_trainingPanel->modelConfig());
+        m_experiments->setTrainedRange(m_datasetPanel->config().minLength, m_datasetPanel->config().maxLength);
+    };
+    connect(m_datasetPanel, &DatasetPanel::configChanged, this, followSettings);
+    connect(m_trainingPanel, &TrainingPanel::configChanged, this, followSettings);
+    connect(m_experiments, &ExperimentsPanel::stopRequested, this, [this] {
+        if (m_state == State::Comparing)
+            emit stopRequested();
+    });
 
     applyDefaultSizes();
     m_defaultState = saveState();
     readSettings();
+    followSettings();
     setState(State::Idle);
     statusBar()->showMessage(tr("Ready. Press Train (F5) to train a model, or type a sentence."));
 }
@@ -255,6 +279,12 @@ void MainWindow::createMenus()
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     for (QDockWidget *dock : {m_setupDock, m_lossDock, m_embeddingDock, m_examplesDock, m_analysisDock})
         m_viewMenu->addAction(dock->toggleViewAction());
+    m_viewMenu->addSeparator();
+    const QStringList pages = {tr("&Reverse Sentences"), tr("&Self-Attention Explorer"), tr("E&xperiments")};
+    for (int page = 0; page < pages.size(); ++page) {
+        QAction *show = m_viewMenu->addAction(pages[page], this, [this, page] { m_centralTabs->setCurrentIndex(page); });
+        show->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + page)));
+    }
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_resetLayoutAction);
 
@@ -394,7 +424,9 @@ void MainWindow::readSettings()
     QSettings settings;
     m_datasetPanel->restoreSettings(settings);
     m_trainingPanel->restoreSettings(settings);
+    m_selfAttention->restoreSettings(settings);
     settings.beginGroup(QStringLiteral("window"));
+    m_centralTabs->setCurrentIndex(settings.value(QStringLiteral("centralTab"), 0).toInt());
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("state")).toByteArray());
     m_inference->setChoice(InferencePanel::Choice(
@@ -415,7 +447,9 @@ void MainWindow::writeSettings() const
     QSettings settings;
     m_datasetPanel->saveSettings(settings);
     m_trainingPanel->saveSettings(settings);
+    m_selfAttention->saveSettings(settings);
     settings.beginGroup(QStringLiteral("window"));
+    settings.setValue(QStringLiteral("centralTab"), m_centralTabs->currentIndex());
     settings.setValue(QStringLiteral("geometry"), saveGeometry());
     settings.setValue(QStringLiteral("state"), saveState());
     settings.setValue(QStringLiteral("inferenceModel"), int(m_inference->choice()));
@@ -612,6 +646,7 @@ void MainWindow::addEpoch(const EpochStats &stats, bool isBest, const ModelSnaps
         setCurrentFile(QString());
     }
     m_embeddings->setModel(snapshot, tr("Epoch %1").arg(stats.epoch));
+    m_selfAttention->setModel(snapshot, tr("epoch %1").arg(stats.epoch));
     updateActions();
 }
 
@@ -684,6 +719,31 @@ void MainWindow::showTrainingError(const QString &message)
     QMessageBox::warning(this, tr("Cannot Train"), message);
 }
 
+void MainWindow::runExperiments(const QVector<ModelConfig> &configs, int probeMaxLength)
+{
+    const DatasetConfig dataset = m_datasetPanel->config();
+    QString problem = m_state != State::Idle ? tr("wait until the current work ends") : m_datasetPanel->problem();
+    if (problem.isEmpty())
+        problem = m_trainingPanel->problem();
+    if (problem.isEmpty() && !dataset.corpusPath.empty())
+        problem = tr("experiments generate their sentences so they can probe any length; choose the synthetic dataset");
+    if (!problem.isEmpty()) {
+        m_experiments->queueFinished(tr("Cannot run: %1.").arg(problem));
+        return;
+    }
+    m_experiments->setTrainedRange(dataset.minLength, dataset.maxLength);
+    setState(State::Comparing);
+    statusBar()->showMessage(tr("Comparing %n configuration(s)…", nullptr, int(configs.size())));
+    emit experimentsRequested(dataset, m_trainingPanel->trainingConfig(), configs, probeMaxLength);
+}
+
+void MainWindow::finishExperiments(const QString &message)
+{
+    m_experiments->queueFinished(message);
+    setState(State::Idle);
+    statusBar()->showMessage(message, 10000);
+}
+
 void MainWindow::workerIdle()
 {
     m_pendingRequests = std::max(0, m_pendingRequests - 1);
@@ -736,6 +796,7 @@ void MainWindow::useLoadedModel(const ModelSnapshot &model, const QString &origi
     m_origin = origin;
     m_inference->setModel(model, describeModel(*model, origin));
     m_embeddings->setModel(model, origin);
+    m_selfAttention->setModel(model, origin);
     m_lossPlot->setHistory(model->history);
     m_history = model->history;
     m_epochs = int(m_history.size());

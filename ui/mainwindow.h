@@ -5,10 +5,12 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 #include <QString>
+#include <QVector>
 
 class DatasetPanel;
 class EmbeddingPanel;
 class ExamplesTable;
+class ExperimentsPanel;
 class InferencePanel;
 class LossPlot;
 class QAction;
@@ -18,7 +20,9 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QSettings;
+class QTabWidget;
 class QTextBrowser;
+class SelfAttentionPanel;
 class TrainingPanel;
 
 // AttnScope's window: dataset and training settings on the left, live inference with the
@@ -28,7 +32,7 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    enum class State { Idle, Training, Paused, Stopping, Evaluating };
+    enum class State { Idle, Training, Paused, Stopping, Evaluating, Comparing };
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -46,6 +50,9 @@ public:
     DatasetPanel *datasetPanel() const { return m_datasetPanel; }
     TrainingPanel *trainingPanel() const { return m_trainingPanel; }
     InferencePanel *inferencePanel() const { return m_inference; }
+    SelfAttentionPanel *selfAttentionPanel() const { return m_selfAttention; }
+    ExperimentsPanel *experimentsPanel() const { return m_experiments; }
+    QTabWidget *centralTabs() const { return m_centralTabs; }
     LossPlot *lossPlot() const { return m_lossPlot; }
     EmbeddingPanel *embeddingPanel() const { return m_embeddings; }
     ExamplesTable *examplesTable() const { return m_examples; }
@@ -64,6 +71,9 @@ signals:
     void pauseRequested();
     void resumeRequested();
     void stopRequested();
+    // Train each of `configs` in turn on the dataset and training settings of the side panels.
+    void experimentsRequested(const DatasetConfig &datasetConfig, const TrainingConfig &trainingConfig,
+                              const QVector<ModelConfig> &configs, int probeMaxLength);
     void closed();  // the window accepted a close: background work should end now
 
 public slots:
@@ -77,6 +87,7 @@ public slots:
     void showEvaluationError(const QString &message);
     void showTrainingError(const QString &message);
     void workerIdle();
+    void finishExperiments(const QString &message);
 
     void train();
     void pause();
@@ -100,6 +111,7 @@ private:
     void setCurrentFile(const QString &path);
     void addRecentFile(const QString &path);
     void updateRecentMenu();
+    void runExperiments(const QVector<ModelConfig> &configs, int probeMaxLength);
     void useLoadedModel(const ModelSnapshot &model, const QString &origin);
     void requestEvaluation(const ModelSnapshot &model);
 
@@ -123,6 +135,9 @@ private:
     DatasetPanel *m_datasetPanel;
     TrainingPanel *m_trainingPanel;
     InferencePanel *m_inference;
+    SelfAttentionPanel *m_selfAttention;
+    ExperimentsPanel *m_experiments;
+    QTabWidget *m_centralTabs;
     LossPlot *m_lossPlot;
     QLabel *m_lossSummary;
     EmbeddingPanel *m_embeddings;

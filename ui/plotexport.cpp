@@ -7,12 +7,15 @@
 #include <QRandomGenerator>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace {
 
 // Larger exports would need gigabytes of memory for no reader's benefit.
 constexpr int kMaxExportSide = 20000;
+// Widest layout of an exported raster image, in pixels before scaling: about a docked plot's width.
+constexpr double kMaxLayoutWidth = 900;
 
 bool fail(QString *error, const QString &message)
 {
@@ -80,9 +83,12 @@ bool exportPlotImage(QCustomPlot &plot, const QString &path, int width, int heig
     if (!format)
         return savePdfAtomically(plot, path, width, height, error);
 
-    const QImage image = plot.toPixmap(width, height, 1.0).toImage();
+    const QSize layout = exportLayoutSize(width, height);
+    QImage image = plot.toPixmap(layout.width(), layout.height(), double(width) / layout.width()).toImage();
     if (image.isNull())
         return fail(error, QStringLiteral("Could not render the plot at %1 x %2.").arg(width).arg(height));
+    if (image.size() != QSize(width, height))  // a pixel lost to rounding the scale
+        image = image.scaled(width, height, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return fail(error, QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));
@@ -93,6 +99,12 @@ bool exportPlotImage(QCustomPlot &plot, const QString &path, int width, int heig
     if (!file.commit())
         return fail(error, QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));
     return true;
+}
+
+QSize exportLayoutSize(int width, int height)
+{
+    const double scale = std::max(1.0, width / kMaxLayoutWidth);
+    return QSize(std::max(1, qRound(width / scale)), std::max(1, qRound(height / scale)));
 }
 
 bool writeFileAtomically(const QString &path, const QByteArray &contents, QString *error)

@@ -1,13 +1,17 @@
 #pragma once
 
 #include <QByteArray>
+#include <QSize>
 #include <QString>
 
 class QCustomPlot;
 
 // Renders `plot` offscreen at exactly width x height pixels (points for PDF) into `path`; the
 // format follows the suffix: .png, .jpg/.jpeg or .pdf. The file appears complete or not at all.
+// Raster images wider than a screen plot are laid out at exportLayoutSize() and drawn scaled up,
+// so fonts and lines keep the proportions they have on screen instead of shrinking.
 bool exportPlotImage(QCustomPlot &plot, const QString &path, int width, int height, QString *error);
+QSize exportLayoutSize(int width, int height);
 
 // Replaces `path` with `contents` in one step, so a failed write leaves no partial file.
 bool writeFileAtomically(const QString &path, const QByteArray &contents, QString *error);

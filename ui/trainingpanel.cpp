@@ -1,6 +1,7 @@
 #include "trainingpanel.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -50,6 +51,14 @@ TrainingPanel::TrainingPanel(QWidget *parent) : QWidget(parent)
     m_bidirectional = new QCheckBox(tr("Bidirectional encoder"));
     m_bidirectional->setToolTip(tr("Read the sentence in both directions, so every position knows the "
                                    "words on either side of it."));
+    m_attention = new QComboBox;
+    for (AttentionKind kind : {AttentionKind::Bahdanau, AttentionKind::LuongDot, AttentionKind::LuongGeneral,
+                               AttentionKind::None})
+        m_attention->addItem(QString::fromLatin1(attentionName(kind)), int(kind));
+    m_attention->setToolTip(tr("How the decoder reads the encoder. bahdanau: additive scores from the state "
+                               "before the decoder's step. luong-dot / luong-general: multiplicative scores "
+                               "(s·h, s·Wh) from the state after it. none: the decoder gets only the encoder's "
+                               "final state, with no heatmap; watch it fail on long sentences."));
 
     m_learningRate = doubleBox(0.00001, 1.0, 0.0001, 5, tr("Step size of the Adam optimizer. Too high "
                                                            "and the loss jumps or diverges; too low and "
@@ -85,6 +94,7 @@ TrainingPanel::TrainingPanel(QWidget *parent) : QWidget(parent)
     modelForm->addRow(tr("Layers:"), m_layers);
     modelForm->addRow(tr("Dropout:"), m_dropout);
     modelForm->addRow(m_bidirectional);
+    modelForm->addRow(tr("Attention:"), m_attention);
 
     auto *trainingBox = new QGroupBox(tr("Training"));
     auto *trainingForm = new QFormLayout(trainingBox);
@@ -120,6 +130,7 @@ TrainingPanel::TrainingPanel(QWidget *parent) : QWidget(parent)
     for (QDoubleSpinBox *box : {m_dropout, m_learningRate, m_teacherForcing, m_clipNorm})
         connect(box, &QDoubleSpinBox::valueChanged, this, &TrainingPanel::changed);
     connect(m_bidirectional, &QCheckBox::toggled, this, &TrainingPanel::changed);
+    connect(m_attention, &QComboBox::currentIndexChanged, this, &TrainingPanel::changed);
 
     setModelConfig(ModelConfig{});
     setTrainingConfig(TrainingConfig{});
@@ -133,6 +144,7 @@ ModelConfig TrainingPanel::modelConfig() const
     c.layers = m_layers->value();
     c.dropout = m_dropout->value();
     c.bidirectional = m_bidirectional->isChecked();
+    c.attention = AttentionKind(m_attention->currentData().toInt());
     return c;
 }
 
@@ -158,6 +170,7 @@ void TrainingPanel::setModelConfig(const ModelConfig &c)
     m_layers->setValue(c.layers);
     m_dropout->setValue(c.dropout);
     m_bidirectional->setChecked(c.bidirectional);
+    m_attention->setCurrentIndex(m_attention->findData(int(c.attention)));
     m_updating = false;
     changed();
 }
@@ -199,6 +212,7 @@ void TrainingPanel::saveSettings(QSettings &settings) const
     settings.setValue(QStringLiteral("layers"), m.layers);
     settings.setValue(QStringLiteral("dropout"), m.dropout);
     settings.setValue(QStringLiteral("bidirectional"), m.bidirectional);
+    settings.setValue(QStringLiteral("attention"), QString::fromLatin1(attentionName(m.attention)));
     settings.endGroup();
     settings.beginGroup(QStringLiteral("training"));
     settings.setValue(QStringLiteral("learningRate"), t.learningRate);
@@ -222,6 +236,7 @@ void TrainingPanel::restoreSettings(QSettings &settings)
     m.layers = settings.value(QStringLiteral("layers"), dm.layers).toInt();
     m.dropout = settings.value(QStringLiteral("dropout"), dm.dropout).toDouble();
     m.bidirectional = settings.value(QStringLiteral("bidirectional"), dm.bidirectional).toBool();
+    parseAttention(settings.value(QStringLiteral("attention")).toString().toStdString(), &m.attention);
     settings.endGroup();
 
     const TrainingConfig dt;

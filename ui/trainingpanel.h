@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QCheckBox;
+class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QSettings;
@@ -38,6 +39,7 @@ private:
     QSpinBox *m_layers;
     QDoubleSpinBox *m_dropout;
     QCheckBox *m_bidirectional;
+    QComboBox *m_attention;
     QDoubleSpinBox *m_learningRate;
     QSpinBox *m_batchSize;
     QSpinBox *m_epochs;

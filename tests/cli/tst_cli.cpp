@@ -11,7 +11,11 @@ private slots:
     void trainWritesAllFiles();
     void reverseAfterTraining();
     void reverseReportsBadModelFile();
+    void reverseCutsLongInputWithANotice();
+    void divergingTrainingFailsClearly();
     void evaluatePrintsExactMatch();
+    void trainWithoutAttentionSaysSo();
+    void compareWritesEveryVariant();
 
 private:
     struct Result {
@@ -62,6 +66,29 @@ void TestCli::badOptionsExitWithTwo_data()
     QTest::newRow("reverse without model") << QStringList{"reverse", "the cat"} << "--model FILE is required";
     QTest::newRow("reverse without sentence") << QStringList{"reverse", "--model", "m.ckpt"} << "exactly one sentence";
     QTest::newRow("unknown command") << QStringList{"fly"} << "unknown command 'fly'";
+    QTest::newRow("zero embed") << QStringList{"train", "--out", "x", "--embed", "0"} << "--embed expects";
+    QTest::newRow("absurd embed") << QStringList{"train", "--out", "x", "--embed", "1000000"} << "--embed expects";
+    QTest::newRow("negative layers") << QStringList{"train", "--out", "x", "--layers", "-2"} << "--layers expects";
+    QTest::newRow("absurd layers") << QStringList{"train", "--out", "x", "--layers", "500"} << "--layers expects";
+    QTest::newRow("zero epochs") << QStringList{"train", "--out", "x", "--epochs", "0"} << "--epochs expects";
+    QTest::newRow("zero batch") << QStringList{"train", "--out", "x", "--batch", "0"} << "--batch expects";
+    QTest::newRow("zero train size") << QStringList{"train", "--out", "x", "--train", "0"} << "--train expects";
+    QTest::newRow("negative threads") << QStringList{"train", "--out", "x", "--threads", "-1"} << "--threads expects";
+    QTest::newRow("integer overflow") << QStringList{"train", "--out", "x", "--hidden", "99999999999999999999"}
+                                      << "--hidden expects";
+    QTest::newRow("zero lr") << QStringList{"train", "--out", "x", "--lr", "0"} << "--lr expects";
+    QTest::newRow("nan lr") << QStringList{"train", "--out", "x", "--lr", "nan"} << "--lr expects";
+    QTest::newRow("infinite lr") << QStringList{"train", "--out", "x", "--lr", "inf"} << "--lr expects";
+    QTest::newRow("dropout one") << QStringList{"train", "--out", "x", "--dropout", "1"} << "--dropout expects";
+    QTest::newRow("empty value") << QStringList{"train", "--out", "x", "--embed="} << "--embed expects";
+    QTest::newRow("bad attention") << QStringList{"train", "--out", "x", "--attention", "luong"} << "--attention must be";
+    QTest::newRow("bad attention in list") << QStringList{"compare", "--out", "x", "--attention", "bahdanau,dot"}
+                                           << "--attention takes a comma-separated list";
+    QTest::newRow("attention listed twice") << QStringList{"compare", "--out", "x", "--attention", "none,none"}
+                                            << "lists 'none' twice";
+    QTest::newRow("probe shorter than training")
+        << QStringList{"compare", "--out", "x", "--max-len", "10", "--probe-max-len", "5"} << "is below --max-len";
+    QTest::newRow("compare without --out") << QStringList{"compare"} << "--out DIR is required";
 }
 
 void TestCli::badOptionsExitWithTwo()
@@ -152,6 +179,24 @@ void TestCli::reverseReportsBadModelFile()
     QVERIFY2(r.err.contains("cannot open"), qPrintable(r.err));
 }
 
+void TestCli::reverseCutsLongInputWithANotice()
+{
+    QVERIFY(!m_model.isEmpty());
+    const Result r = run({"reverse", "--model", m_model, QStringLiteral("red cat ").repeated(500)});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.err.contains("cut to its first 100 tokens"), qPrintable(r.err));
+    QVERIFY(r.out.count(' ') <= 2 * 100 + 5);
+}
+
+void TestCli::divergingTrainingFailsClearly()
+{
+    const Result r = run({"train", "--out", m_dir.filePath("diverged"), "--words-file", m_dir.filePath("words.txt"),
+                          "--min-len", "2", "--max-len", "4", "--train", "300", "--val", "50", "--test", "50", "--embed",
+                          "16", "--hidden", "32", "--layers", "1", "--epochs", "3", "--threads", "1", "--lr", "10"});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.out.contains("Training diverged") && r.out.contains("lower learning rate"), qPrintable(r.out));
+}
+
 void TestCli::evaluatePrintsExactMatch()
 {
     QVERIFY(!m_model.isEmpty());
@@ -159,6 +204,64 @@ void TestCli::evaluatePrintsExactMatch()
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains("Test exact match:"));
     QCOMPARE(r.out.count(QRegularExpression("^Input: ", QRegularExpression::MultilineOption)), 3);
+}
+
+// Variant none: no attention, so the heatmap and analysis say so and <UNK> is left alone.
+void TestCli::trainWithoutAttentionSaysSo()
+{
+    const QString out = m_dir.filePath("none");
+    const Result r = run({"train", "--out", out, "--attention", "none", "--words-file", m_dir.filePath("words.txt"),
+                          "--min-len", "2", "--max-len", "4", "--train", "300", "--val", "30", "--test", "30", "--embed",
+                          "16", "--hidden", "32", "--layers", "1", "--epochs", "1", "--threads", "1"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("attention none"));
+    QFile analysis(QDir(out).filePath("analysis.md"));
+    QVERIFY(analysis.open(QIODevice::ReadOnly));
+    QVERIFY(QString::fromUtf8(analysis.readAll()).contains("This model has no attention (variant none)"));
+    QCOMPARE(QImage(QDir(out).filePath("attention_heatmap.png")).size(), QSize(1000, 800));
+
+    const Result reversed = run({"reverse", "--model", QDir(out).filePath("model.ckpt"), "--json", "red zebra"});
+    QCOMPARE(reversed.exitCode, 0);
+    QVERIFY2(reversed.err.contains("no attention (variant none)"), qPrintable(reversed.err));
+    const QJsonObject json = QJsonDocument::fromJson(reversed.out.toUtf8()).object();
+    QVERIFY(json["attention"].toArray().isEmpty());
+    QCOMPARE(json["unk_replacement"].toBool(), false);
+}
+
+void TestCli::compareWritesEveryVariant()
+{
+    const QString out = m_dir.filePath("compare");
+    const Result r = run({"compare", "--out", out, "--attention", "bahdanau,none", "--words-file",
+                          m_dir.filePath("words.txt"), "--min-len", "2", "--max-len", "4", "--train", "300", "--val",
+                          "30", "--test", "30", "--embed", "16", "--hidden", "32", "--layers", "1", "--epochs", "2",
+                          "--threads", "1", "--probe-max-len", "6", "--probe", "100"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("== bahdanau (1 of 2) =="));
+    QVERIFY(r.out.contains("Probe exact match by length"));
+    for (const char *name : {"comparison.json", "comparison.png", "bahdanau.ckpt", "none.ckpt"})
+        QVERIFY2(QFileInfo::exists(QDir(out).filePath(name)), name);
+    QCOMPARE(QImage(QDir(out).filePath("comparison.png")).size(), QSize(1000, 600));
+
+    QFile file(QDir(out).filePath("comparison.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+    const QJsonArray runs = json["runs"].toArray();
+    QCOMPARE(runs.size(), 2);
+    QCOMPARE(runs[0].toObject()["attention"].toString(), QString("bahdanau"));
+    QCOMPARE(runs[1].toObject()["attention"].toString(), QString("none"));
+    for (const QJsonValue &value : runs) {
+        const QJsonObject run = value.toObject();
+        QCOMPARE(run["epochs"].toInt(), 2);
+        QVERIFY(run["seconds"].toDouble() > 0);
+        QVERIFY(run["parameters"].toDouble() > 0);
+        const QJsonObject test = run["test"].toObject();
+        QCOMPARE(test["sentences"].toInt(), 30);
+        QVERIFY(test["exact_match"].toDouble() >= 0 && test["exact_match"].toDouble() <= 1);
+        QVERIFY(test.contains("token_accuracy"));
+        QCOMPARE(run["by_length"].toObject().keys(), (QStringList{"2", "3", "4", "5", "6"}));
+    }
+    QVERIFY(runs[0].toObject()["parameters"].toDouble() > runs[1].toObject()["parameters"].toDouble());
+    QCOMPARE(json["probe"].toObject()["max_len"].toInt(), 6);
 }
 
 QTEST_GUILESS_MAIN(TestCli)
