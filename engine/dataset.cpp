@@ -72,6 +72,9 @@ Dataset readCorpus(const DatasetConfig &c)
     std::error_code ignored;
     if (std::filesystem::is_directory(c.corpusPath, ignored))
         throw DatasetError("corpus '" + c.corpusPath + "' is a directory; choose a text file, one sentence per line");
+    // Opening a FIFO would block until someone writes to it; devices never end.
+    if (std::filesystem::exists(c.corpusPath, ignored) && !std::filesystem::is_regular_file(c.corpusPath, ignored))
+        throw DatasetError("corpus '" + c.corpusPath + "' is not a regular file; choose a text file, one sentence per line");
     std::ifstream in(c.corpusPath, std::ios::binary);
     if (!in)
         throw DatasetError("cannot open corpus file '" + c.corpusPath + "' (missing or unreadable)");
@@ -91,13 +94,13 @@ Dataset readCorpus(const DatasetConfig &c)
 
     Dataset d;
     std::vector<SentencePair> all;
-    std::istringstream lines(text);
-    std::string line;
     int lineNumber = 0;
-    while (std::getline(lines, line)) {
+    for (std::size_t begin = 0; begin < text.size();) {
+        // Lines end in LF, CRLF or a lone CR (old Mac files), mixed freely.
+        const std::size_t end = std::min(text.find_first_of("\r\n", begin), text.size());
+        const std::string line = text.substr(begin, end - begin);
+        begin = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
         ++lineNumber;
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
         if (!validUtf8(line))
             throw DatasetError("corpus file '" + c.corpusPath + "' line " + std::to_string(lineNumber)
                                + " is not valid UTF-8");

@@ -42,7 +42,7 @@ std::string validate(const DatasetConfig &c)
     else if (c.trainSize > 10000000 || c.valSize > 10000000 || c.testSize > 10000000)
         out << "split sizes must be at most 10,000,000";
     else if (!c.corpusPath.empty()
-             && (c.valFraction <= 0 || c.testFraction <= 0 || c.valFraction + c.testFraction >= 1))
+             && !(c.valFraction > 0 && c.testFraction > 0 && c.valFraction + c.testFraction < 1))  // NaN too
         out << "validation and test fractions must be positive and leave some training data";
     else if (c.maxVocabulary < 0)
         out << "maximum vocabulary size cannot be negative";

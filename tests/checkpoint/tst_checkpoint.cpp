@@ -3,6 +3,7 @@
 
 #include <QtTest>
 
+#include <cstring>
 #include <fstream>
 
 // Saved models load back exactly; damaged or foreign files give a clear error and never crash.
@@ -16,13 +17,15 @@ private slots:
     void truncatedAtEveryTenthFails();
     void damagedFilesFail_data();
     void damagedFilesFail();
-    void configThatDoesNotFitTheTensorsFails();
+    void damagedContentFails_data();
+    void damagedContentFails();
     void saveIsAtomicAndLeavesNoTemporaryFile();
     void saveToMissingFolderFails();
 
 private:
     std::string write(const std::string &name, const std::string &bytes);
     static std::string read(const std::string &path);
+    static std::string withValidHeader(const std::string &payload);
     QTemporaryDir m_dir;
     std::string m_good;
 };
@@ -130,20 +133,71 @@ void TestCheckpoint::damagedFilesFail()
     }
 }
 
-void TestCheckpoint::configThatDoesNotFitTheTensorsFails()
+namespace {
+// The header: 8-byte signature, u32 version, u32 CRC-32 and i64 length of the payload after it.
+constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 8;
+// The payload starts with embed, hidden and layers (i64), dropout (f64), bidirectional (u32),
+// then the vocabulary: a u32 count and length-prefixed words.
+constexpr std::size_t kHiddenAt = 8;
+constexpr std::size_t kWordsAt = 3 * 8 + 8 + 4;
+
+template <typename T>
+void put(std::string &bytes, std::size_t at, T value)
 {
-    // Claim a hidden size of 16 for tensors made for 12, with a valid checksum.
-    std::string bytes = read(m_good);
-    const std::size_t payload = 8 + 4 + 4 + 8;
-    const std::int64_t hidden = 16;
-    std::memcpy(&bytes[payload + 8], &hidden, sizeof hidden);
-    const std::uint32_t crc = crc32(bytes.data() + payload, bytes.size() - payload);
-    std::memcpy(&bytes[12], &crc, sizeof crc);
+    std::memcpy(&bytes[at], &value, sizeof value);
+}
+}
+
+// The payload behind a correct header, so damage inside it gets past the checksum.
+std::string TestCheckpoint::withValidHeader(const std::string &payload)
+{
+    BinaryWriter header;
+    header.u32(1);
+    header.u32(crc32(payload.data(), payload.size()));
+    header.i64(std::int64_t(payload.size()));
+    return "ATNSCKPT" + header.bytes() + payload;
+}
+
+void TestCheckpoint::damagedContentFails_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("another model size") << "hidden" << "in its model";
+    QTest::newRow("another vocabulary") << "extra word" << "in its model";
+    QTest::newRow("duplicate word") << "duplicate" << "vocabulary is invalid";
+    QTest::newRow("word count beyond the file") << "count" << "malformed";
+    QTest::newRow("huge model, few weights") << "huge" << "too few for its model settings";
+}
+
+void TestCheckpoint::damagedContentFails()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, message);
+    std::string payload = read(m_good).substr(kHeaderSize);
+    QCOMPARE(withValidHeader(payload), read(m_good));
+    // The words are <PAD> <SOS> <EOS> <UNK> a b c: four 5-letter words, then three 1-letter ones.
+    const std::size_t lastWord = kWordsAt + 4 + 4 * (4 + 5) + 2 * (4 + 1);
+    QCOMPARE(payload.substr(lastWord, 5), std::string("\x01\0\0\0c", 5));
+    if (kind == "hidden") {
+        put<std::int64_t>(payload, kHiddenAt, 16);  // tensors made for 12
+    } else if (kind == "extra word") {
+        put<std::uint32_t>(payload, kWordsAt, 8);
+        payload.insert(lastWord + 5, std::string("\x01\0\0\0d", 5));
+    } else if (kind == "duplicate") {
+        payload[lastWord + 4] = 'a';
+    } else if (kind == "count") {
+        put<std::uint32_t>(payload, kWordsAt, 0xFFFFFF);
+    } else if (kind == "huge") {
+        // Built as claimed, this model would need gigabytes; it must be refused before that.
+        for (std::size_t field = 0; field < 2; ++field)
+            put<std::int64_t>(payload, field * 8, 4096);
+        put<std::int64_t>(payload, 16, 8);
+    }
     try {
-        Seq2SeqModel::load(write("mismatch.ckpt", bytes));
+        Seq2SeqModel::load(write("damaged.ckpt", withValidHeader(payload)));
         QFAIL("loading should have failed");
     } catch (const CheckpointError &e) {
-        QVERIFY2(QString(e.what()).contains("in its model"), e.what());
+        QVERIFY2(QString(e.what()).contains(message), e.what());
     }
 }
 

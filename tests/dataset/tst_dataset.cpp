@@ -2,7 +2,9 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <fstream>
+#include <sys/stat.h>
 #include <set>
 
 // Generated and corpus datasets: deterministic, well-formed, and clear about bad files.
@@ -15,6 +17,7 @@ private slots:
     void copyTaskKeepsOrder();
     void corpusIsSplitDeterministically();
     void corpusSkipsAndReports();
+    void lineEndingsMayBeMixed();
     void badCorpusFails_data();
     void badCorpusFails();
     void invalidSettingsFail();
@@ -116,6 +119,24 @@ void TestDataset::corpusSkipsAndReports()
     QVERIFY(std::find(all.begin(), all.end(), std::vector<std::string>{"the", "cat", "sat", "."}) != all.end());
 }
 
+void TestDataset::lineEndingsMayBeMixed()
+{
+    // A lone CR (old Mac), CRLF and LF in one file, and no line end at the end of the file.
+    DatasetConfig c;
+    c.corpusPath = corpus("one two three\rfour five six\r\nseven eight nine\nten eleven twelve");
+    const Dataset d = Dataset::build(c);
+    std::vector<std::vector<std::string>> all;
+    for (const auto *split : {&d.train, &d.val, &d.test})
+        for (const auto &p : *split)
+            all.push_back(p.source);
+    std::sort(all.begin(), all.end());
+    QCOMPARE(all, (std::vector<std::vector<std::string>>{{"four", "five", "six"},
+                                                          {"one", "two", "three"},
+                                                          {"seven", "eight", "nine"},
+                                                          {"ten", "eleven", "twelve"}}));
+    QCOMPARE(d.skippedBlank, 0);
+}
+
 void TestDataset::badCorpusFails_data()
 {
     QTest::addColumn<QByteArray>("bytes");
@@ -127,6 +148,10 @@ void TestDataset::badCorpusFails_data()
     QTest::newRow("one giant line") << QByteArray("word ").repeated(100000) << "longer than";
     QTest::newRow("missing") << QByteArray("<missing>") << "cannot open";
     QTest::newRow("directory") << QByteArray("<directory>") << "is a directory";
+    QTest::newRow("unreadable path") << QByteArray("<under a file>") << "cannot open";
+    // Opening a FIFO blocks until a writer appears: it must be refused, not waited on.
+    QTest::newRow("fifo") << QByteArray("<fifo>") << "not a regular file";
+    QTest::newRow("random bytes") << QByteArray("\x8f\x01\xc3\x28\xa0\xa1\xe2\x28\xa1 x y\n") << "not valid UTF-8";
 }
 
 void TestDataset::badCorpusFails()
@@ -138,6 +163,12 @@ void TestDataset::badCorpusFails()
         c.corpusPath = m_dir.filePath("absent.txt").toStdString();
     else if (bytes == "<directory>")
         c.corpusPath = m_dir.path().toStdString();
+    else if (bytes == "<under a file>")
+        c.corpusPath = corpus("a b c\n") + "/below";
+    else if (bytes == "<fifo>") {
+        c.corpusPath = m_dir.filePath("pipe").toStdString();
+        QCOMPARE(::mkfifo(c.corpusPath.c_str(), 0600), 0);
+    }
     else
         c.corpusPath = corpus(bytes.toStdString());
     try {
@@ -161,6 +192,10 @@ void TestDataset::invalidSettingsFail()
     c = DatasetConfig();
     c.trainSize = 0;
     QVERIFY(!validate(c).empty());
+    c = DatasetConfig();
+    c.corpusPath = "corpus.txt";
+    c.valFraction = std::nan("");
+    QVERIFY(QString::fromStdString(validate(c)).contains("fractions"));
 }
 
 QTEST_APPLESS_MAIN(TestDataset)

@@ -1,3 +1,4 @@
+#include "../common/messageboxanswerer.h"
 #include "../common/tinymodel.h"
 #include "mainwindow.h"
 
@@ -5,6 +6,8 @@
 #include "datasetpanel.h"
 #include "dataset.h"
 #include "examplestable.h"
+#include "experimentspanel.h"
+#include "lengthaccuracyplot.h"
 #include "inferencepanel.h"
 #include "lossplot.h"
 #include "trainer.h"
@@ -14,12 +17,15 @@
 #include "vocabulary.h"
 
 #include <QAbstractButton>
+#include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -37,30 +43,6 @@ QString reversed(const QString &sentence)
     std::reverse(words.begin(), words.end());
     return words.join(QLatin1Char(' '));
 }
-
-// Answers the next modal message box with `button`; returns whether one appeared.
-class MessageBoxAnswerer : public QObject
-{
-public:
-    explicit MessageBoxAnswerer(QMessageBox::StandardButton button) : m_button(button)
-    {
-        m_timer.setInterval(20);
-        connect(&m_timer, &QTimer::timeout, this, [this] {
-            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
-                m_answered = true;
-                m_timer.stop();
-                box->button(m_button)->click();
-            }
-        });
-        m_timer.start();
-    }
-    bool answered() const { return m_answered; }
-
-private:
-    QTimer m_timer;
-    QMessageBox::StandardButton m_button;
-    bool m_answered = false;
-};
 
 }
 
@@ -82,10 +64,14 @@ private slots:
     void invalidSettingsDisableTrain();
     void settingsPersistAcrossWindows();
     void openingABadCheckpointKeepsTheModel();
+    void absurdSettingsCannotBeEntered();
+    void oddSentencesGiveOutputOrAMessage_data();
+    void oddSentencesGiveOutputOrAMessage();
     void saveThenOpenRoundTrips();
     void trainingFeedsPlotsTableAndAnalysis();
     void stopEndsTraining();
     void closingDuringTrainingEndsTheThread();
+    void experimentsTrainTheQueueInTurn();
 
 private:
     void useTinySettings(MainWindow &window, int epochs);
@@ -311,6 +297,22 @@ void TestMainWindow::openingABadCheckpointKeepsTheModel()
     QVERIFY(!m_window->loadModelFile(dir.filePath(QStringLiteral("missing.ckpt")), &error));
     QVERIFY(!error.isEmpty());
     QCOMPARE(m_window->bestModel(), before);
+    // Truncated, and from a future format version.
+    QFile goodFile(good);
+    QVERIFY(goodFile.open(QIODevice::ReadOnly));
+    const QByteArray bytes = goodFile.readAll();
+    QByteArray future = bytes;
+    future[8] = 99;
+    for (const QByteArray &damaged : {bytes.left(bytes.size() / 2), future}) {
+        QFile bad(path);
+        QVERIFY(bad.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        bad.write(damaged);
+        bad.close();
+        error.clear();
+        QVERIFY(!m_window->loadModelFile(path, &error));
+        QVERIFY(!error.isEmpty());
+        QCOMPARE(m_window->bestModel(), before);
+    }
     m_window->inferencePanel()->setText(QStringLiteral("cat dog"));
     QCOMPARE(m_window->inferencePanel()->outputText(), QStringLiteral("dog cat"));
 
@@ -320,6 +322,59 @@ void TestMainWindow::openingABadCheckpointKeepsTheModel()
     QVERIFY(!m_window->saveModelFile(unwritable, &error));
     QVERIFY(!error.isEmpty());
     QVERIFY(!QFile::exists(unwritable));
+}
+
+void TestMainWindow::absurdSettingsCannotBeEntered()
+{
+    // Whatever is typed into any number field, Train is offered only for settings the engine accepts.
+    QList<QAbstractSpinBox *> boxes = m_window->trainingPanel()->findChildren<QAbstractSpinBox *>();
+    boxes += m_window->datasetPanel()->findChildren<QAbstractSpinBox *>();
+    QVERIFY(boxes.size() >= 15);
+    const QStringList typed = {"0", "-5", "-0.5", "99999999999", "1e9", "nan", "3.7"};
+    for (QAbstractSpinBox *box : boxes) {
+        if (!box->isEnabled())
+            continue;
+        for (const QString &text : typed) {
+            box->setFocus();
+            box->selectAll();
+            QTest::keyClicks(box, text);
+            QTest::keyClick(box, Qt::Key_Enter);
+            const DatasetConfig data = m_window->datasetPanel()->config();
+            const ModelConfig model = m_window->trainingPanel()->modelConfig();
+            const TrainingConfig training = m_window->trainingPanel()->trainingConfig();
+            const bool valid = validate(data).empty() && validate(model).empty() && validate(training).empty();
+            QVERIFY2(valid || !m_window->trainAction()->isEnabled(),
+                     qPrintable(QStringLiteral("'%1' in %2").arg(text, box->toolTip().left(40))));
+        }
+    }
+    // The absurd values were refused outright: no size or count fell to zero or below.
+    const ModelConfig model = m_window->trainingPanel()->modelConfig();
+    QVERIFY(model.embedSize >= 1 && model.hiddenSize >= 2 && model.layers >= 1);
+    const TrainingConfig training = m_window->trainingPanel()->trainingConfig();
+    QVERIFY(training.learningRate > 0 && training.learningRate <= 1 && training.batchSize >= 1 && training.epochs >= 1);
+}
+
+void TestMainWindow::oddSentencesGiveOutputOrAMessage_data()
+{
+    QTest::addColumn<QString>("sentence");
+    QTest::addColumn<QString>("shown");
+    QTest::newRow("empty") << QString() << QStringLiteral("Type a sentence above");
+    QTest::newRow("only spaces") << QStringLiteral("     ") << QStringLiteral("Type a sentence above");
+    QTest::newRow("1000 words") << QStringLiteral("red cat ").repeated(500) << QStringLiteral("cut to the first 100 tokens");
+    QTest::newRow("unicode") << QStringLiteral("café 猫 🐈") << QStringLiteral("café");
+    QTest::newRow("punctuation only") << QStringLiteral("?!...") << QStringLiteral("?");
+}
+
+void TestMainWindow::oddSentencesGiveOutputOrAMessage()
+{
+    QFETCH(QString, sentence);
+    QFETCH(QString, shown);
+    InferencePanel *panel = m_window->inferencePanel();
+    panel->setModel(m_model, QStringLiteral("tiny test model"));
+    panel->setText(sentence);
+    auto *source = m_window->findChild<QLabel *>(QStringLiteral("sourceTokens"));
+    auto *output = m_window->findChild<QLabel *>(QStringLiteral("outputTokens"));
+    QVERIFY2((source->text() + output->text()).contains(shown), qPrintable(source->text() + output->text()));
 }
 
 void TestMainWindow::saveThenOpenRoundTrips()
@@ -412,6 +467,35 @@ void TestMainWindow::closingDuringTrainingEndsTheThread()
     QVERIFY(!controller->isRunning());
     QVERIFY(m_window->bestModel());  // still there to be saved
     delete controller;
+}
+
+void TestMainWindow::experimentsTrainTheQueueInTurn()
+{
+    TrainingController controller(m_window);
+    useTinySettings(*m_window, 2);
+    ExperimentsPanel *panel = m_window->experimentsPanel();
+    panel->findChild<QPushButton *>(QStringLiteral("addVariantsButton"))->click();
+    QCOMPARE(panel->queuedCount(), 4);
+    QSignalSpy epochs(controller.worker(), &TrainingWorker::experimentEpoch);
+    auto *run = panel->findChild<QPushButton *>(QStringLiteral("runQueueButton"));
+    QVERIFY(run->isEnabled());
+    run->click();
+    QCOMPARE(m_window->state(), MainWindow::State::Comparing);
+    QVERIFY(!m_window->trainAction()->isEnabled());
+    QVERIFY(!run->isEnabled());
+
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->state(), MainWindow::State::Idle, 240000);
+    QCOMPARE(epochs.count(), 8);  // two epochs for each of the four variants, in queue order
+    for (int i = 0; i < epochs.count(); ++i)
+        QCOMPARE(epochs.at(i).at(0).toInt(), i / 2);
+    QCOMPARE(panel->lengthPlot()->runCount(), 4);
+    QCOMPARE(panel->curvesPlot()->graphCount(), 8);  // validation loss and exact match per run
+    auto *list = panel->findChild<QListWidget *>();
+    QVERIFY(list->item(3)->text().startsWith(QStringLiteral("none, hidden")));
+    QVERIFY(list->item(3)->text().contains(QStringLiteral("test exact match")));
+    QVERIFY(panel->findChild<QLabel *>(QStringLiteral("experimentsStatus"))->text().contains(QStringLiteral("4")));
+    QVERIFY(run->isEnabled());
+    QVERIFY(m_window->trainAction()->isEnabled());
 }
 
 QTEST_MAIN(TestMainWindow)

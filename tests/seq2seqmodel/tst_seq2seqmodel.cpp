@@ -17,6 +17,7 @@ private slots:
     void attentionRowsAreDistributions();
     void oddInput_data();
     void oddInput();
+    void upperCaseReadsAsLowerCase();
     void cloneIsIndependentAndEqual();
 
 private:
@@ -98,20 +99,28 @@ void TestSeq2SeqModel::attentionRowsAreDistributions()
 
 void TestSeq2SeqModel::oddInput_data()
 {
-    QTest::addColumn<QString>("input");
+    QTest::addColumn<QByteArray>("input");
     QTest::addColumn<int>("sourceWords");
     QTest::addColumn<bool>("truncated");
-    QTest::newRow("empty") << "" << 0 << false;
-    QTest::newRow("spaces") << "   \t " << 0 << false;
-    QTest::newRow("one word") << "cat" << 1 << false;
-    QTest::newRow("punctuation") << "?!," << 3 << false;
-    QTest::newRow("unicode") << QStringLiteral("café 猫 🐈") << 3 << false;
-    QTest::newRow("1000 words") << QString("cat ").repeated(1000) << Seq2SeqModel::kMaxInputTokens << true;
+    QTest::newRow("empty") << QByteArray("") << 0 << false;
+    QTest::newRow("spaces") << QByteArray("   \t ") << 0 << false;
+    QTest::newRow("one word") << QByteArray("cat") << 1 << false;
+    QTest::newRow("repeated words") << QByteArray("cat cat cat cat cat") << 5 << false;
+    QTest::newRow("punctuation") << QByteArray("?!,") << 3 << false;
+    QTest::newRow("upper case") << QByteArray("RED Cat SUN") << 3 << false;
+    QTest::newRow("accents") << QStringLiteral("café crème brûlée").toUtf8() << 3 << false;
+    QTest::newRow("CJK") << QStringLiteral("猫 が 好き").toUtf8() << 3 << false;
+    QTest::newRow("emoji") << QStringLiteral("🐈 🐕‍🦺 👍🏽").toUtf8() << 3 << false;
+    QTest::newRow("unknown words") << QByteArray("zebra okapi quokka") << 3 << false;
+    QTest::newRow("invalid UTF-8") << QByteArray("red \xff\xfe cat") << 3 << false;
+    QTest::newRow("one 100,000-letter word") << QByteArray(100000, 'x') << 1 << false;
+    QTest::newRow("1000 words") << QByteArray("cat ").repeated(1000) << Seq2SeqModel::kMaxInputTokens << true;
+    QTest::newRow("1000 unknown words") << QByteArray("zebra, ").repeated(500) << Seq2SeqModel::kMaxInputTokens << true;
 }
 
 void TestSeq2SeqModel::oddInput()
 {
-    QFETCH(QString, input);
+    QFETCH(QByteArray, input);
     QFETCH(int, sourceWords);
     QFETCH(bool, truncated);
     const DecodedSentence out = m_model->reverse(input.toStdString());
@@ -120,6 +129,24 @@ void TestSeq2SeqModel::oddInput()
     QVERIFY(out.rows() >= 1);
     QVERIFY(out.rows() <= 2 * sourceWords + 5);  // decoding is bounded
     QCOMPARE(out.attention.size(), std::size_t(out.rows() * out.columns()));
+    // Every output word is one the model knows, or a source word copied in place of <UNK>.
+    for (int r = 0; r < out.rows(); ++r) {
+        const std::string &word = out.outputTokens[std::size_t(r)];
+        if (out.outputCopied[std::size_t(r)])
+            QVERIFY(std::find(out.sourceTokens.begin(), out.sourceTokens.end(), word) != out.sourceTokens.end());
+        else
+            QVERIFY2(m_model->vocabulary().contains(word), word.c_str());
+    }
+}
+
+void TestSeq2SeqModel::upperCaseReadsAsLowerCase()
+{
+    QVERIFY(m_model->lowercase());
+    const DecodedSentence upper = m_model->reverse("RED Cat SUN");
+    const DecodedSentence lower = m_model->reverse("red cat sun");
+    QCOMPARE(upper.sourceTokens, lower.sourceTokens);
+    QCOMPARE(upper.outputTokens, lower.outputTokens);
+    QCOMPARE(QString::fromStdString(upper.text()), QStringLiteral("sun cat red"));
 }
 
 void TestSeq2SeqModel::cloneIsIndependentAndEqual()

@@ -12,6 +12,7 @@ private slots:
     void isDeterministic();
     void stopFlagEndsTraining();
     void divergenceStopsWithMessage();
+    void divergenceKeepsTheBestCheckpoint();
     void savesBestCheckpoint();
 };
 
@@ -78,6 +79,31 @@ void TestTrainer::divergenceStopsWithMessage()
     const TrainingOutcome outcome = Trainer(model, data, t).run();
     QCOMPARE(int(outcome.status), int(TrainingOutcome::Status::Diverged));
     QVERIFY(QString::fromStdString(outcome.message).contains("learning rate"));
+}
+
+void TestTrainer::divergenceKeepsTheBestCheckpoint()
+{
+    QTemporaryDir dir;
+    const Dataset data = Dataset::build(tinyDataset());
+    Seq2SeqModel model(tinyModelConfig(), Vocabulary::build(data.train), 1);
+    TrainingConfig t = tinyTraining();
+    t.epochs = 2;
+    t.checkpointPath = dir.filePath("best.ckpt").toStdString();
+    Trainer(model, data, t).run();
+    QFile saved(QString::fromStdString(t.checkpointPath));
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    const QByteArray before = saved.readAll();
+    saved.close();
+
+    // Training on with a learning rate of 10 blows the weights up.
+    t.learningRate = 10;
+    t.epochs = 5;
+    const TrainingOutcome outcome = Trainer(model, data, t).run();
+    QCOMPARE(int(outcome.status), int(TrainingOutcome::Status::Diverged));
+    QVERIFY(QString::fromStdString(outcome.message).contains("best model so far is kept"));
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QCOMPARE(saved.readAll(), before);
+    QCOMPARE(int(Seq2SeqModel::load(t.checkpointPath).history.size()), 2);
 }
 
 void TestTrainer::savesBestCheckpoint()
