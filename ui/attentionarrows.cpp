@@ -168,7 +168,7 @@ AttentionArrows::Layout AttentionArrows::layoutFor(const QRectF &area) const
     Layout layout;
     layout.zoom = std::clamp(std::min(area.width(), area.height()) / kDesignSide, 0.75, 4.0);
     const PlotFonts fonts = plotFonts(font());
-    layout.titleFont = scaled(fonts.title, layout.zoom);
+    layout.titleFont = scaled(fonts.title, std::max(1.0, layout.zoom));  // as readable as the other titles
     layout.wordFont = scaled(fonts.label, layout.zoom);
     layout.wordFont.setBold(true);
     layout.smallFont = scaled(fonts.tick, layout.zoom);

@@ -3,6 +3,7 @@
 #include "lengthaccuracyplot.h"
 #include "plotstyle.h"
 
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -11,27 +12,13 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
-#include <iterator>
-
-namespace {
-
-// The same colours, in the same order, as LengthAccuracyPlot gives its runs.
-const QColor kRunColors[] = {QColor(0, 114, 178), QColor(230, 159, 0), QColor(0, 158, 115), QColor(204, 121, 167),
-                             QColor(86, 180, 233), QColor(213, 94, 0), QColor(0, 0, 0), QColor(240, 228, 66)};
-
-QColor runColor(int index)
-{
-    return kRunColors[std::size_t(index) % std::size(kRunColors)];
-}
-
-} // namespace
 
 ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     : QWidget(parent)
     , m_list(new QListWidget)
     , m_probeMaxLength(new QSpinBox)
     , m_addCurrent(new QPushButton(tr("Add Current Settings")))
-    , m_addVariants(new QPushButton(tr("Add the Four Attention Variants")))
+    , m_addVariants(new QPushButton(tr("Add the Four Variants")))
     , m_clear(new QPushButton(tr("Clear")))
     , m_run(new QPushButton(tr("Run Queue")))
     , m_stop(new QPushButton(tr("Stop")))
@@ -63,36 +50,39 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
         axis->setTickLabelFont(fonts.tick);
         axis->setLabelFont(fonts.label);
     }
-    m_curves->legend->setVisible(true);
+    m_curvesMessage = addPlotMessage(*m_curves, fonts);
     m_curves->legend->setFont(fonts.tick);
-    m_curves->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
+    placeLegendBelow(*m_curves, 2);
+    m_list->setMaximumHeight(m_list->fontMetrics().lineSpacing() * 6);
 
-    auto *queueLayout = new QVBoxLayout;
-    queueLayout->addWidget(new QLabel(tr("Queue (same dataset, training settings and seed):")));
-    queueLayout->addWidget(m_list, 1);
-    queueLayout->addWidget(m_addCurrent);
-    queueLayout->addWidget(m_addVariants);
-    queueLayout->addWidget(m_clear);
+    // The queue in a compact band on top, the two plots stacked below it at full width.
+    auto *buttons = new QGridLayout;
+    buttons->addWidget(m_addCurrent, 0, 0);
+    buttons->addWidget(m_addVariants, 1, 0);
+    buttons->addWidget(m_clear, 2, 0);
+    buttons->addWidget(m_run, 0, 1);
+    buttons->addWidget(m_stop, 1, 1);
     auto *probeRow = new QHBoxLayout;
-    probeRow->addWidget(new QLabel(tr("Probe lengths up to:")));
+    probeRow->addWidget(new QLabel(tr("Probe up to:")));
     probeRow->addWidget(m_probeMaxLength);
-    queueLayout->addLayout(probeRow);
-    auto *runRow = new QHBoxLayout;
-    runRow->addWidget(m_run);
-    runRow->addWidget(m_stop);
-    queueLayout->addLayout(runRow);
-    queueLayout->addWidget(m_status);
+    buttons->addLayout(probeRow, 2, 1);
+    auto *queueRow = new QHBoxLayout;
+    queueRow->addWidget(m_list, 1);
+    queueRow->addLayout(buttons);
     auto *queueWidget = new QWidget;
-    queueWidget->setLayout(queueLayout);
+    auto *queueLayout = new QVBoxLayout(queueWidget);
+    queueLayout->setContentsMargins(0, 0, 0, 0);
+    queueLayout->addWidget(new QLabel(tr("Queue (same dataset, training settings and seed):")));
+    queueLayout->addLayout(queueRow);
+    queueLayout->addWidget(m_status);
 
-    auto *plots = new QSplitter(Qt::Vertical);
-    plots->addWidget(m_curves);
-    plots->addWidget(m_lengthPlot);
-    auto *splitter = new QSplitter(Qt::Horizontal);
+    auto *splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(queueWidget);
-    splitter->addWidget(plots);
+    splitter->addWidget(m_curves);
+    splitter->addWidget(m_lengthPlot);
     splitter->setStretchFactor(1, 1);
-    auto *layout = new QHBoxLayout(this);
+    splitter->setStretchFactor(2, 1);
+    auto *layout = new QVBoxLayout(this);
     layout->addWidget(splitter);
 
     connect(m_addCurrent, &QPushButton::clicked, this, [this] { addConfiguration(m_base); });
@@ -112,6 +102,7 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     connect(m_run, &QPushButton::clicked, this, &ExperimentsPanel::run);
     connect(m_stop, &QPushButton::clicked, this, &ExperimentsPanel::stopRequested);
     updateButtons();
+    updateCurvesMessage();
 }
 
 QString ExperimentsPanel::labelOf(const ModelConfig &c)
@@ -148,7 +139,7 @@ void ExperimentsPanel::run()
         return;
     m_running = true;
     m_curves->clearGraphs();
-    m_curves->replot(QCustomPlot::rpQueuedReplot);
+    updateCurvesMessage();
     m_lengthPlot->clear();
     m_status->setText(tr("Starting…"));
     updateButtons();
@@ -159,7 +150,7 @@ void ExperimentsPanel::runStarted(int index)
 {
     if (index < 0 || index >= m_queue.size())
         return;
-    const QColor color = runColor(index);
+    const QColor color = LengthAccuracyPlot::runColor(index);
     QCPGraph *loss = m_curves->addGraph(m_curves->xAxis, m_curves->yAxis);
     loss->setName(labelOf(m_queue[index]));
     loss->setPen(QPen(color, 2));
@@ -167,6 +158,7 @@ void ExperimentsPanel::runStarted(int index)
     QCPGraph *exact = m_curves->addGraph(m_curves->xAxis, m_curves->yAxis2);
     exact->setPen(QPen(color, 2, Qt::DashLine));
     exact->removeFromLegend();  // one legend entry per run; the axis labels say which line is which
+    updateCurvesMessage();
     m_status->setText(tr("Training %1 (%2 of %3)…").arg(labelOf(m_queue[index])).arg(index + 1).arg(m_queue.size()));
     m_curves->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -200,6 +192,15 @@ void ExperimentsPanel::queueFinished(const QString &message)
     m_running = false;
     m_status->setText(message);
     updateButtons();
+}
+
+void ExperimentsPanel::updateCurvesMessage()
+{
+    const bool empty = m_curves->graphCount() == 0;
+    m_curves->legend->setVisible(!empty);
+    showPlotMessage(*m_curves, *m_curvesMessage,
+                    empty ? tr("Queue configurations above, then press Run Queue.") : QString());
+    m_curves->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void ExperimentsPanel::updateButtons()

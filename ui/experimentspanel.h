@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class LengthAccuracyPlot;
+class QCPItemText;
 class QCustomPlot;
 class QLabel;
 class QListWidget;
@@ -48,6 +49,7 @@ private:
     static QString labelOf(const ModelConfig &config);
     void run();
     void updateButtons();
+    void updateCurvesMessage();
 
     ModelConfig m_base;
     QVector<ModelConfig> m_queue;
@@ -61,5 +63,6 @@ private:
     QPushButton *m_stop;
     QLabel *m_status;
     QCustomPlot *m_curves;
+    QCPItemText *m_curvesMessage;
     LengthAccuracyPlot *m_lengthPlot;
 };

@@ -51,7 +51,7 @@ LengthAccuracyPlot::LengthAccuracyPlot(QWidget *parent)
     legend->setVisible(true);
     legend->setFont(fonts.tick);
     legend->setBrush(QColor(255, 255, 255, 220));
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignBottom);
+    placeLegendBelow(*this, 2);
     clear();
 }
 
@@ -86,7 +86,7 @@ void LengthAccuracyPlot::addRun(const QString &label, const std::map<int, Length
         accuracy << 100.0 * bucket.correct / bucket.total;
     }
     const int index = graphCount();
-    const QColor color = kRunColors[std::size_t(index) % std::size(kRunColors)];
+    const QColor color = runColor(index);
     QCPGraph *g = addGraph();
     g->setName(label);
     g->setPen(QPen(color, 2));
@@ -96,8 +96,14 @@ void LengthAccuracyPlot::addRun(const QString &label, const std::map<int, Length
     replot(rpQueuedReplot);
 }
 
+QColor LengthAccuracyPlot::runColor(int index)
+{
+    return kRunColors[std::size_t(index) % std::size(kRunColors)];
+}
+
 void LengthAccuracyPlot::fitRanges()
 {
+    legend->setVisible(graphCount() > 0);
     int low = m_minLength > 0 ? m_minLength : 1, high = std::max(m_maxLength, low + 1);
     for (int i = 0; i < graphCount(); ++i) {
         bool found = false;

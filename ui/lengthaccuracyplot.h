@@ -19,6 +19,8 @@ public:
     // Lengths without sentences are left out of the line.
     void addRun(const QString &label, const std::map<int, LengthAccuracy> &byLength);
     int runCount() const { return graphCount(); }
+    // The colour of the run added `index`-th, for views that show the same runs.
+    static QColor runColor(int index);
 
     bool exportImage(const QString &path, int width, int height, QString *error = nullptr);
 

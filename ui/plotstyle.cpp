@@ -53,5 +53,25 @@ void showPlotMessage(QCustomPlot &plot, QCPItemText &message, const QString &tex
     if (!line.isEmpty())
         lines << line;
     message.setText(lines.join(QLatin1Char('\n')));
-    message.setVisible(true);
+    message.setVisible(!lines.isEmpty());
+}
+
+void placeLegendBelow(QCustomPlot &plot, int columns)
+{
+    QCPLegend *legend = plot.legend;
+    plot.axisRect()->insetLayout()->take(legend);
+    // Between two empty elements: a grid cell's width is capped by the narrowest maximum in its
+    // column, and an empty legend's maximum is its margins, which would squeeze the axis rect.
+    auto *row = new QCPLayoutGrid;
+    const int at = plot.plotLayout()->rowCount();
+    plot.plotLayout()->addElement(at, 0, row);
+    plot.plotLayout()->setRowStretchFactor(at, 0.001);
+    row->addElement(0, 0, new QCPLayoutElement(&plot));
+    row->addElement(0, 1, legend);
+    row->addElement(0, 2, new QCPLayoutElement(&plot));
+    row->setColumnStretchFactors({1, 0.001, 1});
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(columns);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setMargins(QMargins(4, 0, 4, 4));
 }

@@ -25,3 +25,7 @@ QCPItemText *addPlotMessage(QCustomPlot &plot, const PlotFonts &fonts);
 
 // Shows `text` in `message`, broken into lines at spaces so no line is wider than the plot.
 void showPlotMessage(QCustomPlot &plot, QCPItemText &message, const QString &text);
+
+// Moves the legend out of the axis rect into a row beneath it, entries side by side (`columns`
+// to a row), so it never covers the data.
+void placeLegendBelow(QCustomPlot &plot, int columns);
