@@ -38,3 +38,38 @@ default-model: build
 
 clean:
 	rm -rf $(BUILD)
+
+# --- Robustness checks (README "Robustness checks") ---------------------------------------------
+# `make test-sanitize`: engine and its tests under AddressSanitizer + UBSan (gcc). LibTorch itself is
+# not instrumented; tests/sanitize/ holds the options and the suppressions for its known leaks.
+SANITIZE_BUILD ?= build-sanitize
+SANITIZE_UNITS ?= tokenizer vocabulary dataset checkpoint atomicsave adam gradientclipping maskedloss \
+                  grustep encoder bahdanauattention decoder seq2seqmodel trainer pca
+SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+SANITIZE_ENV   := ASAN_OPTIONS=$$(cat $(CURDIR)/tests/sanitize/asan.options) \
+                  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0 \
+                  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# `make fuzz`: libFuzzer targets under tests/fuzz/, clang only, each run for FUZZ_SECONDS.
+FUZZ_BUILD     ?= build-fuzz
+FUZZ_SECONDS   ?= 120
+FUZZ_TARGETS   := tokenizer corpus checkpoint
+
+.PHONY: test-sanitize fuzz
+
+test-sanitize: deps
+	cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+	  -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)"
+	cmake --build $(SANITIZE_BUILD) -j $(JOBS) --target $(addprefix tst_,$(SANITIZE_UNITS))
+	cd $(SANITIZE_BUILD) && $(SANITIZE_ENV) QT_QPA_PLATFORM=offscreen \
+	  ctest --output-on-failure -j $(JOBS) -R '^($(subst $(eval) ,|,$(strip $(SANITIZE_UNITS))))$$'
+
+fuzz: deps
+	CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNSCOPE_FUZZ=ON \
+	  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address -fno-omit-frame-pointer"
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/crashes/$$t; \
+	  echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; \
+	  $(FUZZ_BUILD)/tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_BUILD)/crashes/$$t/ $(FUZZ_BUILD)/corpus/$$t tests/fuzz/seeds/$$t || exit 1; \
+	done
