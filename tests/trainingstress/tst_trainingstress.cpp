@@ -18,6 +18,9 @@
 namespace {
 
 constexpr int kCycles = 100;
+// Threads that libraries may start lazily after the first cycle (torch's and Qt's pools; seen: one
+// more under a loaded machine). A thread leaked per cycle would add ~kCycles.
+constexpr int kLazyThreads = 4;
 
 int threadCount()
 {
@@ -90,7 +93,7 @@ void TestTrainingStress::workerEndsCleanlyWhateverTheControl()
         if (cycle == 0)
             baseline = threadCount();  // after torch has started whatever it keeps
     }
-    QVERIFY2(threadCount() <= baseline, qPrintable(QStringLiteral("%1 threads, %2 after the first cycle")
+    QVERIFY2(threadCount() <= baseline + kLazyThreads, qPrintable(QStringLiteral("%1 threads, %2 after the first cycle")
                                                        .arg(threadCount())
                                                        .arg(baseline)));
     qInfo("%d of %d cycles were stopped with a finished outcome", stoppedAndEvaluated, kCycles);
@@ -125,7 +128,7 @@ void TestTrainingStress::windowClosesCleanlyWhateverTheControl()
         if (cycle == 0)
             baseline = threadCount();
     }
-    QVERIFY2(threadCount() <= baseline, qPrintable(QStringLiteral("%1 threads, %2 after the first cycle")
+    QVERIFY2(threadCount() <= baseline + kLazyThreads, qPrintable(QStringLiteral("%1 threads, %2 after the first cycle")
                                                        .arg(threadCount())
                                                        .arg(baseline)));
 }
