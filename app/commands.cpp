@@ -353,13 +353,32 @@ int runCompare(const std::vector<std::string> &arguments)
     return allTrained && results.size() == kinds.size() ? 0 : 1;
 }
 
+// The n-best list under the best output, for a person reading it.
+void printNBest(const BeamDecoded &decoded, const BeamOptions &beam)
+{
+    std::printf("n-best (beam %d, alpha %g; score = log P / length^alpha):\n", beam.width, beam.alpha);
+    for (std::size_t i = 0; i < decoded.nbest.size(); ++i) {
+        const ScoredSentence &h = decoded.nbest[i];
+        const bool ended = !h.sentence.outputTokens.empty() && h.sentence.outputTokens.back() == "<EOS>";
+        std::printf("%3zu. score %8.4f  log P %8.4f  %s%s\n", i + 1, h.score, h.logProb, h.sentence.text().c_str(),
+                    ended ? "" : "  (no <EOS>: maximum length)");
+    }
+}
+
 int runReverse(const std::vector<std::string> &arguments)
 {
-    CommandLine cl(arguments, {"model", "heatmap"}, {"json", "no-unk-replace"});
+    CommandLine cl(arguments, {"model", "heatmap", "beam", "alpha", "nbest"}, {"json", "no-unk-replace"});
     if (!cl.has("model"))
         cl.fail("--model FILE is required");
     if (cl.positional().size() != 1)
         cl.fail("give exactly one sentence (quote it): attnscope reverse --model FILE \"the cat sat\"");
+    BeamOptions beam;
+    beam.width = cl.integer("beam", beam.width, 1, kMaxBeamWidth);
+    beam.alpha = cl.number("alpha", beam.alpha, 0.0, kMaxLengthAlpha);
+    beam.nbest = cl.integer("nbest", beam.nbest, 1, kMaxBeamWidth);
+    if (cl.ok() && beam.nbest > beam.width)
+        cl.fail("--nbest " + std::to_string(beam.nbest) + " is more than the beam keeps (--beam "
+                + std::to_string(beam.width) + ")");
     if (!cl.ok())
         return usageError("reverse", cl.error());
     try {
@@ -369,13 +388,26 @@ int runReverse(const std::vector<std::string> &arguments)
         if (!model.hasAttention() && !cl.flag("no-unk-replace"))
             std::cerr << "note: this model has no attention (variant none), so an <UNK> output is not replaced "
                          "by a source word\n";
-        const DecodedSentence result = model.reverse(cl.positional().front(), options);
+        const bool searchBeam = beam.width > 1 || beam.nbest > 1;
+        BeamDecoded decoded;
+        if (searchBeam) {
+            decoded = model.beamReverse(cl.positional().front(), beam, options);
+            if (decoded.nbest.empty())
+                return failure("the model gave no finite scores (is it damaged?)");
+        }
+        const DecodedSentence result =
+            searchBeam ? decoded.nbest.front().sentence : model.reverse(cl.positional().front(), options);
         if (result.truncatedInput)
             std::cerr << "note: the input was cut to its first " << Seq2SeqModel::kMaxInputTokens << " tokens\n";
-        if (cl.flag("json"))
-            std::cout << runfiles::decodedJson(result, options.replaceUnknown).toStdString();
-        else
+        if (cl.flag("json")) {
+            std::cout << (searchBeam ? runfiles::beamJson(decoded, beam, model.vocabulary(), options.replaceUnknown)
+                                     : runfiles::decodedJson(result, options.replaceUnknown))
+                             .toStdString();
+        } else {
             std::cout << result.text() << "\n";
+            if (searchBeam)
+                printNBest(decoded, beam);
+        }
         QString error;
         if (cl.has("heatmap") && !runfiles::writeHeatmap(QString::fromStdString(cl.text("heatmap")), result, &error))
             return failure(error.toStdString());
@@ -425,7 +457,8 @@ std::string helpText()
 Usage:
   attnscope                      open the desktop app (needs a display)
   attnscope train --out DIR [options]
-  attnscope reverse --model FILE [--json] [--heatmap OUT.png] [--no-unk-replace] "a sentence"
+  attnscope reverse --model FILE [--json] [--heatmap OUT.png] [--no-unk-replace]
+                    [--beam K] [--alpha A] [--nbest N] "a sentence"
   attnscope evaluate --model FILE [--corpus FILE] [--examples N] [--batched]
   attnscope compare --out DIR [--attention LIST] [--probe-max-len N] [--probe N] [train options]
   attnscope bench [--threads N] [--json OUT] [--quick]
@@ -441,6 +474,11 @@ each on the test split and on probe sentences of every length from --min-len to 
 DIR/comparison.json (per variant: test exact match and token accuracy, exact match by probe
 length, epochs, seconds, parameters), DIR/comparison.png (exact match by length, trained lengths
 shaded) and DIR/<variant>.ckpt. It takes the train options except --corpus.
+
+reverse decodes greedily; --beam K (1-64) keeps the K best hypotheses per step instead, ranked
+at the end by score = log P / length^A (--alpha A, 0-2, default 0.6: 0 favours short outputs, 1
+is the mean log-probability per token), and --nbest N (1-K) lists the N best under the output
+(--json: "nbest" and "beam_steps", the hypotheses kept at each step). The heatmap is the best's.
 
 bench trains the default model and measures training samples/s (median over epochs after a
 warm-up), wall time to 99% test exact match, greedy latency for one 10-word sentence and peak

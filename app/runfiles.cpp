@@ -25,6 +25,43 @@ QJsonArray stringArray(const std::vector<std::string> &items)
     return a;
 }
 
+QJsonObject decodedObject(const DecodedSentence &s, bool replaceUnknown)
+{
+    QJsonArray rows, copied, known;
+    for (int r = 0; r < s.rows(); ++r) {
+        if (!s.attention.empty()) {  // empty: a model without attention
+            QJsonArray row;
+            for (int c = 0; c < s.columns(); ++c)
+                row.append(double(s.weight(r, c)));
+            rows.append(row);
+        }
+        copied.append(bool(s.outputCopied[std::size_t(r)]));
+    }
+    bool anyCopied = false;
+    for (bool c : s.outputCopied)
+        anyCopied = anyCopied || c;
+    for (bool k : s.sourceKnown)
+        known.append(k);
+    QJsonObject root{{"output", QString::fromStdString(s.text())},
+                     {"source_tokens", stringArray(s.sourceTokens)},
+                     {"source_known", known},
+                     {"output_tokens", stringArray(s.outputTokens)},
+                     {"output_copied", copied},
+                     {"attention", rows},
+                     {"unk_replacement", replaceUnknown},
+                     {"unk_replacement_used", anyCopied},
+                     {"input_truncated", s.truncatedInput}};
+    return root;
+}
+
+QJsonArray wordsOf(const std::vector<int> &tokens, const Vocabulary &vocabulary)
+{
+    QJsonArray words;
+    for (int token : tokens)
+        words.append(QString::fromStdString(vocabulary.word(token)));
+    return words;
+}
+
 const char *statusName(const TrainingOutcome &o)
 {
     switch (o.status) {
@@ -122,30 +159,32 @@ bool writeHeatmap(const QString &path, const DecodedSentence &sentence, QString 
 
 QString decodedJson(const DecodedSentence &s, bool replaceUnknown)
 {
-    QJsonArray rows, copied, known;
-    for (int r = 0; r < s.rows(); ++r) {
-        if (!s.attention.empty()) {  // empty: a model without attention
-            QJsonArray row;
-            for (int c = 0; c < s.columns(); ++c)
-                row.append(double(s.weight(r, c)));
-            rows.append(row);
-        }
-        copied.append(bool(s.outputCopied[std::size_t(r)]));
+    return QString::fromUtf8(QJsonDocument(decodedObject(s, replaceUnknown)).toJson(QJsonDocument::Indented));
+}
+
+QString beamJson(const BeamDecoded &decoded, const BeamOptions &options, const Vocabulary &vocabulary,
+                 bool replaceUnknown)
+{
+    QJsonObject root = decodedObject(decoded.nbest.front().sentence, replaceUnknown);
+    root.insert("beam", QJsonObject{{"width", options.width}, {"alpha", options.alpha}, {"nbest", options.nbest}});
+    QJsonArray nbest;
+    for (const ScoredSentence &h : decoded.nbest)
+        nbest.append(QJsonObject{{"tokens", stringArray(h.sentence.outputTokens)},
+                                 {"output", QString::fromStdString(h.sentence.text())},
+                                 {"score", h.score},
+                                 {"log_prob", h.logProb}});
+    root.insert("nbest", nbest);
+    QJsonArray steps;
+    for (std::size_t t = 0; t < decoded.steps.size(); ++t) {
+        QJsonArray kept;
+        for (const BeamStepEntry &e : decoded.steps[t].kept)
+            kept.append(QJsonObject{{"tokens", wordsOf(e.tokens, vocabulary)},
+                                    {"score", e.score},
+                                    {"log_prob", e.logProb},
+                                    {"finished", e.finished}});
+        steps.append(QJsonObject{{"step", int(t) + 1}, {"kept", kept}});
     }
-    bool anyCopied = false;
-    for (bool c : s.outputCopied)
-        anyCopied = anyCopied || c;
-    for (bool k : s.sourceKnown)
-        known.append(k);
-    QJsonObject root{{"output", QString::fromStdString(s.text())},
-                     {"source_tokens", stringArray(s.sourceTokens)},
-                     {"source_known", known},
-                     {"output_tokens", stringArray(s.outputTokens)},
-                     {"output_copied", copied},
-                     {"attention", rows},
-                     {"unk_replacement", replaceUnknown},
-                     {"unk_replacement_used", anyCopied},
-                     {"input_truncated", s.truncatedInput}};
+    root.insert("beam_steps", steps);
     return QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
 }
 

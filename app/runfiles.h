@@ -7,6 +7,9 @@
 #include <vector>
 
 class Seq2SeqModel;
+class Vocabulary;
+struct BeamDecoded;
+struct BeamOptions;
 struct DatasetConfig;
 struct DecodedSentence;
 struct ExperimentResult;
@@ -22,6 +25,11 @@ bool writeText(const QString &path, const std::string &text, QString *error);
 // The heatmap as the GUI draws it, rendered offscreen.
 bool writeHeatmap(const QString &path, const DecodedSentence &sentence, QString *error);
 QString decodedJson(const DecodedSentence &sentence, bool replaceUnknown);
+// decodedJson() of the best hypothesis, plus "beam" (the options), "nbest" (tokens, output, score,
+// log_prob, best first) and "beam_steps" (the hypotheses kept at each step, in vocabulary words).
+// `decoded.nbest` must not be empty.
+QString beamJson(const BeamDecoded &decoded, const BeamOptions &options, const Vocabulary &vocabulary,
+                 bool replaceUnknown);
 
 // What `attnscope compare` leaves: every run's scores side by side, and exact match by length.
 bool writeComparison(const QString &path, const std::vector<ExperimentResult> &results, const DatasetConfig &dataset,

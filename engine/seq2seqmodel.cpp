@@ -38,6 +38,63 @@ EmbeddingTable tableOf(const torch::Tensor &weight, const Vocabulary &vocabulary
     return table;
 }
 
+// The source side of a decoded sentence (words cut to kMaxInputTokens, then <EOS>), and the ids
+// the encoder reads (without <EOS>: makeSourceBatch adds it).
+DecodedSentence sourceSide(const std::vector<std::string> &words, const Vocabulary &vocabulary, std::vector<int> *ids)
+{
+    DecodedSentence r;
+    const std::size_t kept = std::min(words.size(), std::size_t(Seq2SeqModel::kMaxInputTokens));
+    r.truncatedInput = words.size() > kept;
+    r.sourceTokens.assign(words.begin(), words.begin() + std::ptrdiff_t(kept));
+    for (const auto &w : r.sourceTokens) {
+        ids->push_back(vocabulary.id(w));
+        r.sourceKnown.push_back(vocabulary.contains(w));
+    }
+    r.sourceTokens.push_back("<EOS>");
+    r.sourceKnown.push_back(true);
+    return r;
+}
+
+// Appends one decoder step to `r`: its attention row (null without attention) and its word. An
+// <UNK> becomes the source word attended to most, unless that is the final <EOS>.
+void appendOutput(DecodedSentence &r, int token, const float *attentionRow, const Vocabulary &vocabulary,
+                  bool replaceUnknown)
+{
+    const int64_t columns = int64_t(r.sourceTokens.size());
+    if (attentionRow)
+        r.attention.insert(r.attention.end(), attentionRow, attentionRow + columns);
+    std::string word = vocabulary.word(token);
+    bool copied = false;
+    if (token == Vocabulary::kUnk && replaceUnknown && attentionRow) {
+        const int64_t focus = std::max_element(attentionRow, attentionRow + columns) - attentionRow;
+        if (focus < columns - 1) {
+            word = r.sourceTokens[std::size_t(focus)];
+            copied = true;
+        }
+    }
+    r.outputTokens.push_back(std::move(word));
+    r.outputCopied.push_back(copied);
+}
+
+// The longest output decoding allows for a source of `words` words.
+int maxOutputLength(std::size_t words)
+{
+    return int(2 * words + 5);
+}
+
+// The decoder memory of one sentence repeated for `rows` hypotheses (views, no copies).
+DecoderMemory repeatRows(const DecoderMemory &memory, int64_t rows)
+{
+    const auto repeat = [rows](const torch::Tensor &t) {
+        if (!t.defined())
+            return t;
+        std::vector<int64_t> sizes = t.sizes().vec();
+        sizes[0] = rows;
+        return t.expand(sizes);
+    };
+    return {repeat(memory.values), repeat(memory.keys), repeat(memory.mask), repeat(memory.maskBias)};
+}
+
 }
 
 Seq2SeqModel::Seq2SeqModel(const ModelConfig &config, const Vocabulary &vocabulary, std::uint64_t seed)
@@ -108,27 +165,18 @@ std::vector<DecodedSentence> Seq2SeqModel::decodeBatch(const std::vector<std::ve
 {
     if (sentences.empty())
         return {};
-    std::vector<DecodedSentence> results(sentences.size());
+    std::vector<DecodedSentence> results;
     std::vector<std::vector<int>> ids(sentences.size());
     std::size_t longest = 0;
     for (std::size_t i = 0; i < sentences.size(); ++i) {
-        DecodedSentence &r = results[i];
-        const auto &words = sentences[i];
-        r.truncatedInput = words.size() > std::size_t(kMaxInputTokens);
-        r.sourceTokens.assign(words.begin(), words.begin() + std::ptrdiff_t(std::min(words.size(), std::size_t(kMaxInputTokens))));
-        for (const auto &w : r.sourceTokens) {
-            ids[i].push_back(d->vocabulary.id(w));
-            r.sourceKnown.push_back(d->vocabulary.contains(w));
-        }
-        r.sourceTokens.push_back("<EOS>");
-        r.sourceKnown.push_back(true);
+        results.push_back(sourceSide(sentences[i], d->vocabulary, &ids[i]));
         longest = std::max(longest, ids[i].size());
     }
 
     torch::InferenceMode inference;
     EvalModeScope evalMode(d->net);
     const Batch batch = makeSourceBatch(ids);
-    const GreedyOutput out = d->net->greedy(batch.source, batch.sourceLengths, int(2 * longest + 5));
+    const GreedyOutput out = d->net->greedy(batch.source, batch.sourceLengths, maxOutputLength(longest));
     const auto tokens = out.tokens.accessor<int64_t, 2>();
     const bool attends = out.weights.defined();
     const torch::Tensor weights = attends ? out.weights.contiguous() : torch::Tensor();
@@ -136,30 +184,77 @@ std::vector<DecodedSentence> Seq2SeqModel::decodeBatch(const std::vector<std::ve
     const int64_t steps = out.tokens.size(1), width = attends ? weights.size(2) : 0;
 
     for (std::size_t i = 0; i < results.size(); ++i) {
-        DecodedSentence &r = results[i];
-        const int64_t columns = int64_t(r.sourceTokens.size());
-        const int64_t maxSteps = std::min<int64_t>(steps, 2 * int64_t(ids[i].size()) + 5);
+        const int64_t maxSteps = std::min<int64_t>(steps, maxOutputLength(ids[i].size()));
         for (int64_t t = 0; t < maxSteps; ++t) {
             const float *row = attends ? w + (int64_t(i) * steps + t) * width : nullptr;
-            if (attends)
-                r.attention.insert(r.attention.end(), row, row + columns);
             const int token = int(tokens[int64_t(i)][t]);
-            std::string word = d->vocabulary.word(token);
-            bool copied = false;
-            if (token == Vocabulary::kUnk && options.replaceUnknown && attends) {
-                const int64_t focus = std::max_element(row, row + columns) - row;
-                if (focus < columns - 1) {
-                    word = r.sourceTokens[std::size_t(focus)];
-                    copied = true;
-                }
-            }
-            r.outputTokens.push_back(std::move(word));
-            r.outputCopied.push_back(copied);
+            appendOutput(results[i], token, row, d->vocabulary, options.replaceUnknown);
             if (token == Vocabulary::kEos)
                 break;
         }
     }
     return results;
+}
+
+BeamDecoded Seq2SeqModel::beamReverse(const std::string &sentence, const BeamOptions &beam,
+                                      const DecodeOptions &options) const
+{
+    return beamDecode(tokenize(sentence, lowercase()), beam, options);
+}
+
+BeamDecoded Seq2SeqModel::beamDecode(const std::vector<std::string> &tokens, const BeamOptions &beam,
+                                     const DecodeOptions &options) const
+{
+    std::vector<int> ids;
+    const DecodedSentence source = sourceSide(tokens, d->vocabulary, &ids);
+
+    // Inference mode, as decodeBatch(): no gradients and no autograd bookkeeping at all.
+    torch::InferenceMode inference;
+    EvalModeScope evalMode(d->net);
+    Decoder &decoder = d->net->decoder;
+    const Batch batch = makeSourceBatch({ids});
+    torch::Tensor hidden;
+    const DecoderMemory memory = d->net->encode(batch.source, batch.sourceLengths, &hidden);
+    const DecoderWeights w = decoder->fusedWeights();
+    DecoderState state{hidden.unbind(0), {}};
+    DecoderMemory rowsMemory = memory;
+
+    // The live hypotheses run through the decoder as one batch; eval mode makes dropout a no-op.
+    const auto step = [&](const std::vector<int> &parents, const std::vector<int> &lastTokens) {
+        const auto rows = torch::tensor(std::vector<int64_t>(parents.begin(), parents.end()), torch::kLong);
+        for (auto &layer : state.layers)
+            layer = layer.index_select(0, rows);
+        if (state.attentional.defined())
+            state.attentional = state.attentional.index_select(0, rows);
+        if (rowsMemory.values.size(0) != rows.size(0))
+            rowsMemory = repeatRows(memory, rows.size(0));
+        const auto embedded =
+            decoder->embedding(torch::tensor(std::vector<int64_t>(lastTokens.begin(), lastTokens.end()), torch::kLong));
+        const DecoderStepOutput s = decoder->step(w, decoder->embeddingGates(w, embedded), state, rowsMemory);
+        const torch::Tensor logProbs =
+            torch::log_softmax(decoder->logits(w, s.output, s.context, embedded), 1).contiguous();
+        BeamScores scores;
+        scores.logProbs.assign(logProbs.data_ptr<float>(), logProbs.data_ptr<float>() + logProbs.numel());
+        if (s.weights.defined()) {
+            const torch::Tensor weights = s.weights.contiguous();
+            scores.attention.assign(weights.data_ptr<float>(), weights.data_ptr<float>() + weights.numel());
+        }
+        return scores;
+    };
+    BeamResult found = beamSearch(step, beam, maxOutputLength(ids.size()));
+
+    BeamDecoded decoded;
+    decoded.steps = std::move(found.steps);
+    const std::size_t columns = source.sourceTokens.size();
+    for (const BeamHypothesis &h : found.nbest) {
+        ScoredSentence scored{source, h.logProb, h.score};
+        for (std::size_t t = 0; t < h.tokens.size(); ++t) {
+            const float *row = h.attention.empty() ? nullptr : h.attention.data() + t * columns;
+            appendOutput(scored.sentence, h.tokens[t], row, d->vocabulary, options.replaceUnknown);
+        }
+        decoded.nbest.push_back(std::move(scored));
+    }
+    return decoded;
 }
 
 const ModelConfig &Seq2SeqModel::config() const { return d->config; }

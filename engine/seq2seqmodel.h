@@ -1,5 +1,6 @@
 #pragma once
 
+#include "beamsearch.h"
 #include "datasetconfig.h"
 #include "decodedsentence.h"
 #include "embeddingtable.h"
@@ -20,6 +21,18 @@ struct CheckpointError : std::runtime_error {
 
 struct DecodeOptions {
     bool replaceUnknown = true;  // <UNK> output -> the source word attended to most; never without attention
+};
+
+// One hypothesis of a beam search, as a decoded sentence (<UNK> replaced as decode() does).
+struct ScoredSentence {
+    DecodedSentence sentence;
+    double logProb = 0;  // sum of log P(y_t | y_<t)
+    double score = 0;    // logProb / |y|^alpha
+};
+
+struct BeamDecoded {
+    std::vector<ScoredSentence> nbest;  // best score first
+    std::vector<BeamStep> steps;        // the hypotheses kept at each step, as token ids
 };
 
 class Seq2SeqNet;
@@ -51,6 +64,12 @@ public:
     // Padded batches; gives the same results as decoding one sentence at a time.
     std::vector<DecodedSentence> decodeBatch(const std::vector<std::vector<std::string>> &sentences,
                                              const DecodeOptions &options = {}) const;
+    // Beam search (see beamsearch.h) with the same maximum length as decode(); width 1 gives
+    // decode()'s output. Throws std::invalid_argument for invalid options.
+    BeamDecoded beamDecode(const std::vector<std::string> &tokens, const BeamOptions &beam,
+                           const DecodeOptions &options = {}) const;
+    BeamDecoded beamReverse(const std::string &sentence, const BeamOptions &beam,
+                            const DecodeOptions &options = {}) const;
 
     const ModelConfig &config() const;
     const Vocabulary &vocabulary() const;

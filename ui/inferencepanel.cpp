@@ -1,13 +1,17 @@
 #include "inferencepanel.h"
 
 #include "attentionheatmap.h"
+#include "beamview.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QSpinBox>
+#include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -86,6 +90,24 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
     m_heatmap->setObjectName(QStringLiteral("attentionHeatmap"));
     m_heatmap->setMinimumHeight(220);
 
+    m_beamWidth = new QSpinBox;
+    m_beamWidth->setObjectName(QStringLiteral("beamWidth"));
+    m_beamWidth->setRange(1, 16);
+    m_beamWidth->setSpecialValueText(tr("1 (greedy)"));
+    m_beamWidth->setToolTip(tr("Beam width: how many partial outputs are kept at each step. 1 takes the most "
+                               "likely word every time (greedy)."));
+    m_alpha = new QDoubleSpinBox;
+    m_alpha->setObjectName(QStringLiteral("beamAlpha"));
+    m_alpha->setRange(0, kMaxLengthAlpha);
+    m_alpha->setSingleStep(0.1);
+    m_alpha->setDecimals(2);
+    m_alpha->setValue(BeamOptions{}.alpha);
+    m_alpha->setToolTip(tr("Length normalisation α: hypotheses are ranked by log P / length^α. 0 favours short "
+                           "outputs, 1 ranks by the mean log-probability per word."));
+    m_beamView = new BeamView;
+    m_beamView->setObjectName(QStringLiteral("beamView"));
+    m_beamView->hide();
+
     auto *sentenceLabel = new QLabel(tr("&Sentence:"));
     sentenceLabel->setBuddy(m_input);
     auto *top = new QHBoxLayout;
@@ -98,6 +120,14 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
     modelRow->addWidget(modelLabel);
     modelRow->addWidget(m_choice);
     modelRow->addWidget(m_modelInfo, 1);
+    auto *beamLabel = new QLabel(tr("&Beam:"));
+    beamLabel->setBuddy(m_beamWidth);
+    modelRow->addWidget(beamLabel);
+    modelRow->addWidget(m_beamWidth);
+    auto *alphaLabel = new QLabel(tr("&α:"));
+    alphaLabel->setBuddy(m_alpha);
+    modelRow->addWidget(alphaLabel);
+    modelRow->addWidget(m_alpha);
 
     auto *tokens = new QGridLayout;
     tokens->setColumnStretch(1, 1);
@@ -112,7 +142,12 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
     layout->addLayout(tokens);
     layout->addWidget(m_notice);
     layout->addWidget(m_cellInfo);
-    layout->addWidget(m_heatmap, 1);
+    auto *views = new QSplitter(Qt::Vertical);
+    views->addWidget(m_heatmap);
+    views->addWidget(m_beamView);
+    views->setStretchFactor(0, 3);
+    views->setStretchFactor(1, 1);
+    layout->addWidget(views, 1);
 
     m_debounce = new QTimer(this);
     m_debounce->setSingleShot(true);
@@ -128,6 +163,12 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
         decode();
     });
     connect(m_heatmap, &AttentionHeatmap::cellSelected, this, &InferencePanel::selectCell);
+    connect(m_beamWidth, &QSpinBox::valueChanged, this, [this](int width) {
+        m_alpha->setEnabled(width > 1);
+        decode();
+    });
+    connect(m_alpha, &QDoubleSpinBox::valueChanged, this, &InferencePanel::decode);
+    m_alpha->setEnabled(false);
 
     updateModelInfo();
     decode();
@@ -213,8 +254,20 @@ void InferencePanel::decode()
                   tr("Type a sentence above"));
         return;
     }
+    const BeamOptions beam = beamOptions();
     try {
-        m_sentence = model->reverse(text.toStdString());
+        if (beam.width > 1) {
+            const BeamDecoded result = model->beamReverse(text.toStdString(), beam);
+            if (result.nbest.empty()) {  // every continuation had probability 0: a broken model
+                showEmpty(tr("Beam search found no output with a finite probability"), tr("No output"));
+                return;
+            }
+            m_sentence = result.nbest.front().sentence;
+            m_beamView->setResult(result, model->vocabulary(), beam.alpha);
+        } else {
+            m_sentence = model->reverse(text.toStdString());
+        }
+        m_beamView->setVisible(beam.width > 1);
     } catch (const std::exception &error) {
         showEmpty(tr("Cannot decode this sentence: %1").arg(QString::fromStdString(error.what())),
                   tr("Cannot decode this sentence"));
@@ -235,9 +288,26 @@ void InferencePanel::decode()
     emit sentenceDecoded();
 }
 
+BeamOptions InferencePanel::beamOptions() const
+{
+    BeamOptions options;
+    options.width = m_beamWidth->value();
+    options.alpha = m_alpha->value();
+    options.nbest = std::min(options.width, 5);
+    return options;
+}
+
+void InferencePanel::setBeamOptions(const BeamOptions &options)
+{
+    m_alpha->setValue(options.alpha);
+    m_beamWidth->setValue(options.width);
+}
+
 void InferencePanel::showEmpty(const QString &message, const QString &shortMessage)
 {
     m_hasSentence = false;
+    m_beamView->clear();
+    m_beamView->hide();
     m_sentence = DecodedSentence{};
     m_row = m_column = -1;
     m_heatmap->showMessage(shortMessage);

@@ -1,11 +1,15 @@
 #pragma once
 
+#include "beamsearch.h"
 #include "decodedsentence.h"
 #include "metatypes.h"
 
 #include <QWidget>
 
 class AttentionHeatmap;
+class BeamView;
+class QDoubleSpinBox;
+class QSpinBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -41,6 +45,11 @@ public:
     int highlightedSourceToken() const { return m_column; }
     AttentionHeatmap *heatmap() const { return m_heatmap; }
     QLineEdit *inputField() const { return m_input; }
+    BeamView *beamView() const { return m_beamView; }
+
+    // Width 1 decodes greedily; wider shows the n-best list and the beam's steps.
+    BeamOptions beamOptions() const;
+    void setBeamOptions(const BeamOptions &options);
 
 signals:
     void sentenceDecoded();
@@ -60,6 +69,9 @@ private:
     QLabel *m_cellInfo;
     QLabel *m_notice;
     AttentionHeatmap *m_heatmap;
+    QSpinBox *m_beamWidth;
+    QDoubleSpinBox *m_alpha;
+    BeamView *m_beamView;
     QTimer *m_debounce;
 
     ModelSnapshot m_best;

@@ -431,6 +431,10 @@ void MainWindow::readSettings()
     restoreState(settings.value(QStringLiteral("state")).toByteArray());
     m_inference->setChoice(InferencePanel::Choice(
         settings.value(QStringLiteral("inferenceModel"), int(InferencePanel::Choice::Best)).toInt()));
+    BeamOptions beam;
+    beam.width = settings.value(QStringLiteral("beamWidth"), beam.width).toInt();
+    beam.alpha = settings.value(QStringLiteral("beamAlpha"), beam.alpha).toDouble();
+    m_inference->setBeamOptions(beam);
     m_embeddings->setSide(EmbeddingPanel::Side(
         settings.value(QStringLiteral("embeddingSide"), int(EmbeddingPanel::Side::Encoder)).toInt()));
     m_embeddings->restoreState(settings.value(QStringLiteral("embeddingSplitter")).toByteArray());
@@ -453,6 +457,8 @@ void MainWindow::writeSettings() const
     settings.setValue(QStringLiteral("geometry"), saveGeometry());
     settings.setValue(QStringLiteral("state"), saveState());
     settings.setValue(QStringLiteral("inferenceModel"), int(m_inference->choice()));
+    settings.setValue(QStringLiteral("beamWidth"), m_inference->beamOptions().width);
+    settings.setValue(QStringLiteral("beamAlpha"), m_inference->beamOptions().alpha);
     settings.setValue(QStringLiteral("embeddingSide"), int(m_embeddings->side()));
     settings.setValue(QStringLiteral("embeddingSplitter"), m_embeddings->saveState());
     settings.setValue(QStringLiteral("sentence"), m_inference->text());

@@ -11,6 +11,7 @@ private slots:
     void trainWritesAllFiles();
     void reverseAfterTraining();
     void reverseReportsBadModelFile();
+    void reverseWithBeamListsTheNBest();
     void reverseCutsLongInputWithANotice();
     void divergingTrainingFailsClearly();
     void evaluatePrintsExactMatch();
@@ -89,6 +90,13 @@ void TestCli::badOptionsExitWithTwo_data()
     QTest::newRow("probe shorter than training")
         << QStringList{"compare", "--out", "x", "--max-len", "10", "--probe-max-len", "5"} << "is below --max-len";
     QTest::newRow("compare without --out") << QStringList{"compare"} << "--out DIR is required";
+    QTest::newRow("beam 0") << QStringList{"reverse", "--model", "m.ckpt", "--beam", "0", "the cat"}
+                            << "--beam expects a whole number from 1 to 64, got '0'";
+    QTest::newRow("beam 65") << QStringList{"reverse", "--model", "m.ckpt", "--beam", "65", "the cat"} << "--beam expects";
+    QTest::newRow("alpha above 2") << QStringList{"reverse", "--model", "m.ckpt", "--alpha", "2.5", "the cat"}
+                                   << "--alpha expects a number from 0 to 2";
+    QTest::newRow("nbest above beam") << QStringList{"reverse", "--model", "m.ckpt", "--beam", "2", "--nbest", "3", "the cat"}
+                                      << "--nbest 3 is more than the beam keeps (--beam 2)";
 }
 
 void TestCli::badOptionsExitWithTwo()
@@ -177,6 +185,40 @@ void TestCli::reverseReportsBadModelFile()
     r = run({"reverse", "--model", m_dir.filePath("absent.ckpt"), "the cat"});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains("cannot open"), qPrintable(r.err));
+}
+
+void TestCli::reverseWithBeamListsTheNBest()
+{
+    QVERIFY(!m_model.isEmpty());
+    const Result plain = run({"reverse", "--model", m_model, "--beam", "3", "--nbest", "3", "red cat sun"});
+    QVERIFY2(plain.exitCode == 0, qPrintable(plain.err));
+    const QStringList lines = plain.out.split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 5);
+    QVERIFY2(lines[1].startsWith("n-best (beam 3, alpha 0.6"), qPrintable(plain.out));
+    QVERIFY2(QRegularExpression("^  1\\. score +-?\\d+\\.\\d{4}  log P +-?\\d+\\.\\d{4}  ").match(lines[2]).hasMatch(),
+             qPrintable(lines[2]));
+
+    const Result r = run({"reverse", "--model", m_model, "--json", "--beam", "3", "--alpha", "1", "--nbest", "2",
+                          "red cat sun"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject json = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(json["beam"].toObject()["width"].toInt(), 3);
+    const QJsonArray nbest = json["nbest"].toArray();
+    QCOMPARE(nbest.size(), 2);
+    QCOMPARE(json["output"].toString(), nbest[0].toObject()["output"].toString());
+    QVERIFY(nbest[0].toObject()["score"].toDouble() >= nbest[1].toObject()["score"].toDouble());
+    for (const QJsonValue &h : nbest) {
+        const QJsonObject o = h.toObject();
+        // alpha 1: the score is the mean log-probability per token
+        QVERIFY(std::abs(o["score"].toDouble() - o["log_prob"].toDouble() / o["tokens"].toArray().size()) < 1e-9);
+    }
+    const QJsonArray steps = json["beam_steps"].toArray();
+    QVERIFY(!steps.isEmpty());
+    for (const QJsonValue &step : steps) {
+        const QJsonArray kept = step.toObject()["kept"].toArray();
+        QVERIFY(!kept.isEmpty() && kept.size() <= 3);
+        QVERIFY(kept[0].toObject().contains("tokens") && kept[0].toObject().contains("finished"));
+    }
 }
 
 void TestCli::reverseCutsLongInputWithANotice()

@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 
 #include "attentionheatmap.h"
+#include "beamview.h"
 #include "datasetpanel.h"
 #include "dataset.h"
 #include "examplestable.h"
@@ -30,6 +31,8 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QTableWidget>
+#include <QTreeWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -72,6 +75,7 @@ private slots:
     void stopEndsTraining();
     void closingDuringTrainingEndsTheThread();
     void experimentsTrainTheQueueInTurn();
+    void beamSearchShowsTheNBestAndItsSteps();
 
 private:
     void useTinySettings(MainWindow &window, int epochs);
@@ -496,6 +500,35 @@ void TestMainWindow::experimentsTrainTheQueueInTurn()
     QVERIFY(panel->findChild<QLabel *>(QStringLiteral("experimentsStatus"))->text().contains(QStringLiteral("4")));
     QVERIFY(run->isEnabled());
     QVERIFY(m_window->trainAction()->isEnabled());
+}
+
+void TestMainWindow::beamSearchShowsTheNBestAndItsSteps()
+{
+    InferencePanel *panel = m_window->inferencePanel();
+    panel->setModel(m_model, QStringLiteral("tiny test model"));
+    BeamOptions beam;
+    beam.width = 3;
+    beam.alpha = 0.6;
+    panel->setBeamOptions(beam);
+    panel->setText(QStringLiteral("blue dog fish"));
+    QCOMPARE(panel->outputText(), QStringLiteral("fish dog blue"));
+
+    BeamView *view = panel->beamView();
+    QVERIFY(!view->isHidden());
+    QTableWidget *nbest = view->nbestTable();
+    QVERIFY(nbest->rowCount() >= 1 && nbest->rowCount() <= 3);
+    QCOMPARE(nbest->item(0, 1)->text(), panel->outputText());
+    const QLocale locale;
+    for (int row = 1; row < nbest->rowCount(); ++row)
+        QVERIFY(locale.toDouble(nbest->item(row - 1, 3)->text()) >= locale.toDouble(nbest->item(row, 3)->text()));
+    // The winner was kept at every step, one token longer each time, <EOS> included.
+    QCOMPARE(view->stepsTree()->topLevelItemCount() >= panel->sentence().rows(), true);
+    QCOMPARE(view->winnerPathLength(), panel->sentence().rows());
+
+    beam.width = 1;
+    panel->setBeamOptions(beam);
+    QVERIFY(view->isHidden());
+    QCOMPARE(panel->outputText(), QStringLiteral("fish dog blue"));
 }
 
 QTEST_MAIN(TestMainWindow)
