@@ -193,6 +193,11 @@ void readRunOptions(CommandLine &cl, DatasetConfig &d, ModelConfig &m, TrainingC
             cl.fail(problem);
 }
 
+QString outputFile(const std::string &folder, const std::string &name)
+{
+    return QDir(QString::fromStdString(folder)).filePath(QString::fromStdString(name));
+}
+
 std::string attentionChoices()
 {
     return "'bahdanau', 'luong-dot', 'luong-general' or 'none'";
@@ -212,11 +217,9 @@ int runTrain(const std::vector<std::string> &arguments)
     if (!cl.ok())
         return usageError("train", cl.error());
     const std::string out = cl.text("out");
-
-    const QString outDir = QString::fromStdString(out);
-    if (!QDir().mkpath(outDir))
+    if (!QDir().mkpath(QString::fromStdString(out)))
         return failure("cannot create output folder '" + out + "'");
-    const auto file = [&](const char *name) { return QDir(outDir).filePath(QString::fromLatin1(name)); };
+    const auto file = [&](const std::string &name) { return outputFile(out, name); };
 
     Dataset data;
     try {
@@ -299,10 +302,9 @@ int runCompare(const std::vector<std::string> &arguments)
     if (!cl.ok())
         return usageError("compare", cl.error());
     const std::string out = cl.text("out");
-    const QString outDir = QString::fromStdString(out);
-    if (!QDir().mkpath(outDir))
+    if (!QDir().mkpath(QString::fromStdString(out)))
         return failure("cannot create output folder '" + out + "'");
-    const auto file = [&](const std::string &name) { return QDir(outDir).filePath(QString::fromStdString(name)); };
+    const auto file = [&](const std::string &name) { return outputFile(out, name); };
 
     Dataset data;
     std::vector<SentencePair> probe;
