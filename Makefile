@@ -23,7 +23,11 @@ build: deps
 	cmake --build $(BUILD) -j $(JOBS)
 
 deps:
-	@missing=""; for p in $(PACKAGES); do \
+	@$(MAKE) --no-print-directory install-missing WANTED="$(PACKAGES)"
+
+# Installs those of WANTED that dpkg does not know as installed.
+install-missing:
+	@missing=""; for p in $(WANTED); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing:$$missing"; \
@@ -54,7 +58,7 @@ FUZZ_BUILD     ?= build-fuzz
 FUZZ_SECONDS   ?= 120
 FUZZ_TARGETS   := tokenizer corpus checkpoint
 
-.PHONY: test-sanitize fuzz
+.PHONY: test-sanitize fuzz install-missing
 
 test-sanitize: deps
 	cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
@@ -64,6 +68,7 @@ test-sanitize: deps
 	  ctest --output-on-failure -j $(JOBS) -R '^($(subst $(eval) ,|,$(strip $(SANITIZE_UNITS))))$$'
 
 fuzz: deps
+	@$(MAKE) --no-print-directory install-missing WANTED="clang libclang-rt-14-dev"
 	CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNSCOPE_FUZZ=ON \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address -fno-omit-frame-pointer"
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
