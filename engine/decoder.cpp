@@ -1,6 +1,7 @@
 #include "decoder.h"
 
 #include "grustep.h"
+#include "parameterversions.h"
 
 #include <limits>
 
@@ -92,9 +93,7 @@ DecoderWeights DecoderImpl::fusedWeights()
 {
     if (torch::GradMode::is_enabled())
         return regroup(/*contiguous=*/false);
-    std::vector<std::pair<const void *, int64_t>> versions;
-    for (const auto &p : parameters())
-        versions.emplace_back(p.data_ptr(), p._version());
+    ParameterVersions versions = parameterVersions(*this);
     if (versions != m_cachedVersions) {
         m_cachedWeights = regroup(/*contiguous=*/true);
         m_cachedVersions = std::move(versions);

@@ -3,6 +3,7 @@
 #include "bahdanauattention.h"
 #include "luongattention.h"
 #include "modelconfig.h"
+#include "parameterversions.h"
 #include "torchapi.h"
 
 #include <vector>
@@ -96,7 +97,7 @@ private:
                  std::vector<torch::Tensor> &layers);
 
     DecoderWeights m_cachedWeights;
-    std::vector<std::pair<const void *, int64_t>> m_cachedVersions;  // data and version of each parameter
+    ParameterVersions m_cachedVersions;  // data and version of each parameter
     AttentionKind m_kind;
     int m_layers;
     int m_embedSize;

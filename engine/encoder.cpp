@@ -1,6 +1,7 @@
 #include "encoder.h"
 
 #include "grustep.h"
+#include "parameterversions.h"
 
 namespace rnn = torch::nn::utils::rnn;
 
@@ -40,9 +41,7 @@ EncoderOutput EncoderImpl::forward(const torch::Tensor &source, const torch::Ten
 
 EncoderOutput EncoderImpl::forwardUnpadded(const torch::Tensor &source)
 {
-    std::vector<std::pair<const void *, int64_t>> versions;
-    for (const auto &p : gru->parameters())
-        versions.emplace_back(p.data_ptr(), p._version());
+    ParameterVersions versions = parameterVersions(*gru);
     if (versions != m_cachedVersions) {
         const auto params = gru->named_parameters(/*recurse=*/false);
         m_cachedWeights.clear();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "modelconfig.h"
+#include "parameterversions.h"
 #include "torchapi.h"
 
 #include <vector>
@@ -29,7 +30,7 @@ private:
     EncoderOutput forwardUnpadded(const torch::Tensor &source);
 
     std::vector<torch::Tensor> m_cachedWeights;  // per layer and direction: W_ih^T, b_ih, W_hh^T, b_hh
-    std::vector<std::pair<const void *, int64_t>> m_cachedVersions;
+    ParameterVersions m_cachedVersions;
     int m_layers;
     int m_directions;
 };

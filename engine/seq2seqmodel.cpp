@@ -4,6 +4,7 @@
 #include "batch.h"
 #include "checkpointformat.h"
 #include "seq2seqnet.h"
+#include "singlethreadscope.h"
 #include "tokenizer.h"
 
 #include <algorithm>
@@ -211,6 +212,7 @@ BeamDecoded Seq2SeqModel::beamDecode(const std::vector<std::string> &tokens, con
     // Inference mode, as decodeBatch(): no gradients and no autograd bookkeeping at all.
     torch::InferenceMode inference;
     EvalModeScope evalMode(d->net);
+    const SingleThreadScope singleThread;  // a beam's few rows, as greedy() for a few sentences
     Decoder &decoder = d->net->decoder;
     const Batch batch = makeSourceBatch({ids});
     torch::Tensor hidden;

@@ -1,35 +1,19 @@
 #include "seq2seqnet.h"
 
+#include "inferencenet.h"
+#include "parameterversions.h"
+#include "singlethreadscope.h"
 #include "vocabulary.h"
 
 #include <limits>
 
 namespace {
 
-// Runs a scope on one intra-op thread. A few sentences' multiplies are too small to share: with
-// OMP_WAIT_POLICY=PASSIVE, waking the second thread cost more than it saved (one sentence,
-// 11 steps: 2.0 ms on one thread, 3.1-4.0 ms on two).
-class SingleThreadScope
-{
-public:
-    explicit SingleThreadScope(bool active) : m_previous(active ? torch::get_num_threads() : 0)
-    {
-        if (m_previous > 1)
-            torch::set_num_threads(1);
-    }
-    ~SingleThreadScope()
-    {
-        if (m_previous > 1)
-            torch::set_num_threads(m_previous);
-    }
-
-private:
-    int m_previous;
-};
-
 constexpr int64_t kSingleThreadBatch = 8;
 
 }
+
+Seq2SeqNetImpl::~Seq2SeqNetImpl() = default;
 
 Seq2SeqNetImpl::Seq2SeqNetImpl(int vocabularySize, const ModelConfig &config)
     : encoder(vocabularySize, config)
@@ -103,6 +87,8 @@ GreedyOutput Seq2SeqNetImpl::greedy(const torch::Tensor &source, const torch::Te
 {
     const int64_t batch = source.size(0);
     const SingleThreadScope singleThread(batch <= kSingleThreadBatch);
+    if (batch == 1 && !is_training() && !torch::GradMode::is_enabled() && InferenceNet::supports(*this))
+        return greedyOne(source.narrow(1, 0, lengths[0].item<int64_t>()), maxSteps, stopAtEos);
     torch::Tensor hidden;
     const DecoderMemory memory = encode(source, lengths, &hidden);
     const DecoderWeights w = decoder->fusedWeights();
@@ -124,4 +110,22 @@ GreedyOutput Seq2SeqNetImpl::greedy(const torch::Tensor &source, const torch::Te
             break;
     }
     return {torch::stack(tokens, 1), weights.empty() ? torch::Tensor() : torch::stack(weights, 1)};
+}
+
+GreedyOutput Seq2SeqNetImpl::greedyOne(const torch::Tensor &source, int maxSteps, bool stopAtEos)
+{
+    ParameterVersions versions = parameterVersions(*this);
+    if (!m_inference || versions != m_inferenceVersions) {
+        m_inference = std::make_unique<InferenceNet>(*this);
+        m_inferenceVersions = std::move(versions);
+    }
+    const torch::Tensor ids = source.to(torch::kLong).contiguous();
+    const int64_t *first = ids.data_ptr<int64_t>();
+    InferenceNetOutput out = m_inference->greedy(std::vector<int>(first, first + ids.numel()), maxSteps, stopAtEos);
+    const int64_t steps = int64_t(out.tokens.size());
+    auto tokens = torch::empty({1, steps}, torch::kLong);
+    std::copy(out.tokens.begin(), out.tokens.end(), tokens.data_ptr<int64_t>());
+    auto weights = torch::empty({1, steps, source.size(1)}, torch::kFloat);
+    std::copy(out.weights.begin(), out.weights.end(), weights.data_ptr<float>());
+    return {tokens, weights};
 }

@@ -1,0 +1,264 @@
+#include "inferencenet.h"
+
+#include "seq2seqnet.h"
+#include "vocabulary.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+std::vector<float> floats(const torch::Tensor &t)
+{
+    const torch::Tensor c = t.detach().to(torch::kFloat).contiguous();
+    return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
+}
+
+// y += W x, W (rows, columns) row-major.
+void addProduct(const std::vector<float> &w, int rows, int columns, const float *x, float *y)
+{
+    cblas_sgemv(CblasRowMajor, CblasNoTrans, rows, columns, 1.0f, w.data(), columns, x, 1, 1.0f, y, 1);
+}
+
+// y += sum_i a_i m_i over the `count` rows of m (count, columns).
+void addWeightedRows(const std::vector<float> &m, int count, int columns, const float *a, float *y)
+{
+    cblas_sgemv(CblasRowMajor, CblasTrans, count, columns, 1.0f, m.data(), columns, a, 1, 1.0f, y, 1);
+}
+
+// c (count, rows) = x (count, columns) . w^T, w (rows, columns): every row of x through w at once.
+void multiplyRows(const float *x, int count, int columns, const std::vector<float> &w, int rows, std::vector<float> &c)
+{
+    c.resize(std::size_t(count) * std::size_t(rows));
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, count, rows, columns, 1.0f, x, columns, w.data(), columns,
+                0.0f, c.data(), rows);
+}
+
+// tanh as a rational function (Eigen's fast tanh, within a few ulp of std::tanh on floats):
+// branch-free, so the loops below vectorise, where std::tanh costs ~10 ns a call.
+inline float fastTanh(float x)
+{
+    x = std::clamp(x, -7.90531110763549805f, 7.90531110763549805f);
+    const float x2 = x * x;
+    float p = -2.76076847742355e-16f;
+    p = p * x2 + 2.00018790482477e-13f;
+    p = p * x2 - 8.60467152213735e-11f;
+    p = p * x2 + 5.12229709037114e-08f;
+    p = p * x2 + 1.48572235717979e-05f;
+    p = p * x2 + 6.37261928875436e-04f;
+    p = p * x2 + 4.89352455891786e-03f;
+    float q = 1.19825839466702e-06f;
+    q = q * x2 + 1.18534705686654e-04f;
+    q = q * x2 + 2.26843463243900e-03f;
+    q = q * x2 + 4.89352518554385e-03f;
+    return x * p / q;
+}
+
+inline float sigmoid(float x)
+{
+    return 0.5f + 0.5f * fastTanh(0.5f * x);
+}
+
+// torch::nn::GRU's cell from the gate pre-activations of the input and of the state (r, z, n).
+void gruCell(const float *inputGates, const float *hiddenGates, float *h, int n)
+{
+    for (int i = 0; i < n; ++i) {
+        const float r = sigmoid(inputGates[i] + hiddenGates[i]);
+        const float z = sigmoid(inputGates[n + i] + hiddenGates[n + i]);
+        const float c = fastTanh(inputGates[2 * n + i] + r * hiddenGates[2 * n + i]);
+        h[i] = c + z * (h[i] - c);
+    }
+}
+
+// Copies `count` floats from row `row` of a (rows, count) table.
+void copyRow(const std::vector<float> &table, int row, int count, float *out)
+{
+    std::copy_n(table.data() + std::size_t(row) * std::size_t(count), count, out);
+}
+
+}
+
+bool InferenceNet::supports(Seq2SeqNetImpl &net)
+{
+    return net.decoder->kind() == AttentionKind::Bahdanau;
+}
+
+InferenceNet::InferenceNet(Seq2SeqNetImpl &net)
+{
+    torch::NoGradGuard noGrad;
+    const EncoderImpl &encoder = *net.encoder;
+    const DecoderImpl &decoder = *net.decoder;
+    const auto &encoderOptions = encoder.gru->options;
+    m_layers = int(encoderOptions.num_layers());
+    m_directions = encoderOptions.bidirectional() ? 2 : 1;
+    m_hidden = int(decoder.gru->options.hidden_size());
+    m_vocabulary = int(decoder.embedding->weight.size(0));
+    m_attention = int(decoder.attention->W_s->weight.size(0));
+    const int embed = int(decoder.embedding->weight.size(1));
+
+    const auto encoderParams = encoder.gru->named_parameters(/*recurse=*/false);
+    for (int layer = 0; layer < m_layers; ++layer)
+        for (int direction = 0; direction < m_directions; ++direction) {
+            const std::string suffix = "_l" + std::to_string(layer) + (direction ? "_reverse" : "");
+            GruWeights g;
+            const torch::Tensor inputWeight = encoderParams["weight_ih" + suffix];
+            g.size = int(encoderOptions.hidden_size());
+            g.inputSize = int(inputWeight.size(1));
+            g.inputToGates = floats(inputWeight);
+            g.inputBias = floats(encoderParams["bias_ih" + suffix]);
+            g.hiddenToGates = floats(encoderParams["weight_hh" + suffix]);
+            g.hiddenBias = floats(encoderParams["bias_hh" + suffix]);
+            if (layer == 0)
+                g.tokenGates = floats(torch::addmm(encoderParams["bias_ih" + suffix], encoder.embedding->weight,
+                                                   inputWeight.t()));
+            m_encoder.push_back(std::move(g));
+        }
+    m_bridge = floats(encoder.bridge->weight);
+    m_bridgeBias = floats(encoder.bridge->bias);
+
+    const auto decoderParams = decoder.gru->named_parameters(/*recurse=*/false);
+    for (int layer = 0; layer < m_layers; ++layer) {
+        const std::string suffix = "_l" + std::to_string(layer);
+        GruWeights g;
+        g.size = m_hidden;
+        g.inputSize = layer == 0 ? embed + m_hidden : m_hidden;
+        const torch::Tensor inputWeight = decoderParams["weight_ih" + suffix];
+        if (layer == 0) {
+            g.tokenGates = floats(torch::addmm(decoderParams["bias_ih" + suffix], decoder.embedding->weight,
+                                               inputWeight.narrow(1, 0, embed).t()));
+            m_contextToGates = floats(inputWeight.narrow(1, embed, m_hidden));
+        } else {
+            g.inputToGates = floats(inputWeight);
+            g.inputBias = floats(decoderParams["bias_ih" + suffix]);
+        }
+        if (layer + 1 < m_layers) {
+            g.hiddenToGates = floats(decoderParams["weight_hh" + suffix]);
+            g.hiddenBias = floats(decoderParams["bias_hh" + suffix]);
+        }
+        m_decoder.push_back(std::move(g));
+    }
+    const std::string top = "_l" + std::to_string(m_layers - 1);
+    const torch::Tensor &ws = decoder.attention->W_s->weight;
+    m_top = floats(torch::cat({ws, decoderParams["weight_hh" + top]}));
+    m_topBias = floats(torch::cat({torch::zeros({ws.size(0)}, ws.options()), decoderParams["bias_hh" + top]}));
+    m_keysWeight = floats(decoder.attention->W_h->weight);
+    m_score = floats(decoder.attention->v->weight);
+    const torch::Tensor &out = decoder.out->weight;  // columns: state, context, embedding
+    m_stateToLogits = floats(out.narrow(1, 0, m_hidden));
+    m_contextToLogits = floats(out.narrow(1, m_hidden, m_hidden));
+    m_tokenLogits = floats(torch::addmm(decoder.out->bias, decoder.embedding->weight, out.narrow(1, 2 * m_hidden, embed).t()));
+}
+
+void InferenceNet::encode(const std::vector<int> &source)
+{
+    const int length = int(source.size());
+    const int size = m_encoder.front().size;
+    const int width = m_directions * size;
+    std::vector<float> input, output, gates, hiddenGates(std::size_t(3 * size));
+    std::vector<float> finals(std::size_t(m_layers * width));
+    for (int layer = 0; layer < m_layers; ++layer) {
+        output.assign(std::size_t(length * width), 0.0f);
+        for (int direction = 0; direction < m_directions; ++direction) {
+            const GruWeights &g = m_encoder[std::size_t(layer * m_directions + direction)];
+            if (layer == 0) {
+                gates.resize(std::size_t(length * 3 * size));
+                for (int t = 0; t < length; ++t)
+                    copyRow(g.tokenGates, source[std::size_t(t)], 3 * size, gates.data() + t * 3 * size);
+            } else {
+                multiplyRows(input.data(), length, g.inputSize, g.inputToGates, 3 * size, gates);
+                for (int t = 0; t < length; ++t)
+                    for (int i = 0; i < 3 * size; ++i)
+                        gates[std::size_t(t * 3 * size + i)] += g.inputBias[std::size_t(i)];
+            }
+            float *state = finals.data() + layer * width + direction * size;
+            std::fill_n(state, size, 0.0f);
+            for (int step = 0; step < length; ++step) {
+                const int t = direction ? length - 1 - step : step;
+                hiddenGates = g.hiddenBias;
+                addProduct(g.hiddenToGates, 3 * size, size, state, hiddenGates.data());
+                gruCell(gates.data() + t * 3 * size, hiddenGates.data(), state, size);
+                std::copy_n(state, size, output.data() + t * width + direction * size);
+            }
+        }
+        input.swap(output);
+    }
+    m_length = length;
+    m_values = std::move(input);
+    m_state.assign(std::size_t(m_layers), {});
+    for (int layer = 0; layer < m_layers; ++layer) {
+        std::vector<float> &s = m_state[std::size_t(layer)];
+        s = m_bridgeBias;
+        addProduct(m_bridge, m_hidden, width, finals.data() + layer * width, s.data());
+        for (float &x : s)
+            x = std::tanh(x);
+    }
+    multiplyRows(m_values.data(), length, m_hidden, m_keysWeight, m_attention, m_keys);
+    multiplyRows(m_values.data(), length, m_hidden, m_contextToGates, 3 * m_hidden, m_valueGates);
+    multiplyRows(m_values.data(), length, m_hidden, m_contextToLogits, m_vocabulary, m_valueLogits);
+}
+
+InferenceNetOutput InferenceNet::greedy(const std::vector<int> &source, int maxSteps, bool stopAtEos)
+{
+    encode(source);
+    const int length = m_length, hidden = m_hidden, attention = m_attention;
+    m_topOut.resize(m_topBias.size());
+    m_gates.resize(std::size_t(3 * hidden));
+    m_hiddenGates.resize(std::size_t(3 * hidden));
+    m_logits.resize(std::size_t(m_vocabulary));
+    m_energy.resize(std::size_t(length * attention));
+    m_weights.resize(std::size_t(length));
+    std::vector<float> inputGates(std::size_t(3 * hidden));
+
+    InferenceNetOutput out;
+    int token = Vocabulary::kSos;
+    for (int step = 0; step < maxSteps; ++step) {
+        std::vector<float> &topState = m_state.back();
+        // Query W_s s and the top layer's W_hh s read the same previous state: one product.
+        m_topOut = m_topBias;
+        addProduct(m_top, int(m_topOut.size()), hidden, topState.data(), m_topOut.data());
+        for (int i = 0; i < length; ++i)
+            for (int a = 0; a < attention; ++a)
+                m_energy[std::size_t(i * attention + a)] =
+                    fastTanh(m_keys[std::size_t(i * attention + a)] + m_topOut[std::size_t(a)]);
+        std::fill(m_weights.begin(), m_weights.end(), 0.0f);
+        addProduct(m_energy, length, attention, m_score.data(), m_weights.data());
+        const float highest = *std::max_element(m_weights.begin(), m_weights.end());
+        float sum = 0;
+        for (float &w : m_weights)
+            sum += (w = std::exp(w - highest));
+        for (float &w : m_weights)
+            w /= sum;
+
+        copyRow(m_decoder.front().tokenGates, token, 3 * hidden, m_gates.data());
+        addWeightedRows(m_valueGates, length, 3 * hidden, m_weights.data(), m_gates.data());
+        for (int layer = 0; layer < m_layers; ++layer) {
+            const GruWeights &g = m_decoder[std::size_t(layer)];
+            std::vector<float> &state = m_state[std::size_t(layer)];
+            const float *hiddenGates = m_topOut.data() + attention;
+            if (layer + 1 < m_layers) {
+                m_hiddenGates = g.hiddenBias;
+                addProduct(g.hiddenToGates, 3 * hidden, hidden, state.data(), m_hiddenGates.data());
+                hiddenGates = m_hiddenGates.data();
+            }
+            const float *gates = m_gates.data();
+            if (layer > 0) {
+                inputGates = g.inputBias;
+                addProduct(g.inputToGates, 3 * hidden, hidden, m_state[std::size_t(layer) - 1].data(), inputGates.data());
+                gates = inputGates.data();
+            }
+            gruCell(gates, hiddenGates, state.data(), hidden);
+        }
+
+        copyRow(m_tokenLogits, token, m_vocabulary, m_logits.data());
+        addProduct(m_stateToLogits, m_vocabulary, hidden, m_state.back().data(), m_logits.data());
+        addWeightedRows(m_valueLogits, length, m_vocabulary, m_weights.data(), m_logits.data());
+        token = int(std::max_element(m_logits.begin(), m_logits.end()) - m_logits.begin());
+        out.tokens.push_back(token);
+        out.weights.insert(out.weights.end(), m_weights.begin(), m_weights.end());
+        if (stopAtEos && token == Vocabulary::kEos)
+            break;
+    }
+    return out;
+}

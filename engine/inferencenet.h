@@ -1,0 +1,58 @@
+#pragma once
+
+#include <vector>
+
+class Seq2SeqNetImpl;
+
+// One sentence through the greedy decoder, as tokens and an attention row per step.
+struct InferenceNetOutput {
+    std::vector<int> tokens;     // one per step
+    std::vector<float> weights;  // steps x source length, row-major
+};
+
+// A frozen float copy of a Bahdanau Seq2SeqNet that decodes one sentence in eval mode with plain
+// loops and BLAS matrix-vector products instead of tensor ops. One sentence is too little work
+// for LibTorch's ~2-5 us per op to hide behind: the op-by-op decoder spends most of a decode in
+// dispatch. What is linear in the encoder outputs or the previous token is multiplied once per
+// sentence or once per vocabulary word, not once per step:
+//   context's share of the GRU gates and logits: sum_i a_i (W h_i) instead of W (sum_i a_i h_i);
+//   the token embedding's share: one row of a table (vocabulary x gates).
+// The result equals Seq2SeqNetImpl::greedy's up to float rounding.
+class InferenceNet
+{
+public:
+    // Whether `net` has the shape this class decodes (Bahdanau attention).
+    static bool supports(Seq2SeqNetImpl &net);
+    explicit InferenceNet(Seq2SeqNetImpl &net);
+
+    // Decodes `source` (ids, <EOS> included) for up to `maxSteps` steps, stopping after <EOS>
+    // when `stopAtEos`. Single-threaded; not thread-safe (it reuses scratch buffers).
+    InferenceNetOutput greedy(const std::vector<int> &source, int maxSteps, bool stopAtEos);
+
+private:
+    struct GruWeights {
+        int inputSize = 0, size = 0;
+        std::vector<float> inputToGates, inputBias;    // (3 size, inputSize), (3 size)
+        std::vector<float> hiddenToGates, hiddenBias;  // (3 size, size), (3 size)
+        std::vector<float> tokenGates;                 // first layer only: (vocabulary, 3 size), bias included
+    };
+
+    void encode(const std::vector<int> &source);
+
+    int m_vocabulary = 0, m_layers = 0, m_directions = 0, m_hidden = 0, m_attention = 0;
+    std::vector<GruWeights> m_encoder;  // layer-major, direction-minor
+    std::vector<float> m_bridge, m_bridgeBias;
+    std::vector<GruWeights> m_decoder;  // per layer; the top one's hidden product lives in m_top
+    std::vector<float> m_keysWeight;     // W_h (A, H)
+    std::vector<float> m_top, m_topBias;  // [W_s; W_hh(top)] (A + 3H, H), [0; b_hh(top)]
+    std::vector<float> m_score;          // v (A)
+    std::vector<float> m_contextToGates;  // W_ih(layer 0) context columns (3H, H)
+    std::vector<float> m_stateToLogits, m_contextToLogits;  // out.weight columns (V, H) each
+    std::vector<float> m_tokenLogits;    // (V, V): out.weight's embedding columns . embedding + bias
+
+    // Per-sentence scratch.
+    int m_length = 0;
+    std::vector<float> m_values, m_keys, m_valueGates, m_valueLogits;  // (S, H), (S, A), (S, 3H), (S, V)
+    std::vector<std::vector<float>> m_state;
+    std::vector<float> m_topOut, m_gates, m_hiddenGates, m_logits, m_energy, m_weights;
+};
