@@ -4,16 +4,24 @@
 #include "commandline.h"
 #include "dataset.h"
 #include "evaluation.h"
+#include "eventlooplateness.h"
+#include "inferencepanel.h"
+#include "mainwindow.h"
 #include "runfiles.h"
 #include "seq2seqmodel.h"
 #include "seq2seqnet.h"
 #include "trainer.h"
+#include "trainingcontroller.h"
+#include "trainingworker.h"
 
 #include <QDir>
+#include <QEventLoop>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QStandardPaths>
+#include <QTimer>
 
 #include <algorithm>
 #include <atomic>
@@ -34,12 +42,15 @@ constexpr int kLatencyWords = 10;               // as reference.py --latency
 constexpr int kLatencySteps = kLatencyWords + 1;  // words + <EOS>
 constexpr int kLatencyWarmup = 50;
 constexpr int kLatencyCalls = 500;
+constexpr int kTickMs = 10;       // the GUI-thread timer whose lateness is the stall
+constexpr int kKeystrokeMs = 150;  // a typist's pace: each keystroke decodes on the GUI thread
 
 struct Plan {
     int threads = 0;
     int warmupEpochs = 1;
     int measuredEpochs = 5;
     int maxAccuracyEpochs = 20;
+    int guiEpochs = 2;
     double maxAccuracySeconds = 300;
 };
 
@@ -52,6 +63,11 @@ struct TimeToAccuracy {
     int epoch = 0;
     double wallSeconds = 0;       // training + validation + test evaluation, from the start
     std::vector<double> exactMatch;  // test exact match after each epoch
+};
+
+struct GuiStall {
+    std::vector<double> lateMs;  // sorted
+    double seconds = 0;
 };
 
 struct Latency {
@@ -158,6 +174,54 @@ TimeToAccuracy measureTimeToAccuracy(const Dataset &data, const Plan &plan, Seq2
     return result;
 }
 
+// The app itself (window, training thread, plots) trains for `epochs` while a timer on the GUI
+// thread records how late it fires and a sentence is typed into the Reverse tab keystroke by
+// keystroke, each decoded with the latest weights. From the training request until the worker
+// is idle again (the test-split evaluation after training and its report included).
+GuiStall measureGuiStall(const DatasetConfig &datasetConfig, const Plan &plan, int epochs, const std::string &sentence)
+{
+    QStandardPaths::setTestModeEnabled(true);  // the window's settings are not the user's
+    MainWindow window;
+    TrainingController controller(&window);
+    {
+        // Opening the window scores the bundled model; its report is drawn before training starts.
+        QEventLoop settle;
+        QObject::connect(controller.worker(), &TrainingWorker::idle, &settle, &QEventLoop::quit);
+        QTimer::singleShot(10000, &settle, &QEventLoop::quit);
+        window.show();
+        if (window.loadBundledModel())
+            settle.exec();
+    }
+    QEventLoop loop;
+    bool trained = false;  // the bundled model's own evaluation ends in idle() too
+    QObject::connect(controller.worker(), &TrainingWorker::trainingFinished, [&] { trained = true; });
+    QObject::connect(controller.worker(), &TrainingWorker::idle, [&] {
+        if (trained)
+            loop.quit();
+    });
+    QTimer typing;
+    int typed = 0;
+    QObject::connect(&typing, &QTimer::timeout, [&] {
+        typed = typed % int(sentence.size()) + 1;
+        window.inferencePanel()->setText(QString::fromStdString(sentence.substr(0, std::size_t(typed))));
+    });
+    EventLoopLateness lateness(kTickMs);
+    TrainingConfig training = trainingConfig(plan, epochs);
+    const auto start = Clock::now();
+    lateness.start();
+    typing.start(kKeystrokeMs);
+    emit window.trainRequested(datasetConfig, ModelConfig{}, training);
+    loop.exec();
+    lateness.stop();
+    typing.stop();
+    GuiStall result;
+    result.seconds = secondsSince(start);
+    result.lateMs = lateness.lateness();
+    std::sort(result.lateMs.begin(), result.lateMs.end());
+    controller.shutdown();
+    return result;
+}
+
 // The first test sentence of 10 words: a fixed amount of work, 11 decoder steps, whatever the
 // model predicts.
 const SentencePair *latencySentence(const std::vector<SentencePair> &test)
@@ -251,6 +315,7 @@ int runBench(const std::vector<std::string> &arguments)
         plan.measuredEpochs = 2;
         plan.maxAccuracyEpochs = 8;
         plan.maxAccuracySeconds = 90;
+        plan.guiEpochs = 1;
     }
     if (!cl.positional().empty())
         cl.fail("unexpected argument '" + cl.positional().front() + "'");
@@ -287,6 +352,12 @@ int runBench(const std::vector<std::string> &arguments)
     BeamOptions beam5;
     beam5.width = 5;
     const Latency beam = measureDecodeLatency(model, *sentence, beam5);
+    std::string typedSentence;
+    for (const auto &w : sentence->source)
+        typedSentence += (typedSentence.empty() ? "" : " ") + w;
+    std::printf("  GUI: training %d epoch(s) in the app while typing...\n", plan.guiEpochs);
+    std::fflush(stdout);
+    const GuiStall stall = measureGuiStall(datasetConfig, plan, plan.guiEpochs, typedSentence);
     const double peakMiB = peakRssMiB();
 
     const auto &sps = throughput.samplesPerSecond;
@@ -306,6 +377,9 @@ int runBench(const std::vector<std::string> &arguments)
              format("%.3f ms median, %.3f ms p99", median(decode.ms), percentile99(decode.ms)));
     printRow("beam-5 decode of that sentence (alpha 0.6)",
              format("%.3f ms median, %.3f ms p99", median(beam.ms), percentile99(beam.ms)));
+    printRow("GUI event loop while training, worst stall",
+             format("%.1f ms late (p99 %.1f ms, %.0f ticks of 10 ms)", stall.lateMs.empty() ? 0.0 : stall.lateMs.back(),
+                    percentile99(stall.lateMs), double(stall.lateMs.size())));
     printRow("peak memory (VmHWM)", format("%.0f MiB", peakMiB));
 
     if (cl.has("json")) {
@@ -329,6 +403,14 @@ int runBench(const std::vector<std::string> &arguments)
             {"greedy_latency", latencyJson(greedy)},
             {"decode_latency", latencyJson(decode)},
             {"beam5_latency", latencyJson(beam)},
+            {"gui_stall", QJsonObject{{"tick_ms", kTickMs},
+                                      {"keystroke_ms", kKeystrokeMs},
+                                      {"epochs", plan.guiEpochs},
+                                      {"seconds", stall.seconds},
+                                      {"ticks", int(stall.lateMs.size())},
+                                      {"worst_late_ms", stall.lateMs.empty() ? 0.0 : stall.lateMs.back()},
+                                      {"p99_late_ms", percentile99(stall.lateMs)},
+                                      {"median_late_ms", median(stall.lateMs)}}},
             {"peak_rss_mib", peakMiB},
         };
         QString error;

@@ -35,7 +35,7 @@ done
 import json, statistics, sys
 out, rounds, threads = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 ref = {"sps": [], "tta": [], "lat_med": [], "lat_p99": []}
-app = {"sps": [], "tta": [], "lat_med": [], "lat_p99": [], "rss": []}
+app = {"sps": [], "tta": [], "lat_med": [], "lat_p99": [], "rss": [], "stall": []}
 for r in range(1, rounds + 1):
     epochs = []
     for line in open(f"{out}/reference-{r}.log"):
@@ -57,6 +57,7 @@ for r in range(1, rounds + 1):
     app["lat_med"].append(a["greedy_latency"]["median_ms"])
     app["lat_p99"].append(a["greedy_latency"]["p99_ms"])
     app["rss"].append(a["peak_rss_mib"])
+    app["stall"].append(a["gui_stall"]["worst_late_ms"])
 
 def med(v):
     return statistics.median(v) if v else float("nan")
@@ -72,4 +73,5 @@ for name, key, higher_is_better in rows:
     ratio = a / r if higher_is_better else r / a
     print(f"{name:40s} {r:10.2f} {a:10.2f} {ratio:8.2f}x")
 print(f"{'AttnScope peak memory, MiB':40s} {'':10s} {med(app['rss']):10.0f}")
+print(f"{'AttnScope GUI worst stall training, ms':40s} {'':10s} {med(app['stall']):10.1f}")
 PY
