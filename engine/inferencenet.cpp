@@ -36,7 +36,7 @@ void multiplyRows(const float *x, int count, int columns, const std::vector<floa
                 0.0f, c.data(), rows);
 }
 
-// tanh as a rational function (Eigen's fast tanh, within a few ulp of std::tanh on floats):
+// tanh as a rational function (Eigen's fast tanh; within 3.3e-7 of tanh over [-20, 20]):
 // branch-free, so the loops below vectorise, where std::tanh costs ~10 ns a call.
 inline float fastTanh(float x)
 {
