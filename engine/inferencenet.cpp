@@ -1,5 +1,6 @@
 #include "inferencenet.h"
 
+#include "helperthread.h"
 #include "seq2seqnet.h"
 #include "vocabulary.h"
 
@@ -16,10 +17,53 @@ std::vector<float> floats(const torch::Tensor &t)
     return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
 }
 
-// y += W x, W (rows, columns) row-major.
-void addProduct(const std::vector<float> &w, int rows, int columns, const float *x, float *y)
+// Below this many weights a loop's products are cheaper on one thread than split: the helper's
+// hand-over costs ~1 us.
+constexpr std::size_t kSharedWeights = 64 * 1024;
+constexpr int kParts = 2;
+
+// Calls piece(matrix, begin, end) over row ranges of matrices with `rows[i]` rows of `columns`
+// weights each, so that together they cover every row once: in kParts pieces of about equal
+// rows on this thread and the helper when there is enough work, else in one.
+template <typename Piece>
+void forRows(const std::vector<int> &rows, int columns, const Piece &piece)
 {
-    cblas_sgemv(CblasRowMajor, CblasNoTrans, rows, columns, 1.0f, w.data(), columns, x, 1, 1.0f, y, 1);
+    int total = 0;
+    for (int r : rows)
+        total += r;
+    const int parts = std::size_t(total) * std::size_t(columns) >= kSharedWeights ? kParts : 1;
+    HelperThread::shared().run(parts, [&](int part) {
+        const int begin = total * part / parts, end = total * (part + 1) / parts;
+        int offset = 0, matrix = 0;
+        for (int r : rows) {
+            const int b = std::max(begin - offset, 0), e = std::min(end - offset, r);
+            if (b < e)
+                piece(matrix, b, e);
+            offset += r;
+            ++matrix;
+        }
+    });
+}
+
+// y += W x, W (rows, columns) row-major.
+struct Product {
+    const std::vector<float> &w;
+    int rows;
+    const float *x;
+    float *y;
+};
+
+// Every product, all with `columns` columns, split by rows (see forRows).
+void addProductsShared(const std::vector<Product> &products, int columns)
+{
+    std::vector<int> rows;
+    for (const Product &p : products)
+        rows.push_back(p.rows);
+    forRows(rows, columns, [&](int i, int begin, int end) {
+        const Product &p = products[std::size_t(i)];
+        cblas_sgemv(CblasRowMajor, CblasNoTrans, end - begin, columns, 1.0f, p.w.data() + std::size_t(begin) * columns,
+                    columns, p.x, 1, 1.0f, p.y + begin, 1);
+    });
 }
 
 // y += sum_i a_i m_i over the `count` rows of m (count, columns).
@@ -28,12 +72,40 @@ void addWeightedRows(const std::vector<float> &m, int count, int columns, const 
     cblas_sgemv(CblasRowMajor, CblasTrans, count, columns, 1.0f, m.data(), columns, a, 1, 1.0f, y, 1);
 }
 
-// c (count, rows) = x (count, columns) . w^T, w (rows, columns): every row of x through w at once.
-void multiplyRows(const float *x, int count, int columns, const std::vector<float> &w, int rows, std::vector<float> &c)
+// c (count, rows) = x (count, columns) . w^T, w (rows, columns): every row of x through w at
+// once, on this thread alone; c's rows are `stride` apart.
+void multiplyRows(const float *x, int count, int columns, const float *w, int rows, float *c, int stride)
 {
-    c.resize(std::size_t(count) * std::size_t(rows));
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, count, rows, columns, 1.0f, x, columns, w.data(), columns,
-                0.0f, c.data(), rows);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, count, rows, columns, 1.0f, x, columns, w, columns, 0.0f, c,
+                stride);
+}
+
+// c = x . w^T as above, for the caller to size c (count, rows).
+struct RowsProduct {
+    const std::vector<float> &w;
+    int rows;
+    std::vector<float> &c;
+};
+
+// Every product of the same `x`, split by rows of w (see forRows).
+void multiplyRowsShared(const float *x, int count, int columns, std::initializer_list<RowsProduct> products)
+{
+    std::vector<int> rows;
+    for (const RowsProduct &p : products) {
+        rows.push_back(p.rows);
+        p.c.resize(std::size_t(count) * std::size_t(p.rows));
+    }
+    const RowsProduct *first = products.begin();
+    forRows(rows, columns, [&](int i, int begin, int end) {
+        const RowsProduct &p = first[i];
+        multiplyRows(x, count, columns, p.w.data() + std::size_t(begin) * columns, end - begin, p.c.data() + begin, p.rows);
+    });
+}
+
+// y += W x on this thread alone.
+void addProduct(const std::vector<float> &w, int rows, int columns, const float *x, float *y)
+{
+    cblas_sgemv(CblasRowMajor, CblasNoTrans, rows, columns, 1.0f, w.data(), columns, x, 1, 1.0f, y, 1);
 }
 
 // tanh as a rational function (Eigen's fast tanh; within 3.3e-7 of tanh over [-20, 20]):
@@ -156,21 +228,23 @@ void InferenceNet::encode(const std::vector<int> &source)
     const int length = int(source.size());
     const int size = m_encoder.front().size;
     const int width = m_directions * size;
-    std::vector<float> input, output, gates, hiddenGates(std::size_t(3 * size));
+    std::vector<float> input, output;
     std::vector<float> finals(std::size_t(m_layers * width));
     for (int layer = 0; layer < m_layers; ++layer) {
         output.assign(std::size_t(length * width), 0.0f);
-        for (int direction = 0; direction < m_directions; ++direction) {
+        // The directions read the same input and write their own columns: one on each thread.
+        HelperThread::shared().run(m_directions, [&](int direction) {
             const GruWeights &g = m_encoder[std::size_t(layer * m_directions + direction)];
-            if (layer == 0) {
-                gates.resize(std::size_t(length * 3 * size));
-                for (int t = 0; t < length; ++t)
-                    copyRow(g.tokenGates, source[std::size_t(t)], 3 * size, gates.data() + t * 3 * size);
-            } else {
-                multiplyRows(input.data(), length, g.inputSize, g.inputToGates, 3 * size, gates);
-                for (int t = 0; t < length; ++t)
+            std::vector<float> gates(std::size_t(length * 3 * size)), hiddenGates(std::size_t(3 * size));
+            if (layer > 0)
+                multiplyRows(input.data(), length, g.inputSize, g.inputToGates.data(), 3 * size, gates.data(), 3 * size);
+            for (int t = 0; t < length; ++t) {
+                float *row = gates.data() + t * 3 * size;
+                if (layer == 0)
+                    copyRow(g.tokenGates, source[std::size_t(t)], 3 * size, row);
+                else
                     for (int i = 0; i < 3 * size; ++i)
-                        gates[std::size_t(t * 3 * size + i)] += g.inputBias[std::size_t(i)];
+                        row[i] += g.inputBias[std::size_t(i)];
             }
             float *state = finals.data() + layer * width + direction * size;
             std::fill_n(state, size, 0.0f);
@@ -181,7 +255,7 @@ void InferenceNet::encode(const std::vector<int> &source)
                 gruCell(gates.data() + t * 3 * size, hiddenGates.data(), state, size);
                 std::copy_n(state, size, output.data() + t * width + direction * size);
             }
-        }
+        });
         input.swap(output);
     }
     m_length = length;
@@ -194,9 +268,9 @@ void InferenceNet::encode(const std::vector<int> &source)
         for (float &x : s)
             x = std::tanh(x);
     }
-    multiplyRows(m_values.data(), length, m_hidden, m_keysWeight, m_attention, m_keys);
-    multiplyRows(m_values.data(), length, m_hidden, m_contextToGates, 3 * m_hidden, m_valueGates);
-    multiplyRows(m_values.data(), length, m_hidden, m_contextToLogits, m_vocabulary, m_valueLogits);
+    multiplyRowsShared(m_values.data(), length, m_hidden,
+                 {{m_keysWeight, m_attention, m_keys}, {m_contextToGates, 3 * m_hidden, m_valueGates},
+                  {m_contextToLogits, m_vocabulary, m_valueLogits}});
 }
 
 InferenceNetOutput InferenceNet::greedy(const std::vector<int> &source, int maxSteps, bool stopAtEos)
@@ -205,7 +279,7 @@ InferenceNetOutput InferenceNet::greedy(const std::vector<int> &source, int maxS
     const int length = m_length, hidden = m_hidden, attention = m_attention;
     m_topOut.resize(m_topBias.size());
     m_gates.resize(std::size_t(3 * hidden));
-    m_hiddenGates.resize(std::size_t(3 * hidden));
+    m_hiddenGates.resize(std::size_t(m_layers - 1));
     m_logits.resize(std::size_t(m_vocabulary));
     m_energy.resize(std::size_t(length * attention));
     m_weights.resize(std::size_t(length));
@@ -214,10 +288,17 @@ InferenceNetOutput InferenceNet::greedy(const std::vector<int> &source, int maxS
     InferenceNetOutput out;
     int token = Vocabulary::kSos;
     for (int step = 0; step < maxSteps; ++step) {
-        std::vector<float> &topState = m_state.back();
-        // Query W_s s and the top layer's W_hh s read the same previous state: one product.
+        // Everything that reads only the previous states, in one loop: the attention query W_s s
+        // and the top layer's W_hh s (one matrix, m_top), and each lower layer's W_hh h.
         m_topOut = m_topBias;
-        addProduct(m_top, int(m_topOut.size()), hidden, topState.data(), m_topOut.data());
+        std::vector<Product> previous{{m_top, int(m_topOut.size()), m_state.back().data(), m_topOut.data()}};
+        for (int layer = 0; layer + 1 < m_layers; ++layer) {
+            std::vector<float> &gates = m_hiddenGates[std::size_t(layer)];
+            gates = m_decoder[std::size_t(layer)].hiddenBias;
+            previous.push_back({m_decoder[std::size_t(layer)].hiddenToGates, 3 * hidden, m_state[std::size_t(layer)].data(),
+                                gates.data()});
+        }
+        addProductsShared(previous, hidden);
         for (int i = 0; i < length; ++i)
             for (int a = 0; a < attention; ++a)
                 m_energy[std::size_t(i * attention + a)] =
@@ -235,24 +316,18 @@ InferenceNetOutput InferenceNet::greedy(const std::vector<int> &source, int maxS
         addWeightedRows(m_valueGates, length, 3 * hidden, m_weights.data(), m_gates.data());
         for (int layer = 0; layer < m_layers; ++layer) {
             const GruWeights &g = m_decoder[std::size_t(layer)];
-            std::vector<float> &state = m_state[std::size_t(layer)];
-            const float *hiddenGates = m_topOut.data() + attention;
-            if (layer + 1 < m_layers) {
-                m_hiddenGates = g.hiddenBias;
-                addProduct(g.hiddenToGates, 3 * hidden, hidden, state.data(), m_hiddenGates.data());
-                hiddenGates = m_hiddenGates.data();
-            }
+            const float *hiddenGates = layer + 1 < m_layers ? m_hiddenGates[std::size_t(layer)].data() : m_topOut.data() + attention;
             const float *gates = m_gates.data();
             if (layer > 0) {
                 inputGates = g.inputBias;
-                addProduct(g.inputToGates, 3 * hidden, hidden, m_state[std::size_t(layer) - 1].data(), inputGates.data());
+                addProductsShared({{g.inputToGates, 3 * hidden, m_state[std::size_t(layer) - 1].data(), inputGates.data()}}, hidden);
                 gates = inputGates.data();
             }
-            gruCell(gates, hiddenGates, state.data(), hidden);
+            gruCell(gates, hiddenGates, m_state[std::size_t(layer)].data(), hidden);
         }
 
         copyRow(m_tokenLogits, token, m_vocabulary, m_logits.data());
-        addProduct(m_stateToLogits, m_vocabulary, hidden, m_state.back().data(), m_logits.data());
+        addProductsShared({{m_stateToLogits, m_vocabulary, m_state.back().data(), m_logits.data()}}, hidden);
         addWeightedRows(m_valueLogits, length, m_vocabulary, m_weights.data(), m_logits.data());
         token = int(std::max_element(m_logits.begin(), m_logits.end()) - m_logits.begin());
         out.tokens.push_back(token);

@@ -26,7 +26,8 @@ public:
     explicit InferenceNet(Seq2SeqNetImpl &net);
 
     // Decodes `source` (ids, <EOS> included) for up to `maxSteps` steps, stopping after <EOS>
-    // when `stopAtEos`. Single-threaded; not thread-safe (it reuses scratch buffers).
+    // when `stopAtEos`. Shares its larger products with HelperThread; not thread-safe (it reuses
+    // scratch buffers).
     InferenceNetOutput greedy(const std::vector<int> &source, int maxSteps, bool stopAtEos);
 
 private:
@@ -54,5 +55,6 @@ private:
     int m_length = 0;
     std::vector<float> m_values, m_keys, m_valueGates, m_valueLogits;  // (S, H), (S, A), (S, 3H), (S, V)
     std::vector<std::vector<float>> m_state;
-    std::vector<float> m_topOut, m_gates, m_hiddenGates, m_logits, m_energy, m_weights;
+    std::vector<std::vector<float>> m_hiddenGates;  // per layer below the top
+    std::vector<float> m_topOut, m_gates, m_logits, m_energy, m_weights;
 };

@@ -82,6 +82,8 @@ private Q_SLOTS:
         QTest::newRow("one layer") << 16 << 32 << 1 << true;
         QTest::newRow("unidirectional") << 16 << 32 << 2 << false;
         QTest::newRow("three layers, odd sizes") << 7 << 18 << 3 << true;
+        // Big enough that a step's products are split over the helper thread across matrices.
+        QTest::newRow("three layers, shared") << 24 << 190 << 3 << true;
     }
     void matchesOpByOpDecoder()
     {
