@@ -145,7 +145,7 @@ std::string comparisonTable(const std::vector<ExperimentResult> &results, int tr
 const std::set<std::string> kRunOptions = {"task", "words-file", "corpus", "min-len", "max-len", "train", "val",
                                            "test", "embed", "hidden", "layers", "dropout", "teacher-forcing", "lr",
                                            "batch", "epochs", "clip", "seed", "data-seed", "threads", "patience",
-                                           "unk-rate", "weight-decay", "lr-decay", "out", "attention"};
+                                           "unk-rate", "weight-decay", "lr-decay", "lr-epoch-decay", "out", "attention"};
 const std::set<std::string> kRunFlags = {"bidirectional", "no-bidirectional", "keep-case"};
 
 // Reads the shared options into `d`, `m` and `t`; problems go to `cl`.
@@ -175,6 +175,7 @@ void readRunOptions(CommandLine &cl, DatasetConfig &d, ModelConfig &m, TrainingC
     t.teacherForcing = cl.number("teacher-forcing", t.teacherForcing, 0.0, 1.0);
     t.learningRate = cl.number("lr", t.learningRate, 1e-12, 1e6);
     t.learningRateDecay = cl.number("lr-decay", t.learningRateDecay, 1e-6, 1.0);
+    t.learningRateEpochDecay = cl.number("lr-epoch-decay", t.learningRateEpochDecay, 1e-6, 1.0);
     t.batchSize = cl.integer("batch", t.batchSize, 1, 65536);
     t.epochs = cl.integer("epochs", t.epochs, 1, 100000);
     t.clipNorm = cl.number("clip", t.clipNorm, 0.0, 1e9);
@@ -505,7 +506,9 @@ Model options:
       final state (no heatmap, no <UNK> copying)
 Training options:
   --lr X (1e-3)  --lr-decay X (0.5: the rate is multiplied by X after an epoch that does not
-                 improve validation loss; 1 = constant)  --batch N (64)  --epochs N (30)  --teacher-forcing X (0.5)  --clip X (1.0, 0 = off)
+                 improve validation loss; 1 = constant)
+  --lr-epoch-decay X (0.5: the rate is multiplied by X after every epoch; 1 = constant)
+  --batch N (64)  --epochs N (30)  --teacher-forcing X (0.5)  --clip X (1.0, 0 = off)
   --patience N (5, 0 = never stop early)  --seed N (42)  --threads N (0 = all cores)
   --unk-rate X (0.02: share of training words shown as <UNK>, so unknown words are copied)
   --weight-decay X (0)

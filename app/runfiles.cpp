@@ -96,6 +96,14 @@ QJsonArray historyJson(const std::vector<EpochStats> &history)
     return epochs;
 }
 
+QJsonObject trainingJson(const TrainingConfig &t)
+{
+    return {{"lr", t.learningRate}, {"lr_decay", t.learningRateDecay}, {"lr_epoch_decay", t.learningRateEpochDecay},
+            {"batch", t.batchSize}, {"epochs", t.epochs}, {"teacher_forcing", t.teacherForcing}, {"clip", t.clipNorm},
+            {"weight_decay", t.weightDecay}, {"unknown_word_rate", t.unknownWordRate}, {"patience", t.patience},
+            {"seed", double(t.seed)}, {"threads", t.threads}};
+}
+
 bool writeBytes(const QString &path, const QByteArray &bytes, QString *error)
 {
     QSaveFile file(path);
@@ -121,10 +129,7 @@ bool writeMetrics(const QString &path, const Seq2SeqModel &model, const Training
                               {"dropout", m.dropout}, {"bidirectional", m.bidirectional},
                               {"attention", attentionName(m.attention)},
                               {"parameters", double(model.parameterCount())}}},
-        {"training", QJsonObject{{"lr", t.learningRate}, {"lr_decay", t.learningRateDecay}, {"batch", t.batchSize}, {"epochs", t.epochs},
-                                 {"teacher_forcing", t.teacherForcing}, {"clip", t.clipNorm},
-                                 {"weight_decay", t.weightDecay}, {"unknown_word_rate", t.unknownWordRate},
-                                 {"patience", t.patience}, {"seed", double(t.seed)}, {"threads", t.threads}}},
+        {"training", trainingJson(t)},
         {"dataset", QJsonObject{{"task", taskName(d.task)}, {"corpus", QString::fromStdString(d.corpusPath)},
                                 {"words", stringArray(d.words)}, {"min_len", d.minLength}, {"max_len", d.maxLength},
                                 {"train", d.trainSize}, {"val", d.valSize}, {"test", d.testSize},
@@ -221,10 +226,7 @@ bool writeComparison(const QString &path, const std::vector<ExperimentResult> &r
                                 {"test", d.testSize}, {"seed", double(d.seed)}}},
         {"probe", QJsonObject{{"min_len", d.minLength}, {"max_len", probeMaxLength}, {"sentences", probeSentences},
                               {"seed", double(d.seed + 1)}}},
-        {"training", QJsonObject{{"lr", t.learningRate}, {"lr_decay", t.learningRateDecay}, {"batch", t.batchSize},
-                                 {"epochs", t.epochs}, {"teacher_forcing", t.teacherForcing}, {"clip", t.clipNorm},
-                                 {"weight_decay", t.weightDecay}, {"unknown_word_rate", t.unknownWordRate},
-                                 {"patience", t.patience}, {"seed", double(t.seed)}}},
+        {"training", trainingJson(t)},
         {"decoding", "greedy, batched"}};
     return writeBytes(path, QJsonDocument(root).toJson(QJsonDocument::Indented), error);
 }

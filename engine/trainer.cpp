@@ -243,8 +243,9 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
             // Late epochs bounce around the optimum; a smaller step settles them.
             ++epochsWithoutImprovement;
             learningRate *= m_config.learningRateDecay;
-            optimizer.setLearningRate(learningRate);
         }
+        learningRate *= m_config.learningRateEpochDecay;
+        optimizer.setLearningRate(learningRate);
         if (callbacks.onEpoch)
             callbacks.onEpoch(stats, best);
         if (m_config.patience > 0 && epochsWithoutImprovement >= m_config.patience)

@@ -10,6 +10,8 @@ std::string validate(const TrainingConfig &c)
         out << "learning rate must be a positive number (got " << c.learningRate << ")";
     else if (!(c.learningRateDecay > 0 && c.learningRateDecay <= 1))
         out << "learning-rate decay must be above 0 and at most 1 (got " << c.learningRateDecay << ")";
+    else if (!(c.learningRateEpochDecay > 0 && c.learningRateEpochDecay <= 1))
+        out << "learning-rate decay per epoch must be above 0 and at most 1 (got " << c.learningRateEpochDecay << ")";
     else if (c.batchSize < 1 || c.batchSize > 65536)
         out << "batch size must be between 1 and 65536 (got " << c.batchSize << ")";
     else if (c.epochs < 1 || c.epochs > 100000)

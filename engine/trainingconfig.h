@@ -6,6 +6,10 @@
 struct TrainingConfig {
     double learningRate = 1e-3;
     double learningRateDecay = 0.5;  // factor applied after an epoch that does not improve validation loss; 1: off
+    // Factor applied after every epoch: big steps while the model is far off, small ones once it
+    // is close. On the default task, 99% validation exact match by epoch 3 in 4 of 6 seeds with
+    // 0.5, in none of 3 with 1 (constant), whose epoch-3 scores swung between 49% and 96%.
+    double learningRateEpochDecay = 0.5;
     int batchSize = 64;
     int epochs = 30;
     double teacherForcing = 0.5;

@@ -64,6 +64,9 @@ TrainingPanel::TrainingPanel(QWidget *parent) : QWidget(parent)
                                                            "and the loss jumps or diverges; too low and "
                                                            "learning crawls."));
     m_learningRate->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+    m_epochDecay = doubleBox(0.01, 1, 0.05, 2, tr("After every epoch the learning rate is multiplied by this: big "
+                                                   "steps while the model is far off, small ones to settle. "
+                                                   "1: constant."));
     m_batchSize = spinBox(1, 4096, tr("Sentences per gradient step."));
     m_epochs = spinBox(1, 10000, tr("Passes over the training sentences, at most (early stopping may end "
                                     "training sooner)."));
@@ -99,6 +102,7 @@ TrainingPanel::TrainingPanel(QWidget *parent) : QWidget(parent)
     auto *trainingBox = new QGroupBox(tr("Training"));
     auto *trainingForm = new QFormLayout(trainingBox);
     trainingForm->addRow(tr("Learning rate:"), m_learningRate);
+    trainingForm->addRow(tr("Rate decay per epoch:"), m_epochDecay);
     trainingForm->addRow(tr("Batch size:"), m_batchSize);
     trainingForm->addRow(tr("Epochs:"), m_epochs);
     trainingForm->addRow(tr("Teacher forcing:"), m_teacherForcing);
@@ -127,7 +131,7 @@ TrainingPanel::TrainingPanel(QWidget *parent) : QWidget(parent)
     for (QSpinBox *box : {m_embedSize, m_hiddenSize, m_layers, m_batchSize, m_epochs, m_patience, m_seed,
                           m_threads})
         connect(box, &QSpinBox::valueChanged, this, &TrainingPanel::changed);
-    for (QDoubleSpinBox *box : {m_dropout, m_learningRate, m_teacherForcing, m_clipNorm})
+    for (QDoubleSpinBox *box : {m_dropout, m_learningRate, m_epochDecay, m_teacherForcing, m_clipNorm})
         connect(box, &QDoubleSpinBox::valueChanged, this, &TrainingPanel::changed);
     connect(m_bidirectional, &QCheckBox::toggled, this, &TrainingPanel::changed);
     connect(m_attention, &QComboBox::currentIndexChanged, this, &TrainingPanel::changed);
@@ -152,6 +156,7 @@ TrainingConfig TrainingPanel::trainingConfig() const
 {
     TrainingConfig c;
     c.learningRate = m_learningRate->value();
+    c.learningRateEpochDecay = m_epochDecay->value();
     c.batchSize = m_batchSize->value();
     c.epochs = m_epochs->value();
     c.teacherForcing = m_teacherForcing->value();
@@ -179,6 +184,7 @@ void TrainingPanel::setTrainingConfig(const TrainingConfig &c)
 {
     m_updating = true;
     m_learningRate->setValue(c.learningRate);
+    m_epochDecay->setValue(c.learningRateEpochDecay);
     m_batchSize->setValue(c.batchSize);
     m_epochs->setValue(c.epochs);
     m_teacherForcing->setValue(c.teacherForcing);
@@ -216,6 +222,7 @@ void TrainingPanel::saveSettings(QSettings &settings) const
     settings.endGroup();
     settings.beginGroup(QStringLiteral("training"));
     settings.setValue(QStringLiteral("learningRate"), t.learningRate);
+    settings.setValue(QStringLiteral("learningRateEpochDecay"), t.learningRateEpochDecay);
     settings.setValue(QStringLiteral("batchSize"), t.batchSize);
     settings.setValue(QStringLiteral("epochs"), t.epochs);
     settings.setValue(QStringLiteral("teacherForcing"), t.teacherForcing);
@@ -243,6 +250,7 @@ void TrainingPanel::restoreSettings(QSettings &settings)
     TrainingConfig t;
     settings.beginGroup(QStringLiteral("training"));
     t.learningRate = settings.value(QStringLiteral("learningRate"), dt.learningRate).toDouble();
+    t.learningRateEpochDecay = settings.value(QStringLiteral("learningRateEpochDecay"), dt.learningRateEpochDecay).toDouble();
     t.batchSize = settings.value(QStringLiteral("batchSize"), dt.batchSize).toInt();
     t.epochs = settings.value(QStringLiteral("epochs"), dt.epochs).toInt();
     t.teacherForcing = settings.value(QStringLiteral("teacherForcing"), dt.teacherForcing).toDouble();

@@ -45,6 +45,7 @@ private:
     QSpinBox *m_epochs;
     QDoubleSpinBox *m_teacherForcing;
     QDoubleSpinBox *m_clipNorm;
+    QDoubleSpinBox *m_epochDecay;
     QSpinBox *m_patience;
     QSpinBox *m_seed;
     QSpinBox *m_threads;

@@ -32,6 +32,7 @@ inline TrainingConfig tinyTraining()
 {
     TrainingConfig t;
     t.learningRate = 1e-2;
+    t.learningRateEpochDecay = 1;  // many short epochs at one rate: the schedule is for the real task's few long ones
     t.batchSize = 32;
     t.epochs = 20;
     t.patience = 0;
@@ -68,6 +69,7 @@ inline TrainingConfig quickTraining(int epochs)
     t.epochs = epochs;
     t.batchSize = 16;
     t.learningRate = 0.01;
+    t.learningRateEpochDecay = 1;
     t.patience = 0;
     t.threads = 1;
     return t;

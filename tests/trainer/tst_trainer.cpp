@@ -1,5 +1,6 @@
 #include "../common/tinymodel.h"
 #include "evaluation.h"
+#include "seq2seqnet.h"
 
 #include <QtTest>
 
@@ -14,6 +15,7 @@ private slots:
     void divergenceStopsWithMessage();
     void divergenceKeepsTheBestCheckpoint();
     void savesBestCheckpoint();
+    void epochDecayShrinksLaterSteps();
 };
 
 void TestTrainer::learnsReversalPerfectly()
@@ -123,6 +125,37 @@ void TestTrainer::savesBestCheckpoint()
     const auto b = saved.reverse("red cat sun");
     QCOMPARE(a.outputTokens, b.outputTokens);
     QCOMPARE(a.attention, b.attention);
+}
+
+// With a per-epoch decay of 1e-6 the second epoch's steps are a millionth of the first's; with 1
+// they are as big: how far the weights move in epoch 2 tells the two apart.
+void TestTrainer::epochDecayShrinksLaterSteps()
+{
+    const Dataset data = Dataset::build(tinyDataset());
+    double moved[2] = {0, 0};
+    const double decays[2] = {1e-6, 1.0};
+    for (int run = 0; run < 2; ++run) {
+        Seq2SeqModel model(tinyModelConfig(), Vocabulary::build(data.train), 1);
+        TrainingConfig t = tinyTraining();
+        t.epochs = 2;
+        t.learningRateDecay = 1;  // only the per-epoch schedule changes the rate
+        t.learningRateEpochDecay = decays[run];
+        std::vector<torch::Tensor> afterFirst;
+        Trainer::Callbacks callbacks;
+        // Read in the callback: when training ends the best epoch's weights are put back.
+        callbacks.onEpoch = [&](const EpochStats &e, bool) {
+            const auto parameters = model.net()->parameters();
+            for (std::size_t i = 0; i < parameters.size(); ++i) {
+                if (e.epoch == 1)
+                    afterFirst.push_back(parameters[i].detach().clone());
+                else
+                    moved[run] = std::max(moved[run], (parameters[i].detach() - afterFirst[i]).abs().max().item<double>());
+            }
+        };
+        Trainer(model, data, t).run(callbacks);
+    }
+    QVERIFY2(moved[0] < 1e-5, qPrintable(QString::number(moved[0])));
+    QVERIFY2(moved[1] > 1e-3, qPrintable(QString::number(moved[1])));
 }
 
 QTEST_APPLESS_MAIN(TestTrainer)
