@@ -72,12 +72,13 @@ void printEpoch(const EpochStats &e, bool best)
     std::fflush(stdout);
 }
 
-void printReport(const EvaluationReport &report, int examples)
+void printReport(const EvaluationReport &report, int examples, DecodeMode mode)
 {
     for (int i = 0; i < std::min<int>(examples, int(report.examples.size())); ++i)
         std::cout << formatExample(report.examples[std::size_t(i)]) << "\n";
     std::cout << "\nTest exact match: " << percent(report.exactMatch) << " (" << report.sentences
-              << " sentences, greedy, one at a time) | token accuracy: " << percent(report.tokenAccuracy) << "\n"
+              << " sentences, greedy, " << (mode == DecodeMode::Batched ? "in padded batches" : "one at a time")
+              << ") | token accuracy: " << percent(report.tokenAccuracy) << "\n"
               << "By length:";
     for (const auto &[length, bucket] : report.byLength)
         std::cout << "  " << length << ": " << percent(double(bucket.correct) / bucket.total);
@@ -256,7 +257,7 @@ int runTrain(const std::vector<std::string> &arguments)
 
     const EvaluationReport report = evaluate(model, data.test, DecodeMode::OneAtATime);
     std::cout << "\n";
-    printReport(report, kExamplesShown);
+    printReport(report, kExamplesShown, DecodeMode::OneAtATime);
     const AttentionAnalysis analysis = analyseAttention(model, data.test, d.task);
     const DecodedSentence shown = model.decode(heatmapSentence(data.test).source);
 
@@ -442,9 +443,8 @@ int runEvaluate(const std::vector<std::string> &arguments)
         } else {
             data = Dataset::build(d).test;
         }
-        const EvaluationReport report =
-            evaluate(model, data, cl.flag("batched") ? DecodeMode::Batched : DecodeMode::OneAtATime);
-        printReport(report, examples);
+        const DecodeMode mode = cl.flag("batched") ? DecodeMode::Batched : DecodeMode::OneAtATime;
+        printReport(evaluate(model, data, mode), examples, mode);
     } catch (const CheckpointError &e) {
         return failure(e.what());
     } catch (const DatasetError &e) {

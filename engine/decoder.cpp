@@ -93,12 +93,7 @@ DecoderWeights DecoderImpl::fusedWeights()
 {
     if (torch::GradMode::is_enabled())
         return regroup(/*contiguous=*/false);
-    ParameterVersions versions = parameterVersions(*this);
-    if (versions != m_cachedVersions) {
-        m_cachedWeights = regroup(/*contiguous=*/true);
-        m_cachedVersions = std::move(versions);
-    }
-    return m_cachedWeights;
+    return m_cachedWeights.get(*this, [&] { return regroup(/*contiguous=*/true); });
 }
 
 torch::Tensor DecoderImpl::embeddingGates(const DecoderWeights &w, const torch::Tensor &embedded) const

@@ -96,8 +96,7 @@ private:
     void advance(const DecoderWeights &w, const torch::Tensor &firstInputGates, const torch::Tensor &topHiddenGates,
                  std::vector<torch::Tensor> &layers);
 
-    DecoderWeights m_cachedWeights;
-    ParameterVersions m_cachedVersions;  // data and version of each parameter
+    WeightCache<DecoderWeights> m_cachedWeights;
     AttentionKind m_kind;
     int m_layers;
     int m_embedSize;

@@ -41,20 +41,19 @@ EncoderOutput EncoderImpl::forward(const torch::Tensor &source, const torch::Ten
 
 EncoderOutput EncoderImpl::forwardUnpadded(const torch::Tensor &source)
 {
-    ParameterVersions versions = parameterVersions(*gru);
-    if (versions != m_cachedVersions) {
+    const std::vector<torch::Tensor> weights = m_cachedWeights.get(*gru, [&] {
         const auto params = gru->named_parameters(/*recurse=*/false);
-        m_cachedWeights.clear();
+        std::vector<torch::Tensor> w;
         for (int layer = 0; layer < m_layers; ++layer)
             for (int direction = 0; direction < m_directions; ++direction) {
                 const std::string suffix = "_l" + std::to_string(layer) + (direction ? "_reverse" : "");
-                m_cachedWeights.push_back(params["weight_ih" + suffix].t().contiguous());
-                m_cachedWeights.push_back(params["bias_ih" + suffix]);
-                m_cachedWeights.push_back(params["weight_hh" + suffix].t().contiguous());
-                m_cachedWeights.push_back(params["bias_hh" + suffix]);
+                w.push_back(params["weight_ih" + suffix].t().contiguous());
+                w.push_back(params["bias_ih" + suffix]);
+                w.push_back(params["weight_hh" + suffix].t().contiguous());
+                w.push_back(params["bias_hh" + suffix]);
             }
-        m_cachedVersions = std::move(versions);
-    }
+        return w;
+    });
     const int64_t batch = source.size(0);
     const int64_t width = source.size(1);
     torch::Tensor input = embedding(source);  // dropout is off in eval mode
@@ -62,7 +61,7 @@ EncoderOutput EncoderImpl::forwardUnpadded(const torch::Tensor &source)
     for (int layer = 0; layer < m_layers; ++layer) {
         std::vector<torch::Tensor> directions;
         for (int direction = 0; direction < m_directions; ++direction) {
-            const torch::Tensor *w = &m_cachedWeights[std::size_t(4 * (layer * m_directions + direction))];
+            const torch::Tensor *w = &weights[std::size_t(4 * (layer * m_directions + direction))];
             const auto inputGates = torch::matmul(input, w[0]).add_(w[1]);  // every position at once
             torch::Tensor h = torch::zeros({batch, w[2].size(0)}, input.options());
             std::vector<torch::Tensor> outputs(static_cast<std::size_t>(width));

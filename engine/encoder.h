@@ -29,8 +29,7 @@ private:
     // hand with contiguous (in, out) copies of its weights (~20% faster than the module at batch 1).
     EncoderOutput forwardUnpadded(const torch::Tensor &source);
 
-    std::vector<torch::Tensor> m_cachedWeights;  // per layer and direction: W_ih^T, b_ih, W_hh^T, b_hh
-    ParameterVersions m_cachedVersions;
+    WeightCache<std::vector<torch::Tensor>> m_cachedWeights;  // per layer and direction: W_ih^T, b_ih, W_hh^T, b_hh
     int m_layers;
     int m_directions;
 };

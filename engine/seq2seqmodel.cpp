@@ -3,6 +3,7 @@
 #include "atomicfile.h"
 #include "batch.h"
 #include "checkpointformat.h"
+#include "evalmodescope.h"
 #include "seq2seqnet.h"
 #include "singlethreadscope.h"
 #include "tokenizer.h"
@@ -16,18 +17,6 @@ struct Seq2SeqModel::Private {
 };
 
 namespace {
-
-// Restores the module's train/eval mode when decoding is done.
-class EvalModeScope
-{
-public:
-    explicit EvalModeScope(Seq2SeqNet &net) : m_net(net), m_wasTraining(net->is_training()) { net->eval(); }
-    ~EvalModeScope() { m_net->train(m_wasTraining); }
-
-private:
-    Seq2SeqNet &m_net;
-    bool m_wasTraining;
-};
 
 EmbeddingTable tableOf(const torch::Tensor &weight, const Vocabulary &vocabulary)
 {

@@ -46,11 +46,29 @@ std::vector<const SentencePair *> pick(const std::vector<SentencePair> &pairs, c
 // Below this many rows per shard, splitting a batch costs more than a second thread gains.
 constexpr int64_t kMinShardRows = 16;
 
-// Forward and backward pass of one batch, its rows split over up to `workers` threads that each
-// run single-threaded ops: on this model's small multiplies, intra-op threads cost more than they
-// bring, whole shards in parallel do not. Every shard follows the same teacher-forcing decisions
-// and its loss is weighted by its share of the batch's target tokens, so the gradients add up to
-// those of the whole batch. Returns the batch's mean token loss.
+// Runs shard(begin, end) over the `rows` of a batch split into up to `workers` slices, each on
+// its own thread running single-threaded ops: on this model's small multiplies, intra-op threads
+// cost more than they bring, whole slices in parallel do not. Returns the shards' results in order.
+template <typename Shard>
+auto overShards(int64_t rows, int workers, const Shard &shard) -> std::vector<decltype(shard(int64_t(), int64_t()))>
+{
+    const int shards = int(std::clamp<int64_t>(rows / kMinShardRows, 1, workers));
+    auto run = [&](int s) {
+        const SingleThreadScope singleThread(shards > 1);  // OpenMP's count is per thread
+        return shard(rows * s / shards, rows * (s + 1) / shards);
+    };
+    std::vector<std::future<decltype(shard(int64_t(), int64_t()))>> others;
+    for (int s = 1; s < shards; ++s)
+        others.push_back(std::async(std::launch::async, run, s));
+    std::vector<decltype(shard(int64_t(), int64_t()))> results{run(0)};
+    for (auto &f : others)
+        results.push_back(f.get());
+    return results;
+}
+
+// Forward and backward pass of one batch over shards of its rows. Every shard follows the same
+// teacher-forcing decisions and its loss is weighted by its share of the batch's target tokens,
+// so the gradients add up to those of the whole batch. Returns the batch's mean token loss.
 double forwardBackward(Seq2SeqNet &net, const Batch &batch, const std::function<bool()> &teacherForce, int workers)
 {
     const torch::Tensor target = batch.target.slice(1, 1);
@@ -58,28 +76,20 @@ double forwardBackward(Seq2SeqNet &net, const Batch &batch, const std::function<
     for (int64_t t = 1; t < target.size(1); ++t)
         coins.push_back(teacherForce());
     const double tokens = double((target != Vocabulary::kPad).sum().item<int64_t>());
-    const int64_t rows = batch.size();
-    const int shards = int(std::clamp<int64_t>(rows / kMinShardRows, 1, workers));
-    auto shard = [&](int s) {
-        const SingleThreadScope singleThread(shards > 1);  // OpenMP's count is per thread
-        const int64_t begin = rows * s / shards, end = rows * (s + 1) / shards;
-        std::size_t coin = 0;
-        const auto logits = net->forward(batch.source.slice(0, begin, end), batch.sourceLengths.slice(0, begin, end),
-                                         batch.target.slice(0, begin, end), [&] { return bool(coins[coin++]); });
-        const auto shardTarget = target.slice(0, begin, end);
-        const double share = double((shardTarget != Vocabulary::kPad).sum().item<int64_t>()) / tokens;
-        const auto loss = maskedCrossEntropy(logits, shardTarget) * share;
-        const double value = loss.item<double>();
-        if (std::isfinite(value))
-            loss.backward();
-        return value;
-    };
-    std::vector<std::future<double>> others;
-    for (int s = 1; s < shards; ++s)
-        others.push_back(std::async(std::launch::async, shard, s));
-    double loss = shard(0);
-    for (auto &f : others)
-        loss += f.get();
+    double loss = 0;
+    for (double part : overShards(batch.size(), workers, [&](int64_t begin, int64_t end) {
+             std::size_t coin = 0;
+             const auto logits = net->forward(batch.source.slice(0, begin, end), batch.sourceLengths.slice(0, begin, end),
+                                              batch.target.slice(0, begin, end), [&] { return bool(coins[coin++]); });
+             const auto shardTarget = target.slice(0, begin, end);
+             const double share = double((shardTarget != Vocabulary::kPad).sum().item<int64_t>()) / tokens;
+             const auto shardLoss = maskedCrossEntropy(logits, shardTarget) * share;
+             const double value = shardLoss.item<double>();
+             if (std::isfinite(value))
+                 shardLoss.backward();
+             return value;
+         }))
+        loss += part;
     return loss;
 }
 
@@ -102,26 +112,39 @@ struct Validation {
 };
 
 // Free-running pass (the decoder is fed its own predictions): its loss, and exact match from the
-// same predictions, which are exactly what greedy decoding would produce.
-Validation validate(Seq2SeqNet &net, const std::vector<Batch> &batches)
+// same predictions, which are exactly what greedy decoding would produce. Shards of each batch
+// run on `workers` threads, as in training.
+Validation validate(Seq2SeqNet &net, const std::vector<Batch> &batches, int workers)
 {
-    torch::NoGradGuard noGrad;
     net->eval();
-    double lossSum = 0;
-    int64_t tokens = 0, correct = 0, sentences = 0;
-    for (const Batch &b : batches) {
-        auto logits = net->forward(b.source, b.sourceLengths, b.target, [] { return false; });
-        auto target = b.target.slice(1, 1);
-        auto real = target != Vocabulary::kPad;
-        const int64_t n = real.sum().item<int64_t>();
-        lossSum += maskedCrossEntropy(logits, target).item<double>() * double(n);
-        tokens += n;
-        // A sentence matches when every real target position (words and <EOS>) is predicted.
-        auto wrong = logits.argmax(2).ne(target).logical_and(real).any(1);
-        correct += wrong.logical_not().sum().item<int64_t>();
+    struct Part {
+        double lossSum = 0;
+        int64_t tokens = 0, correct = 0;
+    };
+    Part total;
+    for (const Batch &b : batches)
+        for (const Part &p : overShards(b.size(), workers, [&](int64_t begin, int64_t end) {
+                 torch::NoGradGuard noGrad;  // per thread
+                 const auto logits = net->forward(b.source.slice(0, begin, end), b.sourceLengths.slice(0, begin, end),
+                                                  b.target.slice(0, begin, end), [] { return false; });
+                 const auto target = b.target.slice(0, begin, end).slice(1, 1);
+                 const auto real = target != Vocabulary::kPad;
+                 Part part;
+                 part.tokens = real.sum().item<int64_t>();
+                 part.lossSum = maskedCrossEntropy(logits, target).item<double>() * double(part.tokens);
+                 // A sentence matches when every real target position (words and <EOS>) is predicted.
+                 part.correct = logits.argmax(2).ne(target).logical_and(real).any(1).logical_not().sum().item<int64_t>();
+                 return part;
+             })) {
+            total.lossSum += p.lossSum;
+            total.tokens += p.tokens;
+            total.correct += p.correct;
+        }
+    int64_t sentences = 0;
+    for (const Batch &b : batches)
         sentences += b.size();
-    }
-    return {tokens ? lossSum / double(tokens) : 0.0, sentences ? double(correct) / double(sentences) : 0.0};
+    return {total.tokens ? total.lossSum / double(total.tokens) : 0.0,
+            sentences ? double(total.correct) / double(sentences) : 0.0};
 }
 
 std::vector<torch::Tensor> snapshot(Seq2SeqNet &net)
@@ -226,7 +249,7 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
         stats.seconds = secondsSince(start);
         stats.trainLoss = lossSum / samples;
         stats.samplesPerSecond = samples / stats.seconds;
-        const Validation v = validate(net, valBatches);
+        const Validation v = validate(net, valBatches, threads);
         stats.valLoss = v.loss;
         stats.valExactMatch = v.exactMatch;
         m_model.history.push_back(stats);

@@ -1,4 +1,5 @@
 #include "../common/tinymodel.h"
+#include "evaluation.h"
 #include "tokenizer.h"
 
 #include <QtTest>
@@ -11,6 +12,7 @@ class TestSeq2SeqModel : public QObject
 private slots:
     void initTestCase();
     void batchedEqualsOneAtATime();
+    void batchedEvaluationKeepsDataOrder();
     void unknownWordIsCopiedFromAttendedSource_data();
     void unknownWordIsCopiedFromAttendedSource();
     void replacementCanBeTurnedOff();
@@ -47,6 +49,29 @@ void TestSeq2SeqModel::batchedEqualsOneAtATime()
         for (std::size_t k = 0; k < alone.attention.size(); ++k)
             QVERIFY(std::abs(batched[i].attention[k] - alone.attention[k]) < 1e-5f);
     }
+}
+
+// Batched evaluation decodes its batches on two threads; the report must still list every
+// sentence in data order with the output one-at-a-time decoding gives. A model one epoch in
+// makes varied mistakes, so a batch put back in the wrong place would show.
+void TestSeq2SeqModel::batchedEvaluationKeepsDataOrder()
+{
+    Seq2SeqModel model(tinyModelConfig(), Vocabulary::build(m_data.train), 2);
+    TrainingConfig t = tinyTraining();
+    t.epochs = 1;
+    Trainer(model, m_data, t).run();
+    std::vector<SentencePair> sentences = m_data.test;
+    sentences.insert(sentences.end(), m_data.val.begin(), m_data.val.end());
+    QVERIFY(sentences.size() > 3 * 64);
+    const EvaluationReport batched = evaluate(model, sentences, DecodeMode::Batched);
+    const EvaluationReport alone = evaluate(model, sentences, DecodeMode::OneAtATime);
+    QVERIFY(alone.exactMatch > 0.05 && alone.exactMatch < 0.95);
+    QCOMPARE(batched.examples.size(), sentences.size());
+    for (std::size_t i = 0; i < sentences.size(); ++i) {
+        QCOMPARE(batched.examples[i].input, alone.examples[i].input);
+        QCOMPARE(batched.examples[i].output, alone.examples[i].output);
+    }
+    QCOMPARE(batched.exactMatch, alone.exactMatch);
 }
 
 void TestSeq2SeqModel::unknownWordIsCopiedFromAttendedSource_data()

@@ -16,6 +16,7 @@ private slots:
     void divergenceKeepsTheBestCheckpoint();
     void savesBestCheckpoint();
     void epochDecayShrinksLaterSteps();
+    void validationOnTwoThreadsIsGreedyExactMatch();
 };
 
 void TestTrainer::learnsReversalPerfectly()
@@ -156,6 +157,26 @@ void TestTrainer::epochDecayShrinksLaterSteps()
     }
     QVERIFY2(moved[0] < 1e-5, qPrintable(QString::number(moved[0])));
     QVERIFY2(moved[1] > 1e-3, qPrintable(QString::number(moved[1])));
+}
+
+// The validation pass splits each batch over the training threads; its exact match must still be
+// that of greedy decoding, which evaluate() measures on its own.
+void TestTrainer::validationOnTwoThreadsIsGreedyExactMatch()
+{
+    const Dataset data = Dataset::build(tinyDataset());
+    Seq2SeqModel model(tinyModelConfig(), Vocabulary::build(data.train), 1);
+    TrainingConfig t = tinyTraining();
+    t.epochs = 4;
+    t.threads = 2;
+    std::vector<double> validated, evaluated;
+    Trainer::Callbacks callbacks;
+    callbacks.onEpoch = [&](const EpochStats &e, bool) {
+        validated.push_back(e.valExactMatch);
+        evaluated.push_back(evaluate(model, data.val, DecodeMode::Batched).exactMatch);
+    };
+    Trainer(model, data, t).run(callbacks);
+    QCOMPARE(validated, evaluated);
+    QVERIFY(validated.front() < validated.back());  // it learnt, so the comparison saw varied scores
 }
 
 QTEST_APPLESS_MAIN(TestTrainer)
