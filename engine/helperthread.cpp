@@ -56,7 +56,7 @@ void HelperThread::run(int parts, const std::function<void(int)> &job)
 {
     thread_local bool running = false;  // a part that calls run() again runs the inner loop alone
     std::unique_lock<std::mutex> caller(m_caller, std::defer_lock);
-    if (parts <= 1 || running || !caller.try_lock()) {
+    if (parts <= 1 || running || m_standby.load(std::memory_order_relaxed) > 0 || !caller.try_lock()) {
         for (int p = 0; p < parts; ++p)
             job(p);
         return;
@@ -75,6 +75,16 @@ void HelperThread::run(int parts, const std::function<void(int)> &job)
     while (m_remaining.load(std::memory_order_acquire) != 0)
         relax();
     running = false;
+}
+
+HelperThread::Standby::Standby()
+{
+    ++shared().m_standby;
+}
+
+HelperThread::Standby::~Standby()
+{
+    --shared().m_standby;
 }
 
 void HelperThread::work(std::uint64_t generation)

@@ -3,6 +3,7 @@
 #include "adam.h"
 #include "batch.h"
 #include "gradientclipping.h"
+#include "helperthread.h"
 #include "maskedloss.h"
 #include "seq2seqmodel.h"
 #include "seq2seqnet.h"
@@ -184,6 +185,7 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
     // updates on two intra-op threads measured 7% slower).
     torch::set_num_threads(1);
     keepFreedMemory();
+    const HelperThread::Standby standby;
     torch::manual_seed(m_config.seed);  // dropout masks
     std::mt19937_64 rng(m_config.seed);
     std::bernoulli_distribution teacherCoin(m_config.teacherForcing);

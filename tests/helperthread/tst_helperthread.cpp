@@ -56,6 +56,30 @@ private slots:
         QVERIFY2(elsewhere > 0, "the helper never took a part");
     }
 
+    void standbyKeepsEveryPartOnTheCaller()
+    {
+        const auto caller = std::this_thread::get_id();
+        std::atomic<int> elsewhere{0};
+        {
+            const HelperThread::Standby standby;
+            for (int round = 0; round < 200; ++round)
+                HelperThread::shared().run(2, [&](int) {
+                    if (std::this_thread::get_id() != caller)
+                        ++elsewhere;
+                    busyFor(std::chrono::microseconds(20));
+                });
+        }
+        QCOMPARE(elsewhere.load(), 0);
+        std::atomic<int> others{0};
+        for (int round = 0; round < 200 && others == 0; ++round)
+            HelperThread::shared().run(2, [&](int) {
+                if (std::this_thread::get_id() != caller)
+                    ++others;
+                busyFor(std::chrono::microseconds(20));
+            });
+        QVERIFY2(others > 0, "the helper did not come back after the standby");
+    }
+
     // A helper that went to sleep is woken by the next loop.
     void wakesAfterSleeping()
     {
