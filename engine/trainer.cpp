@@ -18,6 +18,7 @@
 #include <mutex>
 #include <random>
 #include <thread>
+#include <type_traits>
 
 namespace {
 
@@ -50,18 +51,18 @@ constexpr int64_t kMinShardRows = 16;
 // Runs shard(begin, end) over the `rows` of a batch split into up to `workers` slices, each on
 // its own thread running single-threaded ops: on this model's small multiplies, intra-op threads
 // cost more than they bring, whole slices in parallel do not. Returns the shards' results in order.
-template <typename Shard>
-auto overShards(int64_t rows, int workers, const Shard &shard) -> std::vector<decltype(shard(int64_t(), int64_t()))>
+template <typename Shard, typename Result = std::invoke_result_t<Shard, int64_t, int64_t>>
+std::vector<Result> overShards(int64_t rows, int workers, const Shard &shard)
 {
     const int shards = int(std::clamp<int64_t>(rows / kMinShardRows, 1, workers));
     auto run = [&](int s) {
         const SingleThreadScope singleThread(shards > 1);  // OpenMP's count is per thread
         return shard(rows * s / shards, rows * (s + 1) / shards);
     };
-    std::vector<std::future<decltype(shard(int64_t(), int64_t()))>> others;
+    std::vector<std::future<Result>> others;
     for (int s = 1; s < shards; ++s)
         others.push_back(std::async(std::launch::async, run, s));
-    std::vector<decltype(shard(int64_t(), int64_t()))> results{run(0)};
+    std::vector<Result> results{run(0)};
     for (auto &f : others)
         results.push_back(f.get());
     return results;
