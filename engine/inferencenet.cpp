@@ -269,8 +269,8 @@ void InferenceNet::encode(const std::vector<int> &source)
             x = std::tanh(x);
     }
     multiplyRowsShared(m_values.data(), length, m_hidden,
-                 {{m_keysWeight, m_attention, m_keys}, {m_contextToGates, 3 * m_hidden, m_valueGates},
-                  {m_contextToLogits, m_vocabulary, m_valueLogits}});
+                       {{m_keysWeight, m_attention, m_keys}, {m_contextToGates, 3 * m_hidden, m_valueGates},
+                        {m_contextToLogits, m_vocabulary, m_valueLogits}});
 }
 
 InferenceNetOutput InferenceNet::greedy(const std::vector<int> &source, int maxSteps, bool stopAtEos)
