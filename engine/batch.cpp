@@ -10,6 +10,43 @@ torch::Tensor sourceMaskFor(const torch::Tensor &lengths, int64_t width)
     return torch::arange(width, torch::kLong).unsqueeze(0) < lengths.unsqueeze(1);
 }
 
+// Each batch holds one length or two, so a plainly shuffled order can run several short or long
+// batches in a row, and the weights at the end of an epoch lean towards the lengths seen last.
+// Rounds of about kBatchesPerRound batches that each span the lengths (round i takes every
+// rounds-th batch by mean length, starting at the i-th), shuffled within and between rounds,
+// show Adam every length within a few steps. Validation exact match >= 99% after epoch 4 in 7 of
+// 9 seeds, 5 of 9 with the plain shuffle (teacher forcing 0.5, the default then).
+constexpr std::size_t kBatchesPerRound = 8;
+
+double meanLength(const std::vector<int> &batch, const std::vector<int> &lengths)
+{
+    double sum = 0;
+    for (int i : batch)
+        sum += lengths[std::size_t(i)];
+    return batch.empty() ? 0.0 : sum / double(batch.size());
+}
+
+std::vector<std::vector<int>> inRounds(std::vector<std::vector<int>> batches, const std::vector<int> &lengths,
+                                       std::mt19937_64 &rng)
+{
+    std::shuffle(batches.begin(), batches.end(), rng);  // ties in mean length fall in random rounds
+    std::stable_sort(batches.begin(), batches.end(), [&](const std::vector<int> &a, const std::vector<int> &b) {
+        return meanLength(a, lengths) < meanLength(b, lengths);
+    });
+    const std::size_t rounds = (batches.size() + kBatchesPerRound - 1) / kBatchesPerRound;
+    std::vector<std::vector<std::vector<int>>> round(rounds);
+    for (std::size_t i = 0; i < batches.size(); ++i)
+        round[i % rounds].push_back(std::move(batches[i]));
+    std::shuffle(round.begin(), round.end(), rng);
+    std::vector<std::vector<int>> order;
+    for (auto &r : round) {
+        std::shuffle(r.begin(), r.end(), rng);
+        for (auto &b : r)
+            order.push_back(std::move(b));
+    }
+    return order;
+}
+
 }
 
 Batch makeSourceBatch(const std::vector<std::vector<int>> &sourceIds)
@@ -92,7 +129,5 @@ std::vector<std::vector<int>> batchOrder(const std::vector<int> &lengths, int ba
     for (std::size_t start = 0; start < order.size(); start += std::size_t(batchSize))
         batches.emplace_back(order.begin() + std::ptrdiff_t(start),
                              order.begin() + std::ptrdiff_t(std::min(order.size(), start + std::size_t(batchSize))));
-    if (rng)
-        std::shuffle(batches.begin(), batches.end(), *rng);
-    return batches;
+    return rng ? inRounds(std::move(batches), lengths, *rng) : batches;
 }

@@ -23,7 +23,8 @@ Batch makeBatch(const std::vector<const SentencePair *> &pairs, const Vocabulary
 
 Batch makeSourceBatch(const std::vector<std::vector<int>> &sourceIds);
 
-// Batches of indices into `lengths`. Shuffled when `rng` is given; sentences of similar length
-// are grouped (within pools of 32 batches) so little padding is computed.
+// Batches of indices into `lengths`. Sentences of similar length are grouped (within pools of 32
+// batches) so little padding is computed. With `rng`, shuffled, and in rounds of 8 batches that
+// each span the lengths from short to long.
 std::vector<std::vector<int>> batchOrder(const std::vector<int> &lengths, int batchSize,
                                          std::mt19937_64 *rng);
