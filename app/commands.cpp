@@ -508,7 +508,7 @@ Training options:
   --lr X (2e-3)  --lr-decay X (0.5: the rate is multiplied by X after an epoch that does not
                  improve validation loss; 1 = constant)
   --lr-epoch-decay X (0.5: the rate is multiplied by X after every epoch; 1 = constant)
-  --batch N (128)  --epochs N (30)  --teacher-forcing X (0.5)  --clip X (1.0, 0 = off)
+  --batch N (128)  --epochs N (30)  --teacher-forcing X (1.0)  --clip X (1.0, 0 = off)
   --patience N (5, 0 = never stop early)  --seed N (42)  --threads N (0 = all cores)
   --unk-rate X (0.02: share of training words shown as <UNK>, so unknown words are copied)
   --weight-decay X (0)

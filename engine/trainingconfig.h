@@ -15,7 +15,12 @@ struct TrainingConfig {
     double learningRateEpochDecay = 0.5;
     int batchSize = 128;
     int epochs = 30;
-    double teacherForcing = 0.5;
+    // Always the reference word (the reference uses 0.5). Validation exact match, sampled every 6
+    // batches over epochs 3 and 4, three seeds: 0.5 swung between 35% and 99% from one sample to
+    // the next (a batch whose early steps ran free could derail a step); 1.0 stayed within
+    // 85-100% and averaged 99.1-99.5% in epoch 4 against 96.2-98.5%. Epochs are faster too: no
+    // step needs the model's own guess.
+    double teacherForcing = 1.0;
     double clipNorm = 1.0;       // 0: no clipping
     double weightDecay = 0.0;
     double unknownWordRate = 0.02;  // source words replaced by <UNK> in training, so UNK copying is learnt
