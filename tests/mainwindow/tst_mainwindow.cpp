@@ -38,6 +38,14 @@
 #include <QTextBrowser>
 #include <QTimer>
 
+#include <future>
+
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 namespace {
 
 QString reversed(const QString &sentence)
@@ -74,6 +82,7 @@ private slots:
     void trainingFeedsPlotsTableAndAnalysis();
     void stopEndsTraining();
     void closingDuringTrainingEndsTheThread();
+    void trainingRunsBelowTheWindowsPriority();
     void experimentsTrainTheQueueInTurn();
     void beamSearchShowsTheNBestAndItsSteps();
 
@@ -454,6 +463,27 @@ void TestMainWindow::stopEndsTraining()
     QTRY_VERIFY_WITH_TIMEOUT(m_window->state() != MainWindow::State::Stopping, 1000);
     QTRY_COMPARE_WITH_TIMEOUT(m_window->state(), MainWindow::State::Idle, 60000);
     QVERIFY(controller.isRunning());
+}
+
+// The training thread, and the shard threads it starts, yield the CPU to the GUI thread.
+void TestMainWindow::trainingRunsBelowTheWindowsPriority()
+{
+#ifdef __linux__
+    const auto niceness = [] { return getpriority(PRIO_PROCESS, id_t(syscall(SYS_gettid))); };
+    TrainingController controller(m_window);
+    int worker = 0, shard = 0;
+    QMetaObject::invokeMethod(
+        controller.worker(),
+        [&] {
+            worker = niceness();
+            shard = std::async(std::launch::async, niceness).get();
+        },
+        Qt::BlockingQueuedConnection);
+    QCOMPARE(worker, std::min(niceness() + 10, 19));
+    QCOMPARE(shard, worker);
+#else
+    QSKIP("thread priorities are set on Linux only");
+#endif
 }
 
 void TestMainWindow::closingDuringTrainingEndsTheThread()
