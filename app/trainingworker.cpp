@@ -9,6 +9,19 @@
 
 #include <exception>
 
+namespace {
+
+// Cloned here, on the training thread: the GUI never touches the model being trained. Ready to
+// decode, so the GUI's first keystroke on it does not build the decoder's weights.
+ModelSnapshot snapshotOf(const Seq2SeqModel &model)
+{
+    auto snapshot = std::make_shared<const Seq2SeqModel>(model.clone());
+    snapshot->prepareDecoding();
+    return snapshot;
+}
+
+}
+
 TrainingWorker::TrainingWorker(QObject *parent) : QObject(parent)
 {
     registerMetaTypes();
@@ -105,9 +118,7 @@ void TrainingWorker::train(const DatasetConfig &datasetConfig, const ModelConfig
             waitWhilePaused();
         };
         callbacks.onEpoch = [this, &model](const EpochStats &stats, bool isBest) {
-            // Cloned here, on the training thread: the GUI never touches the model being trained.
-            auto snapshot = std::make_shared<const Seq2SeqModel>(model.clone());
-            emit epochFinished(stats, isBest, snapshot);
+            emit epochFinished(stats, isBest, snapshotOf(model));
         };
         m_sinceReport.start();
         Trainer trainer(model, data, trainingConfig);
@@ -119,7 +130,7 @@ void TrainingWorker::train(const DatasetConfig &datasetConfig, const ModelConfig
 
         ModelSnapshot best;
         if (outcome.bestEpoch > 0)
-            best = std::make_shared<const Seq2SeqModel>(model.clone());
+            best = snapshotOf(model);
         emit trainingFinished(outcome, best);
         if (best)
             evaluateAndReport(model, data.test, datasetConfig.task);

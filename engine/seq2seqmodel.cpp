@@ -145,6 +145,12 @@ DecodedSentence Seq2SeqModel::reverse(const std::string &sentence, const DecodeO
     return decode(tokenize(sentence, lowercase()), options);
 }
 
+void Seq2SeqModel::prepareDecoding() const
+{
+    torch::InferenceMode inference;
+    d->net->prepareInference();
+}
+
 DecodedSentence Seq2SeqModel::decode(const std::vector<std::string> &tokens, const DecodeOptions &options) const
 {
     return decodeBatch({tokens}, options).front();

@@ -112,16 +112,33 @@ GreedyOutput Seq2SeqNetImpl::greedy(const torch::Tensor &source, const torch::Te
     return {torch::stack(tokens, 1), weights.empty() ? torch::Tensor() : torch::stack(weights, 1)};
 }
 
-GreedyOutput Seq2SeqNetImpl::greedyOne(const torch::Tensor &source, int maxSteps, bool stopAtEos)
+void Seq2SeqNetImpl::prepareInference()
+{
+    if (InferenceNet::supports(*this))
+        inference();
+}
+
+bool Seq2SeqNetImpl::inferenceIsCurrent() const
+{
+    return m_inference && parameterVersions(*this) == m_inferenceVersions;
+}
+
+InferenceNet &Seq2SeqNetImpl::inference()
 {
     ParameterVersions versions = parameterVersions(*this);
     if (!m_inference || versions != m_inferenceVersions) {
         m_inference = std::make_unique<InferenceNet>(*this);
         m_inferenceVersions = std::move(versions);
     }
+    return *m_inference;
+}
+
+GreedyOutput Seq2SeqNetImpl::greedyOne(const torch::Tensor &source, int maxSteps, bool stopAtEos)
+{
+    InferenceNet &net = inference();
     const torch::Tensor ids = source.to(torch::kLong).contiguous();
     const int64_t *first = ids.data_ptr<int64_t>();
-    InferenceNetOutput out = m_inference->greedy(std::vector<int>(first, first + ids.numel()), maxSteps, stopAtEos);
+    InferenceNetOutput out = net.greedy(std::vector<int>(first, first + ids.numel()), maxSteps, stopAtEos);
     const int64_t steps = int64_t(out.tokens.size());
     auto tokens = torch::empty({1, steps}, torch::kLong);
     std::copy(out.tokens.begin(), out.tokens.end(), tokens.data_ptr<int64_t>());

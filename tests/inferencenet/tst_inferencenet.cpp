@@ -139,6 +139,33 @@ private Q_SLOTS:
         compareWithOpByOp(net, ids, 8, false);
     }
 
+    // A snapshot handed to the GUI is prepared on the training thread: its first decode must use
+    // that InferenceNet, not build another, and a later weight change must still be followed.
+    void preparedBeforeTheFirstDecode()
+    {
+        const Seq2SeqModel model(config(8, 16, 2, true), Vocabulary::build({}), 3);
+        Seq2SeqNet &net = model.net();
+        QVERIFY(!net->inferenceIsCurrent());
+        model.prepareDecoding();
+        QVERIFY(net->inferenceIsCurrent());
+        const DecodedSentence prepared = model.decode({"a", "b"});
+        QVERIFY(net->inferenceIsCurrent());
+        {
+            torch::NoGradGuard noGrad;
+            net->decoder->attention->v->weight.mul_(-3.0);
+        }
+        QVERIFY(!net->inferenceIsCurrent());
+        model.prepareDecoding();
+        QVERIFY(net->inferenceIsCurrent());
+        QVERIFY(model.decode({"a", "b"}).attention != prepared.attention);
+
+        ModelConfig luong = config(8, 16, 1, true);
+        luong.attention = AttentionKind::LuongDot;
+        const Seq2SeqModel other(luong, Vocabulary::build({}), 3);
+        other.prepareDecoding();  // nothing to build for a shape InferenceNet does not decode
+        QVERIFY(!other.net()->inferenceIsCurrent());
+    }
+
     void otherAttentionIsNotSupported()
     {
         ModelConfig c = config(8, 16, 1, true);
