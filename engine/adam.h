@@ -5,7 +5,8 @@
 #include <vector>
 
 // Adam (Kingma & Ba 2015) written out: moments, bias correction, eps, and L2 weight decay added
-// to the gradient as torch::optim::Adam does, so the two can be checked step by step.
+// to the gradient as torch::optim::Adam does, so the two can be checked step by step. Parameters
+// must be contiguous float tensors (std::invalid_argument otherwise).
 class Adam
 {
 public:
@@ -15,6 +16,7 @@ public:
         double beta2 = 0.999;
         double eps = 1e-8;
         double weightDecay = 0.0;
+        int threads = 1;  // the update is shared out over this many threads when it is large
     };
 
     Adam(std::vector<torch::Tensor> parameters, const Options &options);

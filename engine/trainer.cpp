@@ -202,7 +202,7 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
     // when Adam's bounded steps keep it finite.
     const double explodedLoss = 10.0 * std::log(double(vocabulary.size()));
 
-    Adam optimizer(net->parameters(), {m_config.learningRate, 0.9, 0.999, 1e-8, m_config.weightDecay});
+    Adam optimizer(net->parameters(), {m_config.learningRate, 0.9, 0.999, 1e-8, m_config.weightDecay, threads});
     double learningRate = m_config.learningRate;
     TrainingOutcome outcome;
     outcome.bestValLoss = std::numeric_limits<double>::infinity();
