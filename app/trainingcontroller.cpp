@@ -18,9 +18,8 @@ namespace {
 
 // Training and evaluation keep both cores busy; at the same priority the GUI thread got a third of
 // a core, and the window's work at the end of an epoch (new weights decoded, plots redrawn)
-// stalled the event loop 68-82 ms in 2 of 4 runs. At nice 10 the kernel gives the GUI thread
-// ~90% of a core whenever it has work, and the training threads the rest. (10 above the
-// process's own, at most 19.) Linux keeps a nice
+// stalled the event loop 68-82 ms in 2 of 4 runs. Ten nice levels lower (at most 19), the
+// training threads leave the GUI thread ~90% of a core whenever it has work. Linux keeps a nice
 // value per thread, and threads started from this one (the batch shards) inherit it.
 void lowerThisThreadsPriority()
 {
