@@ -34,14 +34,17 @@ Adam::Adam(std::vector<torch::Tensor> parameters, const Options &options)
 
 void Adam::step()
 {
-    torch::NoGradGuard noGrad;
     ++m_steps;
     const double correction1 = 1.0 - std::pow(m_options.beta1, double(m_steps));
     const double correction2 = 1.0 - std::pow(m_options.beta2, double(m_steps));
-    const AdamCoefficients c{float(m_options.beta1),          float(1.0 - m_options.beta1),
-                         float(m_options.beta2),          float(1.0 - m_options.beta2),
-                         float(std::sqrt(correction2)),   float(m_options.eps),
-                         float(m_options.weightDecay),    float(-m_options.learningRate / correction1)};
+    const AdamCoefficients c{float(m_options.beta1),
+                             float(1.0 - m_options.beta1),
+                             float(m_options.beta2),
+                             float(1.0 - m_options.beta2),
+                             float(std::sqrt(correction2)),
+                             float(m_options.eps),
+                             float(m_options.weightDecay),
+                             float(-m_options.learningRate / correction1)};
     std::vector<Parameter> work;
     std::vector<torch::Tensor> grads;  // kept alive: a non-contiguous gradient is read from a copy
     int64_t total = 0;
