@@ -71,20 +71,21 @@ DecoderWeights DecoderImpl::regroup(bool contiguous) const
     const auto params = gru->named_parameters(/*recurse=*/false);
     for (int layer = 0; layer < m_layers; ++layer) {
         const std::string suffix = "_l" + std::to_string(layer);
-        w.input.push_back(oriented(params["weight_ih" + suffix]));
-        w.inputBias.push_back(params["bias_ih" + suffix]);
-        w.hidden.push_back(oriented(params["weight_hh" + suffix]));
-        w.hiddenBias.push_back(params["bias_hh" + suffix]);
+        w.input.push_back(layer == 0 ? RecurrentProjection()
+                                     : RecurrentProjection(oriented(params["weight_ih" + suffix]), params["bias_ih" + suffix]));
+        w.hidden.emplace_back(oriented(params["weight_hh" + suffix]), params["bias_hh" + suffix]);
     }
     if (attention) {
         const torch::Tensor &ws = attention->W_s->weight;
-        w.top = oriented(torch::cat({ws, params["weight_hh_l" + std::to_string(m_layers - 1)]}));
-        w.topBias = torch::cat({torch::zeros({ws.size(0)}, ws.options()), w.hiddenBias.back()});
+        const std::string top = std::to_string(m_layers - 1);
+        w.top = RecurrentProjection(oriented(torch::cat({ws, params["weight_hh_l" + top]})),
+                                    torch::cat({torch::zeros({ws.size(0)}, ws.options()), params["bias_hh_l" + top]}));
     }
     const torch::Tensor &inputWeight = params["weight_ih_l0"];
     w.embeddingToGates = oriented(inputWeight.narrow(1, 0, m_embedSize));
+    w.firstInputBias = params["bias_ih_l0"];
     if (m_kind != AttentionKind::None)
-        w.contextToGates = oriented(inputWeight.narrow(1, m_embedSize, m_hiddenSize));
+        w.contextToGates = RecurrentProjection(oriented(inputWeight.narrow(1, m_embedSize, m_hiddenSize)), {});
     w.output = oriented(out->weight);
     return w;
 }
@@ -98,7 +99,7 @@ DecoderWeights DecoderImpl::fusedWeights()
 
 torch::Tensor DecoderImpl::embeddingGates(const DecoderWeights &w, const torch::Tensor &embedded) const
 {
-    return torch::matmul(embedded, w.embeddingToGates).add_(w.inputBias.front());
+    return torch::matmul(embedded, w.embeddingToGates).add_(w.firstInputBias);
 }
 
 void DecoderImpl::advance(const DecoderWeights &w, const torch::Tensor &firstInputGates,
@@ -107,10 +108,8 @@ void DecoderImpl::advance(const DecoderWeights &w, const torch::Tensor &firstInp
     torch::Tensor input;
     for (int layer = 0; layer < m_layers; ++layer) {
         const std::size_t l = std::size_t(layer);
-        const auto inputGates = layer == 0 ? firstInputGates : torch::addmm(w.inputBias[l], input, w.input[l]);
-        const auto hiddenGates = layer == m_layers - 1 && topHiddenGates.defined()
-                                     ? topHiddenGates
-                                     : torch::addmm(w.hiddenBias[l], layers[l], w.hidden[l]);
+        const auto inputGates = layer == 0 ? firstInputGates : w.input[l](input);
+        const auto hiddenGates = layer == m_layers - 1 && topHiddenGates.defined() ? topHiddenGates : w.hidden[l](layers[l]);
         layers[l] = gruStep(inputGates, hiddenGates, layers[l]);
         // torch::nn::GRU's dropout between layers (not after the last).
         input = layer + 1 < m_layers ? torch::dropout(layers[l], m_dropout, is_training()) : layers[l];
@@ -121,7 +120,7 @@ DecoderStepOutput DecoderImpl::bahdanauStep(const DecoderWeights &w, const torch
                                             std::vector<torch::Tensor> &layers, const DecoderMemory &memory)
 {
     const int64_t attentionSize = attention->W_s->weight.size(0);
-    const auto top = torch::addmm(w.topBias, layers.back(), w.top);
+    const auto top = w.top(layers.back());
     const auto query = top.narrow(1, 0, attentionSize);
     const auto topHiddenGates = top.narrow(1, attentionSize, 3 * m_hiddenSize);
 
@@ -130,7 +129,7 @@ DecoderStepOutput DecoderImpl::bahdanauStep(const DecoderWeights &w, const torch
     const auto weights = torch::softmax(scores, 1);
     const auto context = torch::bmm(weights.unsqueeze(1), memory.values).squeeze(1);
 
-    advance(w, torch::addmm(embeddingGates, context, w.contextToGates), topHiddenGates, layers);
+    advance(w, w.contextToGates(context, embeddingGates), topHiddenGates, layers);
     return {layers.back(), context, weights};
 }
 
@@ -143,7 +142,7 @@ DecoderStepOutput DecoderImpl::step(const DecoderWeights &w, const torch::Tensor
     case AttentionKind::LuongDot:
     case AttentionKind::LuongGeneral: {
         const auto firstGates = state.attentional.defined()
-                                    ? torch::addmm(embeddingGates, state.attentional, w.contextToGates)
+                                    ? w.contextToGates(state.attentional, embeddingGates)
                                     : embeddingGates;
         advance(w, firstGates, {}, state.layers);
         LuongAttentionOutput a = luong(state.layers.back(), memory.keys, memory.values, memory.maskBias);

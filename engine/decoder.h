@@ -4,6 +4,7 @@
 #include "luongattention.h"
 #include "modelconfig.h"
 #include "parameterversions.h"
+#include "recurrentprojection.h"
 #include "torchapi.h"
 
 #include <vector>
@@ -34,13 +35,15 @@ struct DecoderState {
 // state, so they are one multiply; the embedding's share of the first GRU layer can be computed
 // for many tokens at once. Matrices are stored (in, out), the orientation addmm wants: without
 // gradients they are contiguous copies, which make one-sentence multiplies ~5x faster.
+// Weights that every step multiplies by are RecurrentProjections, whose gradients are computed
+// once per batch rather than once per step.
 struct DecoderWeights {
-    torch::Tensor top;               // Bahdanau: [W_s; W_hh(top)]^T (H, A + 3H)
-    torch::Tensor topBias;           // Bahdanau: [0; b_hh(top)]
-    torch::Tensor embeddingToGates;  // W_ih(layer 0) rows that read the embedding, (E, 3H)
-    torch::Tensor contextToGates;    // W_ih(layer 0) rows that read the context (Luong: h̃_{t-1}), (H, 3H); none: undefined
-    torch::Tensor output;            // out.weight^T (2H + E, V); Luong (H, V); none (H + E, V)
-    std::vector<torch::Tensor> input, inputBias, hidden, hiddenBias;  // per layer, (in, 3H)
+    RecurrentProjection top;             // Bahdanau: [W_s; W_hh(top)]^T (H, A + 3H), bias [0; b_hh(top)]
+    torch::Tensor embeddingToGates;      // W_ih(layer 0) rows that read the embedding, (E, 3H)
+    torch::Tensor firstInputBias;        // b_ih(layer 0)
+    RecurrentProjection contextToGates;  // W_ih(layer 0) rows that read the context (Luong: h̃_{t-1}), (H, 3H), no bias; none: unset
+    torch::Tensor output;                // out.weight^T (2H + E, V); Luong (H, V); none (H + E, V)
+    std::vector<RecurrentProjection> input, hidden;  // per layer, (in, 3H) with b_ih, b_hh; input[0] unset
 };
 
 // What one step produced besides the new state.
