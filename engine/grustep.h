@@ -7,3 +7,7 @@
 // `inputGates` = W_ih x + b_ih and `hiddenGates` = W_hh h + b_hh, both (B, 3H) in r|z|n order;
 // the caller computes them, so it can fuse or precompute the multiplies.
 torch::Tensor gruStep(const torch::Tensor &inputGates, const torch::Tensor &hiddenGates, const torch::Tensor &hidden);
+
+// The same cell on one row of raw floats, updating `hidden` (n) in place from the gate
+// pre-activations (3n each); with `gates`, also stores r | z | n there (3n), as backward needs.
+void gruCell(const float *inputGates, const float *hiddenGates, float *hidden, float *gates, int64_t n);

@@ -1,5 +1,7 @@
 #include "inferencenet.h"
 
+#include "fastmath.h"
+#include "grustep.h"
 #include "helperthread.h"
 #include "seq2seqnet.h"
 #include "vocabulary.h"
@@ -106,42 +108,6 @@ void multiplyRowsShared(const float *x, int count, int columns, std::initializer
 void addProduct(const std::vector<float> &w, int rows, int columns, const float *x, float *y)
 {
     cblas_sgemv(CblasRowMajor, CblasNoTrans, rows, columns, 1.0f, w.data(), columns, x, 1, 1.0f, y, 1);
-}
-
-// tanh as a rational function (Eigen's fast tanh; within 3.3e-7 of tanh over [-20, 20]):
-// branch-free, so the loops below vectorise, where std::tanh costs ~10 ns a call.
-inline float fastTanh(float x)
-{
-    x = std::clamp(x, -7.90531110763549805f, 7.90531110763549805f);
-    const float x2 = x * x;
-    float p = -2.76076847742355e-16f;
-    p = p * x2 + 2.00018790482477e-13f;
-    p = p * x2 - 8.60467152213735e-11f;
-    p = p * x2 + 5.12229709037114e-08f;
-    p = p * x2 + 1.48572235717979e-05f;
-    p = p * x2 + 6.37261928875436e-04f;
-    p = p * x2 + 4.89352455891786e-03f;
-    float q = 1.19825839466702e-06f;
-    q = q * x2 + 1.18534705686654e-04f;
-    q = q * x2 + 2.26843463243900e-03f;
-    q = q * x2 + 4.89352518554385e-03f;
-    return x * p / q;
-}
-
-inline float sigmoid(float x)
-{
-    return 0.5f + 0.5f * fastTanh(0.5f * x);
-}
-
-// torch::nn::GRU's cell from the gate pre-activations of the input and of the state (r, z, n).
-void gruCell(const float *inputGates, const float *hiddenGates, float *h, int n)
-{
-    for (int i = 0; i < n; ++i) {
-        const float r = sigmoid(inputGates[i] + hiddenGates[i]);
-        const float z = sigmoid(inputGates[n + i] + hiddenGates[n + i]);
-        const float c = fastTanh(inputGates[2 * n + i] + r * hiddenGates[2 * n + i]);
-        h[i] = c + z * (h[i] - c);
-    }
 }
 
 // Copies `count` floats from row `row` of a (rows, count) table.
@@ -252,7 +218,7 @@ void InferenceNet::encode(const std::vector<int> &source)
                 const int t = direction ? length - 1 - step : step;
                 hiddenGates = g.hiddenBias;
                 addProduct(g.hiddenToGates, 3 * size, size, state, hiddenGates.data());
-                gruCell(gates.data() + t * 3 * size, hiddenGates.data(), state, size);
+                gruCell(gates.data() + t * 3 * size, hiddenGates.data(), state, nullptr, size);
                 std::copy_n(state, size, output.data() + t * width + direction * size);
             }
         });
@@ -323,7 +289,7 @@ InferenceNetOutput InferenceNet::greedy(const std::vector<int> &source, int maxS
                 addProductsShared({{g.inputToGates, 3 * hidden, m_state[std::size_t(layer) - 1].data(), inputGates.data()}}, hidden);
                 gates = inputGates.data();
             }
-            gruCell(gates, hiddenGates, m_state[std::size_t(layer)].data(), hidden);
+            gruCell(gates, hiddenGates, m_state[std::size_t(layer)].data(), nullptr, hidden);
         }
 
         copyRow(m_tokenLogits, token, m_vocabulary, m_logits.data());
