@@ -15,7 +15,7 @@ struct EncoderOutput {
 // state) -> a tanh bridge from the final states (both directions concatenated) to the decoder's
 // initial state. The GRU is torch::nn::GRU's parameters run by a hand-written loop: each layer's
 // input gates for every position in one multiply, gruStep per position, and W_hh's gradient
-// once per batch (RecurrentProjection); the module on packed sequences took twice as long.
+// once per batch (RecurrentProjection): a quarter less time than the module on packed sequences.
 class EncoderImpl : public torch::nn::Module
 {
 public:
