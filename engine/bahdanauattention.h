@@ -15,6 +15,11 @@ public:
     std::pair<torch::Tensor, torch::Tensor> forward(const torch::Tensor &state, const torch::Tensor &keys,
                                                     const torch::Tensor &values, const torch::Tensor &mask);
 
+    // The same from the query W_s s already computed (B, A; rows may be strided) and the mask as
+    // a bias (B, S: 0 on real tokens, -inf on padding), as one autograd node: the decoder's step.
+    std::pair<torch::Tensor, torch::Tensor> attend(const torch::Tensor &query, const torch::Tensor &keys,
+                                                   const torch::Tensor &values, const torch::Tensor &maskBias);
+
     torch::nn::Linear W_h{nullptr};
     torch::nn::Linear W_s{nullptr};
     torch::nn::Linear v{nullptr};

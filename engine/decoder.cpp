@@ -124,10 +124,7 @@ DecoderStepOutput DecoderImpl::bahdanauStep(const DecoderWeights &w, const torch
     const auto query = top.narrow(1, 0, attentionSize);
     const auto topHiddenGates = top.narrow(1, attentionSize, 3 * m_hiddenSize);
 
-    const auto energy = torch::tanh(memory.keys + query.unsqueeze(1));
-    const auto scores = torch::nn::functional::linear(energy, attention->v->weight).squeeze(2) + memory.maskBias;
-    const auto weights = torch::softmax(scores, 1);
-    const auto context = torch::bmm(weights.unsqueeze(1), memory.values).squeeze(1);
+    const auto [context, weights] = attention->attend(query, memory.keys, memory.values, memory.maskBias);
 
     advance(w, w.contextToGates(context, embeddingGates), topHiddenGates, layers);
     return {layers.back(), context, weights};
