@@ -7,6 +7,7 @@
 // the batch's rows into the whole matrix, and adds the steps' matrices up; here each step's
 // backward only passes its gradient on to x_t, and W's and b's gradients are computed once from
 // all steps' inputs and output gradients, after the last of them. Without gradients it is addmm.
+// One backward per forward pass: that backward consumes what the steps recorded.
 class RecurrentProjection
 {
 public:
