@@ -1,4 +1,4 @@
-#include "eventlooplateness.h"
+#include "app/eventlooplateness.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
-#include "gui.h"
+#include "app/gui.h"
 
-#include "mainwindow.h"
-#include "trainingcontroller.h"
+#include "app/trainingcontroller.h"
+#include "ui/mainwindow.h"
 
 #include <QApplication>
 #include <QIcon>

@@ -1,6 +1,6 @@
-#include "bench.h"
-#include "commands.h"
-#include "gui.h"
+#include "app/attention/bench.h"
+#include "app/attention/commands.h"
+#include "app/gui.h"
 
 #include <QApplication>
 

@@ -1,10 +1,10 @@
-#include "trainingcontroller.h"
+#include "app/trainingcontroller.h"
 
-#include "experimentspanel.h"
-#include "mainwindow.h"
-#include "trainingworker.h"
+#include "app/trainingworker.h"
+#include "ui/attention/experimentspanel.h"
+#include "ui/mainwindow.h"
 
-#include "helperthread.h"
+#include "engine/fast/helperthread.h"
 
 #include <algorithm>
 

@@ -1,11 +1,11 @@
-#include "trainingworker.h"
+#include "app/trainingworker.h"
 
-#include "attentionanalysis.h"
-#include "dataset.h"
-#include "evaluation.h"
-#include "experiment.h"
-#include "trainer.h"
-#include "vocabulary.h"
+#include "engine/attention/attentionanalysis.h"
+#include "engine/attention/dataset.h"
+#include "engine/attention/evaluation.h"
+#include "engine/attention/experiment.h"
+#include "engine/attention/trainer.h"
+#include "engine/core/vocabulary.h"
 
 #include <exception>
 

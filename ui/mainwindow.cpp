@@ -1,15 +1,15 @@
-#include "mainwindow.h"
+#include "ui/mainwindow.h"
 
-#include "attentionheatmap.h"
-#include "datasetpanel.h"
-#include "embeddingpanel.h"
-#include "embeddingplot.h"
-#include "examplestable.h"
-#include "experimentspanel.h"
-#include "inferencepanel.h"
-#include "lossplot.h"
-#include "selfattentionpanel.h"
-#include "trainingpanel.h"
+#include "ui/attention/datasetpanel.h"
+#include "ui/attention/embeddingpanel.h"
+#include "ui/attention/examplestable.h"
+#include "ui/attention/experimentspanel.h"
+#include "ui/attention/inferencepanel.h"
+#include "ui/attention/trainingpanel.h"
+#include "ui/core/attentionheatmap.h"
+#include "ui/core/embeddingplot.h"
+#include "ui/core/lossplot.h"
+#include "ui/selfattention/selfattentionpanel.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "metatypes.h"
+#include "ui/attention/metatypes.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>

@@ -1,6 +1,6 @@
-#include "binaryio.h"
-#include "checkpointformat.h"
-#include "seq2seqmodel.h"
+#include "engine/attention/checkpointformat.h"
+#include "engine/attention/seq2seqmodel.h"
+#include "engine/core/binaryio.h"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "dataset.h"
+#include "engine/attention/dataset.h"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "tokenizer.h"
+#include "engine/core/tokenizer.h"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,0 +1,424 @@
+#include "app/attention/bench.h"
+
+#include "app/attention/runfiles.h"
+#include "app/commandline.h"
+#include "app/eventlooplateness.h"
+#include "app/trainingcontroller.h"
+#include "app/trainingworker.h"
+#include "engine/attention/batch.h"
+#include "engine/attention/dataset.h"
+#include "engine/attention/evaluation.h"
+#include "engine/attention/seq2seqmodel.h"
+#include "engine/attention/seq2seqnet.h"
+#include "engine/attention/trainer.h"
+#include "ui/attention/inferencepanel.h"
+#include "ui/mainwindow.h"
+
+#include <QDir>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStandardPaths>
+#include <QTimer>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr double kTargetExactMatch = 0.99;
+constexpr int kLatencyWords = 10;               // as reference.py --latency
+constexpr int kLatencySteps = kLatencyWords + 1;  // words + <EOS>
+constexpr int kLatencyWarmup = 50;
+constexpr int kLatencyCalls = 500;
+constexpr int kTickMs = 10;       // the GUI-thread timer whose lateness is the stall
+constexpr int kKeystrokeMs = 150;  // a typist's pace: each keystroke decodes on the GUI thread
+
+struct Plan {
+    int threads = 0;
+    int warmupEpochs = 1;
+    int measuredEpochs = 5;
+    int maxAccuracyEpochs = 20;
+    int guiEpochs = 2;
+    double maxAccuracySeconds = 300;
+};
+
+struct Throughput {
+    std::vector<double> samplesPerSecond;  // measured epochs only
+};
+
+struct TimeToAccuracy {
+    bool reached = false;
+    int epoch = 0;
+    double wallSeconds = 0;       // training + validation + test evaluation, from the start
+    std::vector<double> exactMatch;  // test exact match after each epoch
+};
+
+struct GuiStall {
+    std::vector<double> lateMs;  // sorted
+    double seconds = 0;
+};
+
+struct Latency {
+    std::vector<double> ms;  // sorted
+    bool outputCorrect = false;
+};
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Same definition as reference.py: the ceil(0.99 n)-th smallest.
+double percentile99(const std::vector<double> &sorted)
+{
+    if (sorted.empty())
+        return 0;
+    const std::size_t rank = std::size_t(std::ceil(0.99 * double(sorted.size())));
+    return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+double mean(const std::vector<double> &v)
+{
+    double s = 0;
+    for (double x : v)
+        s += x;
+    return v.empty() ? 0 : s / double(v.size());
+}
+
+// Peak resident set size of this process in MiB, from /proc/self/status.
+double peakRssMiB()
+{
+    std::ifstream status("/proc/self/status");
+    std::string key;
+    while (status >> key) {
+        if (key == "VmHWM:") {
+            double kb = 0;
+            status >> kb;
+            return kb / 1024.0;
+        }
+        status.ignore(4096, '\n');
+    }
+    return 0;
+}
+
+TrainingConfig trainingConfig(const Plan &plan, int epochs)
+{
+    TrainingConfig t;
+    t.threads = plan.threads;
+    t.epochs = epochs;
+    t.patience = 0;  // the cap decides when to stop, not the validation loss
+    return t;
+}
+
+Throughput measureThroughput(const Dataset &data, const Vocabulary &vocabulary, const Plan &plan)
+{
+    Seq2SeqModel model(ModelConfig{}, vocabulary, TrainingConfig{}.seed);
+    Trainer trainer(model, data, trainingConfig(plan, plan.warmupEpochs + plan.measuredEpochs));
+    Throughput result;
+    Trainer::Callbacks callbacks;
+    callbacks.onEpoch = [&](const EpochStats &e, bool) {
+        std::printf("  throughput epoch %d: %.0f samples/s%s\n", e.epoch, e.samplesPerSecond,
+                    e.epoch <= plan.warmupEpochs ? " (warm-up)" : "");
+        std::fflush(stdout);
+        if (e.epoch > plan.warmupEpochs)
+            result.samplesPerSecond.push_back(e.samplesPerSecond);
+    };
+    trainer.run(callbacks);
+    return result;
+}
+
+TimeToAccuracy measureTimeToAccuracy(const Dataset &data, const Plan &plan, Seq2SeqModel *model)
+{
+    TimeToAccuracy result;
+    std::atomic<bool> stop{false};
+    const auto start = Clock::now();
+    Trainer trainer(*model, data, trainingConfig(plan, plan.maxAccuracyEpochs));
+    Trainer::Callbacks callbacks;
+    callbacks.onEpoch = [&](const EpochStats &e, bool) {
+        // Batched greedy decoding of the whole test set, as reference.py does every epoch.
+        const double exact = evaluate(*model, data.test, DecodeMode::Batched).exactMatch;
+        const double wall = secondsSince(start);
+        result.exactMatch.push_back(exact);
+        std::printf("  accuracy epoch %d: test exact match %.2f%% after %.1f s\n", e.epoch, 100.0 * exact, wall);
+        std::fflush(stdout);
+        if (exact >= kTargetExactMatch && !result.reached) {
+            result.reached = true;
+            result.epoch = e.epoch;
+            result.wallSeconds = wall;
+        }
+        if (result.reached || wall > plan.maxAccuracySeconds)
+            stop = true;
+    };
+    trainer.run(callbacks, &stop);
+    return result;
+}
+
+// The app itself (window, training thread, plots) trains for `epochs` while a timer on the GUI
+// thread records how late it fires and a sentence is typed into the Reverse tab keystroke by
+// keystroke, each decoded with the latest weights. From the training request until the worker
+// is idle again (the test-split evaluation after training and its report included).
+GuiStall measureGuiStall(const DatasetConfig &datasetConfig, const Plan &plan, int epochs, const std::string &sentence)
+{
+    QStandardPaths::setTestModeEnabled(true);  // the window's settings are not the user's
+    MainWindow window;
+    TrainingController controller(&window);
+    {
+        // Opening the window scores the bundled model; its report is drawn before training starts.
+        QEventLoop settle;
+        QObject::connect(controller.worker(), &TrainingWorker::idle, &settle, &QEventLoop::quit);
+        QTimer::singleShot(10000, &settle, &QEventLoop::quit);
+        window.show();
+        if (window.loadBundledModel())
+            settle.exec();
+    }
+    QEventLoop loop;
+    bool trained = false;  // the bundled model's own evaluation ends in idle() too
+    QObject::connect(controller.worker(), &TrainingWorker::trainingFinished, [&] { trained = true; });
+    QObject::connect(controller.worker(), &TrainingWorker::idle, [&] {
+        if (trained)
+            loop.quit();
+    });
+    QTimer typing;
+    int typed = 0;
+    QObject::connect(&typing, &QTimer::timeout, [&] {
+        typed = typed % int(sentence.size()) + 1;
+        window.inferencePanel()->setText(QString::fromStdString(sentence.substr(0, std::size_t(typed))));
+    });
+    EventLoopLateness lateness(kTickMs);
+    TrainingConfig training = trainingConfig(plan, epochs);
+    const auto start = Clock::now();
+    lateness.start();
+    typing.start(kKeystrokeMs);
+    emit window.trainRequested(datasetConfig, ModelConfig{}, training);
+    loop.exec();
+    lateness.stop();
+    typing.stop();
+    GuiStall result;
+    result.seconds = secondsSince(start);
+    result.lateMs = lateness.lateness();
+    std::sort(result.lateMs.begin(), result.lateMs.end());
+    controller.shutdown();
+    return result;
+}
+
+// The first test sentence of 10 words: a fixed amount of work, 11 decoder steps, whatever the
+// model predicts.
+const SentencePair *latencySentence(const std::vector<SentencePair> &test)
+{
+    for (const SentencePair &p : test)
+        if (p.source.size() == std::size_t(kLatencyWords))
+            return &p;
+    return nullptr;
+}
+
+Latency measureGreedyLatency(const Seq2SeqModel &model, const SentencePair &sentence)
+{
+    std::vector<int> ids;
+    for (const auto &w : sentence.source)
+        ids.push_back(model.vocabulary().id(w));
+    const Batch batch = makeSourceBatch({ids});
+    Seq2SeqNet &net = model.net();
+    torch::InferenceMode inference;
+    net->eval();
+    GreedyOutput out;
+    for (int i = 0; i < kLatencyWarmup; ++i)
+        out = net->greedy(batch.source, batch.sourceLengths, kLatencySteps, /*stopAtEos=*/false);
+    Latency result;
+    for (int i = 0; i < kLatencyCalls; ++i) {
+        const auto start = Clock::now();
+        out = net->greedy(batch.source, batch.sourceLengths, kLatencySteps, /*stopAtEos=*/false);
+        result.ms.push_back(1e3 * secondsSince(start));
+    }
+    std::sort(result.ms.begin(), result.ms.end());
+    std::vector<int> expected;
+    for (const auto &w : sentence.target)
+        expected.push_back(model.vocabulary().id(w));
+    expected.push_back(Vocabulary::kEos);
+    const auto tokens = out.tokens.accessor<int64_t, 2>();
+    result.outputCorrect = true;
+    for (std::size_t t = 0; t < expected.size(); ++t)
+        result.outputCorrect = result.outputCorrect && tokens[0][int64_t(t)] == expected[t];
+    return result;
+}
+
+// The app's own path: tokens in, words and attention out, stopping at <EOS>; greedy for width 1,
+// else beam search.
+Latency measureDecodeLatency(const Seq2SeqModel &model, const SentencePair &sentence, const BeamOptions &beam)
+{
+    const auto run = [&] {
+        return beam.width == 1 ? model.decode(sentence.source)
+                               : model.beamDecode(sentence.source, beam).nbest.front().sentence;
+    };
+    DecodedSentence out;
+    for (int i = 0; i < kLatencyWarmup; ++i)
+        out = run();
+    Latency result;
+    for (int i = 0; i < kLatencyCalls; ++i) {
+        const auto start = Clock::now();
+        out = run();
+        result.ms.push_back(1e3 * secondsSince(start));
+    }
+    std::sort(result.ms.begin(), result.ms.end());
+    result.outputCorrect = out.words() == sentence.target;
+    return result;
+}
+
+QJsonObject latencyJson(const Latency &l)
+{
+    return {{"calls", int(l.ms.size())}, {"warmup", kLatencyWarmup},     {"median_ms", median(l.ms)},
+            {"p99_ms", percentile99(l.ms)}, {"mean_ms", mean(l.ms)},    {"min_ms", l.ms.empty() ? 0.0 : l.ms.front()},
+            {"output_correct", l.outputCorrect}};
+}
+
+void printRow(const std::string &figure, const std::string &value)
+{
+    std::printf("  %-44s %s\n", figure.c_str(), value.c_str());
+}
+
+std::string format(const char *pattern, double a, double b = 0, double c = 0)
+{
+    char buffer[160];
+    std::snprintf(buffer, sizeof buffer, pattern, a, b, c);
+    return buffer;
+}
+
+}
+
+int runBench(const std::vector<std::string> &arguments)
+{
+    CommandLine cl(arguments, {"threads", "json"}, {"quick"});
+    Plan plan;
+    plan.threads = cl.integer("threads", 0, 0, 1024);
+    const bool quick = cl.flag("quick");
+    if (quick) {
+        plan.measuredEpochs = 2;
+        plan.maxAccuracyEpochs = 8;
+        plan.maxAccuracySeconds = 90;
+        plan.guiEpochs = 1;
+    }
+    if (!cl.positional().empty())
+        cl.fail("unexpected argument '" + cl.positional().front() + "'");
+    // Found out now rather than after minutes of measuring.
+    if (cl.has("json") && !QFileInfo(QString::fromStdString(cl.text("json"))).absoluteDir().exists())
+        cl.fail("--json: the folder of '" + cl.text("json") + "' does not exist");
+    if (!cl.ok()) {
+        std::cerr << "attnscope bench: " << cl.error() << "\nRun 'attnscope --help' for the options.\n";
+        return 2;
+    }
+    const int threads = plan.threads > 0 ? plan.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+    const char *waitPolicy = std::getenv("OMP_WAIT_POLICY");
+
+    const DatasetConfig datasetConfig;
+    const Dataset data = Dataset::build(datasetConfig);
+    const Vocabulary vocabulary = Vocabulary::build(data.train, datasetConfig.maxVocabulary, datasetConfig.minCount);
+    const SentencePair *sentence = latencySentence(data.test);
+    if (!sentence) {
+        std::cerr << "error: the test set has no sentence of " << kLatencyWords << " words\n";
+        return 1;
+    }
+    std::printf("bench: default model, %zu training sentences, batch %d, %d threads, OMP_WAIT_POLICY=%s%s\n",
+                data.train.size(), TrainingConfig{}.batchSize, threads, waitPolicy ? waitPolicy : "(unset)",
+                quick ? ", quick" : "");
+    std::fflush(stdout);
+
+    const Throughput throughput = measureThroughput(data, vocabulary, plan);
+    Seq2SeqModel model(ModelConfig{}, vocabulary, TrainingConfig{}.seed);
+    model.datasetConfig = datasetConfig;
+    const TimeToAccuracy accuracy = measureTimeToAccuracy(data, plan, &model);
+    torch::set_num_threads(threads);
+    const Latency greedy = measureGreedyLatency(model, *sentence);
+    const Latency decode = measureDecodeLatency(model, *sentence, BeamOptions{});
+    BeamOptions beam5;
+    beam5.width = 5;
+    const Latency beam = measureDecodeLatency(model, *sentence, beam5);
+    std::string typedSentence;
+    for (const auto &w : sentence->source)
+        typedSentence += (typedSentence.empty() ? "" : " ") + w;
+    std::printf("  GUI: training %d epoch(s) in the app while typing...\n", plan.guiEpochs);
+    std::fflush(stdout);
+    const GuiStall stall = measureGuiStall(datasetConfig, plan, plan.guiEpochs, typedSentence);
+    const double peakMiB = peakRssMiB();
+
+    const auto &sps = throughput.samplesPerSecond;
+    const double spsMedian = median(sps);
+    std::printf("\n");
+    printRow("figure (" + std::to_string(threads) + " threads)", "AttnScope");
+    printRow("training samples/s (median of " + std::to_string(sps.size()) + " epochs)",
+             format("%.0f (range %.0f-%.0f)", spsMedian, *std::min_element(sps.begin(), sps.end()),
+                    *std::max_element(sps.begin(), sps.end())));
+    printRow("time to 99% test exact match, wall",
+             accuracy.reached ? format("%.1f s (epoch %.0f)", accuracy.wallSeconds, accuracy.epoch)
+                              : format("not reached in %.0f epochs (best %.2f%%)", double(accuracy.exactMatch.size()),
+                                       100.0 * *std::max_element(accuracy.exactMatch.begin(), accuracy.exactMatch.end())));
+    printRow("greedy latency, 10 words, 11 steps",
+             format("%.3f ms median, %.3f ms p99", median(greedy.ms), percentile99(greedy.ms)));
+    printRow("decode() of that sentence, end to end",
+             format("%.3f ms median, %.3f ms p99", median(decode.ms), percentile99(decode.ms)));
+    printRow("beam-5 decode of that sentence (alpha 0.6)",
+             format("%.3f ms median, %.3f ms p99", median(beam.ms), percentile99(beam.ms)));
+    printRow("GUI event loop while training, worst stall",
+             format("%.1f ms late (p99 %.1f ms, %.0f ticks of 10 ms)", stall.lateMs.empty() ? 0.0 : stall.lateMs.back(),
+                    percentile99(stall.lateMs), double(stall.lateMs.size())));
+    printRow("peak memory (VmHWM)", format("%.0f MiB", peakMiB));
+
+    if (cl.has("json")) {
+        QJsonArray epochs, exact;
+        for (double v : sps)
+            epochs.append(v);
+        for (double v : accuracy.exactMatch)
+            exact.append(v);
+        const QJsonObject root{
+            {"threads", threads},
+            {"omp_wait_policy", waitPolicy ? waitPolicy : ""},
+            {"quick", quick},
+            {"train_samples_per_s", QJsonObject{{"median", spsMedian},
+                                                {"warmup_epochs", plan.warmupEpochs},
+                                                {"epochs", epochs}}},
+            {"time_to_acc", QJsonObject{{"target", kTargetExactMatch},
+                                        {"reached", accuracy.reached},
+                                        {"epoch", accuracy.epoch},
+                                        {"wall_s", accuracy.reached ? QJsonValue(accuracy.wallSeconds) : QJsonValue()},
+                                        {"test_exact_by_epoch", exact}}},
+            {"greedy_latency", latencyJson(greedy)},
+            {"decode_latency", latencyJson(decode)},
+            {"beam5_latency", latencyJson(beam)},
+            {"gui_stall", QJsonObject{{"tick_ms", kTickMs},
+                                      {"keystroke_ms", kKeystrokeMs},
+                                      {"epochs", plan.guiEpochs},
+                                      {"seconds", stall.seconds},
+                                      {"ticks", int(stall.lateMs.size())},
+                                      {"worst_late_ms", stall.lateMs.empty() ? 0.0 : stall.lateMs.back()},
+                                      {"p99_late_ms", percentile99(stall.lateMs)},
+                                      {"median_late_ms", median(stall.lateMs)}}},
+            {"peak_rss_mib", peakMiB},
+        };
+        QString error;
+        if (!runfiles::writeText(QString::fromStdString(cl.text("json")),
+                                 QJsonDocument(root).toJson().toStdString(), &error)) {
+            std::cerr << "error: " << error.toStdString() << "\n";
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,244 @@
+#include "app/attention/runfiles.h"
+
+#include "engine/attention/evaluation.h"
+#include "engine/attention/experiment.h"
+#include "engine/attention/seq2seqmodel.h"
+#include "engine/attention/trainer.h"
+#include "engine/attention/trainingconfig.h"
+#include "engine/core/tokenizer.h"
+#include "ui/attention/lengthaccuracyplot.h"
+#include "ui/core/attentionheatmap.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+namespace runfiles {
+namespace {
+
+QJsonArray stringArray(const std::vector<std::string> &items)
+{
+    QJsonArray a;
+    for (const auto &s : items)
+        a.append(QString::fromStdString(s));
+    return a;
+}
+
+QJsonObject decodedObject(const DecodedSentence &s, bool replaceUnknown)
+{
+    QJsonArray rows, copied, known;
+    for (int r = 0; r < s.rows(); ++r) {
+        if (!s.attention.empty()) {  // empty: a model without attention
+            QJsonArray row;
+            for (int c = 0; c < s.columns(); ++c)
+                row.append(double(s.weight(r, c)));
+            rows.append(row);
+        }
+        copied.append(bool(s.outputCopied[std::size_t(r)]));
+    }
+    bool anyCopied = false;
+    for (bool c : s.outputCopied)
+        anyCopied = anyCopied || c;
+    for (bool k : s.sourceKnown)
+        known.append(k);
+    QJsonObject root{{"output", QString::fromStdString(s.text())},
+                     {"source_tokens", stringArray(s.sourceTokens)},
+                     {"source_known", known},
+                     {"output_tokens", stringArray(s.outputTokens)},
+                     {"output_copied", copied},
+                     {"attention", rows},
+                     {"unk_replacement", replaceUnknown},
+                     {"unk_replacement_used", anyCopied},
+                     {"input_truncated", s.truncatedInput}};
+    return root;
+}
+
+QJsonArray wordsOf(const std::vector<int> &tokens, const Vocabulary &vocabulary)
+{
+    QJsonArray words;
+    for (int token : tokens)
+        words.append(QString::fromStdString(vocabulary.word(token)));
+    return words;
+}
+
+const char *statusName(const TrainingOutcome &o)
+{
+    switch (o.status) {
+    case TrainingOutcome::Status::Finished: return "finished";
+    case TrainingOutcome::Status::EarlyStopped: return "early_stopped";
+    case TrainingOutcome::Status::Stopped: return "stopped";
+    case TrainingOutcome::Status::Diverged: return "diverged";
+    }
+    return "unknown";
+}
+
+QJsonObject byLengthJson(const std::map<int, LengthAccuracy> &byLength)
+{
+    QJsonObject out;
+    for (const auto &[length, bucket] : byLength)
+        out.insert(QString::number(length), QJsonObject{{"correct", bucket.correct},
+                                                         {"total", bucket.total},
+                                                         {"exact_match", double(bucket.correct) / bucket.total}});
+    return out;
+}
+
+QJsonArray historyJson(const std::vector<EpochStats> &history)
+{
+    QJsonArray epochs;
+    for (const EpochStats &e : history)
+        epochs.append(QJsonObject{{"epoch", e.epoch},
+                                  {"train_loss", e.trainLoss},
+                                  {"val_loss", e.valLoss},
+                                  {"val_exact_match", e.valExactMatch},
+                                  {"seconds", e.seconds},
+                                  {"samples_per_second", e.samplesPerSecond}});
+    return epochs;
+}
+
+QJsonObject trainingJson(const TrainingConfig &t)
+{
+    return {{"lr", t.learningRate}, {"lr_decay", t.learningRateDecay}, {"lr_epoch_decay", t.learningRateEpochDecay},
+            {"batch", t.batchSize}, {"epochs", t.epochs}, {"teacher_forcing", t.teacherForcing}, {"clip", t.clipNorm},
+            {"weight_decay", t.weightDecay}, {"unknown_word_rate", t.unknownWordRate}, {"patience", t.patience},
+            {"seed", double(t.seed)}, {"threads", t.threads}};
+}
+
+bool writeBytes(const QString &path, const QByteArray &bytes, QString *error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        if (error)
+            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+}
+
+bool writeMetrics(const QString &path, const Seq2SeqModel &model, const TrainingConfig &t,
+                  const TrainingOutcome &outcome, const EvaluationReport &test, QString *error)
+{
+    const QJsonArray epochs = historyJson(model.history);
+    const QJsonObject byLength = byLengthJson(test.byLength);
+    const ModelConfig &m = model.config();
+    const DatasetConfig &d = model.datasetConfig;
+    QJsonObject config{
+        {"model", QJsonObject{{"embed", m.embedSize}, {"hidden", m.hiddenSize}, {"layers", m.layers},
+                              {"dropout", m.dropout}, {"bidirectional", m.bidirectional},
+                              {"attention", attentionName(m.attention)},
+                              {"parameters", double(model.parameterCount())}}},
+        {"training", trainingJson(t)},
+        {"dataset", QJsonObject{{"task", taskName(d.task)}, {"corpus", QString::fromStdString(d.corpusPath)},
+                                {"words", stringArray(d.words)}, {"min_len", d.minLength}, {"max_len", d.maxLength},
+                                {"train", d.trainSize}, {"val", d.valSize}, {"test", d.testSize},
+                                {"seed", double(d.seed)}, {"vocabulary_size", model.vocabulary().size()}}}};
+    QJsonObject root{{"epochs", epochs},
+                     {"best_epoch", outcome.bestEpoch},
+                     {"status", statusName(outcome)},
+                     {"message", QString::fromStdString(outcome.message)},
+                     {"test", QJsonObject{{"sentences", test.sentences},
+                                          {"exact_match", test.exactMatch},
+                                          {"token_accuracy", test.tokenAccuracy},
+                                          {"decoding", "greedy, one sentence at a time"},
+                                          {"by_length", byLength}}},
+                     {"config", config}};
+    return writeBytes(path, QJsonDocument(root).toJson(QJsonDocument::Indented), error);
+}
+
+bool writeText(const QString &path, const std::string &text, QString *error)
+{
+    return writeBytes(path, QByteArray::fromStdString(text), error);
+}
+
+bool writeHeatmap(const QString &path, const DecodedSentence &sentence, QString *error)
+{
+    AttentionHeatmap heatmap;
+    heatmap.setAttention(sentence);
+    std::vector<std::string> input(sentence.sourceTokens.begin(), sentence.sourceTokens.end() - 1);
+    heatmap.setTitle(QStringLiteral("\"%1\"  →  \"%2\"")
+                         .arg(QString::fromStdString(joinTokens(input)), QString::fromStdString(sentence.text())));
+    return heatmap.exportImage(path, 1000, 800, error);
+}
+
+QString decodedJson(const DecodedSentence &s, bool replaceUnknown)
+{
+    return QString::fromUtf8(QJsonDocument(decodedObject(s, replaceUnknown)).toJson(QJsonDocument::Indented));
+}
+
+QString beamJson(const BeamDecoded &decoded, const BeamOptions &options, const Vocabulary &vocabulary,
+                 bool replaceUnknown)
+{
+    QJsonObject root = decodedObject(decoded.nbest.front().sentence, replaceUnknown);
+    root.insert("beam", QJsonObject{{"width", options.width}, {"alpha", options.alpha}, {"nbest", options.nbest}});
+    QJsonArray nbest;
+    for (const ScoredSentence &h : decoded.nbest)
+        nbest.append(QJsonObject{{"tokens", stringArray(h.sentence.outputTokens)},
+                                 {"output", QString::fromStdString(h.sentence.text())},
+                                 {"score", h.score},
+                                 {"log_prob", h.logProb}});
+    root.insert("nbest", nbest);
+    QJsonArray steps;
+    for (std::size_t t = 0; t < decoded.steps.size(); ++t) {
+        QJsonArray kept;
+        for (const BeamStepEntry &e : decoded.steps[t].kept)
+            kept.append(QJsonObject{{"tokens", wordsOf(e.tokens, vocabulary)},
+                                    {"score", e.score},
+                                    {"log_prob", e.logProb},
+                                    {"finished", e.finished}});
+        steps.append(QJsonObject{{"step", int(t) + 1}, {"kept", kept}});
+    }
+    root.insert("beam_steps", steps);
+    return QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+}
+
+bool writeComparison(const QString &path, const std::vector<ExperimentResult> &results, const DatasetConfig &d,
+                     const TrainingConfig &t, int probeMaxLength, int probeSentences, QString *error)
+{
+    QJsonArray runs;
+    for (const ExperimentResult &r : results) {
+        const ModelConfig &m = r.model;
+        runs.append(QJsonObject{
+            {"label", QString::fromStdString(r.label)},
+            {"attention", attentionName(m.attention)},
+            {"model", QJsonObject{{"embed", m.embedSize}, {"hidden", m.hiddenSize}, {"layers", m.layers},
+                                  {"dropout", m.dropout}, {"bidirectional", m.bidirectional}}},
+            {"parameters", double(r.parameters)},
+            {"epochs", int(r.history.size())},
+            {"best_epoch", r.outcome.bestEpoch},
+            {"status", statusName(r.outcome)},
+            {"seconds", r.seconds},
+            {"test", QJsonObject{{"sentences", r.test.sentences},
+                                 {"exact_match", r.test.exactMatch},
+                                 {"token_accuracy", r.test.tokenAccuracy},
+                                 {"by_length", byLengthJson(r.test.byLength)}}},
+            {"probe", QJsonObject{{"sentences", r.probe.sentences},
+                                  {"exact_match", r.probe.exactMatch},
+                                  {"token_accuracy", r.probe.tokenAccuracy}}},
+            {"by_length", byLengthJson(r.probe.byLength)},
+            {"history", historyJson(r.history)}});
+    }
+    const QJsonObject root{
+        {"runs", runs},
+        {"dataset", QJsonObject{{"task", taskName(d.task)}, {"words", stringArray(d.words)}, {"min_len", d.minLength},
+                                {"max_len", d.maxLength}, {"train", d.trainSize}, {"val", d.valSize},
+                                {"test", d.testSize}, {"seed", double(d.seed)}}},
+        {"probe", QJsonObject{{"min_len", d.minLength}, {"max_len", probeMaxLength}, {"sentences", probeSentences},
+                              {"seed", double(d.seed + 1)}}},
+        {"training", trainingJson(t)},
+        {"decoding", "greedy, batched"}};
+    return writeBytes(path, QJsonDocument(root).toJson(QJsonDocument::Indented), error);
+}
+
+bool writeLengthPlot(const QString &path, const std::vector<ExperimentResult> &results, int trainedMin,
+                     int trainedMax, QString *error)
+{
+    LengthAccuracyPlot plot;
+    plot.setTrainedRange(trainedMin, trainedMax);
+    for (const ExperimentResult &r : results)
+        plot.addRun(QString::fromStdString(r.label), r.probe.byLength);
+    return plot.exportImage(path, 1000, 600, error);
+}
+
+}

@@ -1,0 +1,227 @@
+#include "engine/attention/checkpointformat.h"
+
+#include "engine/attention/seq2seqmodel.h"
+#include "engine/attention/seq2seqnet.h"
+#include "engine/core/binaryio.h"
+
+#include <cstring>
+#include <map>
+#include <set>
+
+namespace checkpointformat {
+namespace {
+
+constexpr char kMagic[8] = {'A', 'T', 'N', 'S', 'C', 'K', 'P', 'T'};
+constexpr std::size_t kHeaderSize = sizeof kMagic + 4 + 4 + 8;
+
+void writeDatasetConfig(BinaryWriter &w, const DatasetConfig &c)
+{
+    w.u32(c.task == Task::Copy ? 1 : 0);
+    w.u32(std::uint32_t(c.words.size()));
+    for (const auto &word : c.words)
+        w.string(word);
+    w.string(c.corpusPath);
+    for (int v : {c.minLength, c.maxLength, c.trainSize, c.valSize, c.testSize, c.maxVocabulary, c.minCount})
+        w.i64(v);
+    w.f64(c.valFraction);
+    w.f64(c.testFraction);
+    w.u32(c.lowercase);
+    w.i64(std::int64_t(c.seed));
+}
+
+int readInt(BinaryReader &r)
+{
+    const std::int64_t v = r.i64();
+    if (v < -(1ll << 31) || v > (1ll << 31) - 1)
+        throw BinaryFormatError("integer out of range");
+    return int(v);
+}
+
+// A count of items that take at least `itemBytes` each: more than the bytes left means damage, and
+// is refused before anything is allocated for them.
+std::uint32_t readCount(BinaryReader &r, std::uint32_t max, std::size_t itemBytes)
+{
+    const std::uint32_t n = r.u32();
+    if (n > max || n > r.remaining() / itemBytes)
+        throw BinaryFormatError("count out of range");
+    return n;
+}
+
+DatasetConfig readDatasetConfig(BinaryReader &r)
+{
+    DatasetConfig c;
+    c.task = r.u32() == 1 ? Task::Copy : Task::Reverse;
+    c.words.resize(readCount(r, 1u << 24, /*itemBytes=*/4));
+    for (auto &word : c.words)
+        word = r.string();
+    c.corpusPath = r.string();
+    for (int *v : {&c.minLength, &c.maxLength, &c.trainSize, &c.valSize, &c.testSize, &c.maxVocabulary, &c.minCount})
+        *v = readInt(r);
+    c.valFraction = r.f64();
+    c.testFraction = r.f64();
+    c.lowercase = r.u32() != 0;
+    c.seed = std::uint64_t(r.i64());
+    return c;
+}
+
+std::string shapeText(const std::vector<std::int64_t> &shape)
+{
+    std::string s = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        s += (i ? "x" : "") + std::to_string(shape[i]);
+    return s + "]";
+}
+
+}
+
+std::string encode(const Seq2SeqModel &model)
+{
+    BinaryWriter w;
+    const ModelConfig &c = model.config();
+    for (int v : {c.embedSize, c.hiddenSize, c.layers})
+        w.i64(v);
+    w.f64(c.dropout);
+    w.u32(c.bidirectional);
+    const unsigned version = c.attention == AttentionKind::Bahdanau ? 1 : 2;
+    if (version >= 2)
+        w.string(attentionName(c.attention));
+    const auto &words = model.vocabulary().words();
+    w.u32(std::uint32_t(words.size()));
+    for (const auto &word : words)
+        w.string(word);
+    writeDatasetConfig(w, model.datasetConfig);
+    w.u32(std::uint32_t(model.history.size()));
+    for (const EpochStats &e : model.history) {
+        w.i64(e.epoch);
+        for (double v : {e.trainLoss, e.valLoss, e.valExactMatch, e.seconds, e.samplesPerSecond})
+            w.f64(v);
+    }
+    const auto named = model.net()->named_parameters(/*recurse=*/true);
+    w.u32(std::uint32_t(named.size()));
+    for (const auto &item : named) {
+        const torch::Tensor t = item.value().detach().to(torch::kFloat).contiguous();
+        w.string(item.key());
+        w.u32(std::uint32_t(t.dim()));
+        for (auto size : t.sizes())
+            w.i64(size);
+        w.floats(t.data_ptr<float>(), std::size_t(t.numel()));
+    }
+
+    const std::string &payload = w.bytes();
+    BinaryWriter header;
+    header.u32(version);
+    header.u32(crc32(payload.data(), payload.size()));
+    header.i64(std::int64_t(payload.size()));
+    return std::string(kMagic, sizeof kMagic) + header.bytes() + payload;
+}
+
+Seq2SeqModel decode(const std::string &bytes)
+{
+    if (bytes.size() < kHeaderSize || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+        throw CheckpointError("not an AttnScope checkpoint (the file does not start with its signature)");
+    BinaryReader header(bytes.data() + sizeof kMagic, kHeaderSize - sizeof kMagic);
+    const std::uint32_t version = header.u32();
+    const std::uint32_t checksum = header.u32();
+    const std::int64_t length = header.i64();
+    if (version > kVersion)
+        throw CheckpointError("the checkpoint was written by a newer AttnScope (format " + std::to_string(version)
+                              + "); this version reads format " + std::to_string(kVersion));
+    if (version == 0)
+        throw CheckpointError("the checkpoint's format version is invalid");
+    if (length < 0 || std::uint64_t(length) != bytes.size() - kHeaderSize)
+        throw CheckpointError("the checkpoint is truncated or has extra bytes (expected "
+                              + std::to_string(length + std::int64_t(kHeaderSize)) + " bytes, found "
+                              + std::to_string(bytes.size()) + ")");
+    const char *payload = bytes.data() + kHeaderSize;
+    if (crc32(payload, std::size_t(length)) != checksum)
+        throw CheckpointError("the checkpoint is corrupt (checksum mismatch)");
+
+    try {
+        BinaryReader r(payload, std::size_t(length));
+        ModelConfig config;
+        config.embedSize = readInt(r);
+        config.hiddenSize = readInt(r);
+        config.layers = readInt(r);
+        config.dropout = r.f64();
+        config.bidirectional = r.u32() != 0;
+        if (version >= 2) {
+            const std::string attention = r.string(64);
+            if (!parseAttention(attention, &config.attention))
+                throw CheckpointError("the checkpoint's attention variant '" + attention + "' is unknown");
+        }
+        const std::string problem = validate(config);
+        if (!problem.empty())
+            throw CheckpointError("the checkpoint's model settings are invalid: " + problem);
+        std::vector<std::string> words(readCount(r, 1u << 24, /*itemBytes=*/4));
+        for (auto &word : words)
+            word = r.string();
+        if (words.size() < 4 || words[0] != "<PAD>" || words[1] != "<SOS>" || words[2] != "<EOS>" || words[3] != "<UNK>"
+            || std::set<std::string>(words.begin(), words.end()).size() != words.size())
+            throw CheckpointError("the checkpoint's vocabulary is invalid");
+        Vocabulary vocabulary(std::vector<std::string>(words.begin() + 4, words.end()));
+        DatasetConfig dataset = readDatasetConfig(r);
+        std::vector<EpochStats> history(readCount(r, 1u << 20, /*itemBytes=*/48));
+        for (EpochStats &e : history) {
+            e.epoch = readInt(r);
+            for (double *v : {&e.trainLoss, &e.valLoss, &e.valExactMatch, &e.seconds, &e.samplesPerSecond})
+                *v = r.f64();
+        }
+
+        std::map<std::string, std::pair<std::vector<std::int64_t>, std::vector<float>>> tensors;
+        std::uint64_t storedFloats = 0;
+        const std::uint32_t count = readCount(r, 4096, /*itemBytes=*/8);
+        for (std::uint32_t i = 0; i < count; ++i) {
+            std::string name = r.string(1024);
+            std::vector<std::int64_t> shape(readCount(r, 8, /*itemBytes=*/8));
+            std::uint64_t elements = 1;
+            for (auto &size : shape) {
+                size = r.i64();
+                if (size < 0 || size > (1ll << 31))
+                    throw BinaryFormatError("tensor size out of range");
+                elements *= std::uint64_t(size);
+                if (elements > std::uint64_t(length))
+                    throw BinaryFormatError("tensor larger than the file");
+            }
+            std::vector<float> values(elements);
+            r.floats(values.data(), values.size());
+            storedFloats += elements;
+            tensors[name] = {std::move(shape), std::move(values)};
+        }
+        if (!r.atEnd())
+            throw BinaryFormatError("unexpected bytes after the last tensor");
+
+        // Each product of two of the vocabulary, embedding and hidden sizes is the size of one weight
+        // matrix (embeddings, GRU input and recurrent weights, output layer), so none can exceed
+        // the floats stored. Checked before the model is built: a few damaged bytes must not make
+        // it allocate gigabytes.
+        const std::uint64_t v = std::uint64_t(vocabulary.size()), e = std::uint64_t(config.embedSize),
+                            h = std::uint64_t(config.hiddenSize);
+        if (v * e > storedFloats || h * h > storedFloats || h * e > storedFloats || h * v > storedFloats)
+            throw CheckpointError("the checkpoint holds " + std::to_string(storedFloats)
+                                  + " weights, too few for its model settings");
+        Seq2SeqModel model(config, vocabulary, 0);
+        torch::NoGradGuard noGrad;
+        const auto named = model.net()->named_parameters(true);
+        if (named.size() != tensors.size())
+            throw CheckpointError("the checkpoint holds " + std::to_string(tensors.size()) + " tensors; its model has "
+                                  + std::to_string(named.size()));
+        for (const auto &item : named) {
+            auto found = tensors.find(item.key());
+            if (found == tensors.end())
+                throw CheckpointError("the checkpoint has no tensor '" + item.key() + "'");
+            const auto &[shape, values] = found->second;
+            const auto expected = item.value().sizes().vec();
+            if (shape != expected)
+                throw CheckpointError("tensor '" + item.key() + "' is " + shapeText(shape) + " in the checkpoint but "
+                                      + shapeText(expected) + " in its model");
+            item.value().copy_(torch::from_blob(const_cast<float *>(values.data()), shape, torch::kFloat));
+        }
+        model.datasetConfig = std::move(dataset);
+        model.history = std::move(history);
+        return model;
+    } catch (const BinaryFormatError &e) {
+        throw CheckpointError(std::string("the checkpoint is malformed: ") + e.what());
+    }
+}
+
+}

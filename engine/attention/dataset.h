@@ -1,0 +1,32 @@
+#pragma once
+
+#include "engine/attention/datasetconfig.h"
+#include "engine/attention/sentencepair.h"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+struct DatasetError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Train/validation/test splits plus what was left out of a corpus and why.
+struct Dataset {
+    std::vector<SentencePair> train;
+    std::vector<SentencePair> val;
+    std::vector<SentencePair> test;
+    int skippedBlank = 0;
+    int skippedTooLong = 0;
+    int skippedTooShort = 0;
+
+    // Same config (and seed) gives the same data, always. Throws DatasetError with a clear message
+    // for a missing, unreadable, empty or too small corpus; nothing is half-loaded.
+    static Dataset build(const DatasetConfig &config);
+};
+
+// The target the task asks for: the words reversed, or copied.
+std::vector<std::string> targetFor(Task task, const std::vector<std::string> &source);
+
+// A few pairs for a live preview, generated as `build` would.
+std::vector<SentencePair> previewPairs(const DatasetConfig &config, int count);

@@ -1,0 +1,181 @@
+#include "engine/attention/decoder.h"
+
+#include "engine/core/parameterversions.h"
+#include "engine/fast/grustep.h"
+
+#include <limits>
+
+namespace {
+
+// What the first GRU layer reads besides the embedding, and what the output layer reads.
+int gruInputSize(const ModelConfig &c)
+{
+    return c.attention == AttentionKind::None ? c.embedSize : c.embedSize + c.hiddenSize;
+}
+
+int outputInputSize(const ModelConfig &c)
+{
+    switch (c.attention) {
+    case AttentionKind::Bahdanau: return 2 * c.hiddenSize + c.embedSize;
+    case AttentionKind::LuongDot:
+    case AttentionKind::LuongGeneral: return c.hiddenSize;
+    case AttentionKind::None: return c.hiddenSize + c.embedSize;
+    }
+    return 0;
+}
+
+}
+
+DecoderImpl::DecoderImpl(int vocabularySize, const ModelConfig &c)
+    : embedding(torch::nn::EmbeddingOptions(vocabularySize, c.embedSize).padding_idx(0))
+    , dropout(c.dropout)
+    , attention(c.attention == AttentionKind::Bahdanau ? BahdanauAttention(c.hiddenSize, c.hiddenSize, c.hiddenSize)
+                                                       : BahdanauAttention(nullptr))
+    , luong(c.attention == AttentionKind::LuongDot || c.attention == AttentionKind::LuongGeneral
+                ? LuongAttention(c.hiddenSize, c.attention == AttentionKind::LuongGeneral)
+                : LuongAttention(nullptr))
+    , gru(torch::nn::GRUOptions(gruInputSize(c), c.hiddenSize)
+              .num_layers(c.layers)
+              .dropout(c.layers > 1 ? c.dropout : 0.0)
+              .batch_first(true))
+    , out(outputInputSize(c), vocabularySize)
+    , m_kind(c.attention)
+    , m_layers(c.layers)
+    , m_embedSize(c.embedSize)
+    , m_hiddenSize(c.hiddenSize)
+    , m_dropout(c.layers > 1 ? c.dropout : 0.0)
+{
+    register_module("embedding", embedding);
+    register_module("dropout", dropout);
+    if (attention)
+        register_module("attention", attention);
+    if (luong)
+        register_module("luong", luong);
+    register_module("gru", gru);
+    register_module("out", out);
+}
+
+torch::Tensor DecoderImpl::keys(const torch::Tensor &encoderOutputs)
+{
+    if (attention)
+        return attention->keys(encoderOutputs);
+    if (luong)
+        return luong->keys(encoderOutputs);
+    return {};
+}
+
+DecoderWeights DecoderImpl::regroup(bool contiguous) const
+{
+    const auto oriented = [contiguous](const torch::Tensor &t) { return contiguous ? t.t().contiguous() : t.t(); };
+    DecoderWeights w;
+    const auto params = gru->named_parameters(/*recurse=*/false);
+    for (int layer = 0; layer < m_layers; ++layer) {
+        const std::string suffix = "_l" + std::to_string(layer);
+        w.input.push_back(layer == 0 ? RecurrentProjection()
+                                     : RecurrentProjection(oriented(params["weight_ih" + suffix]), params["bias_ih" + suffix]));
+        w.hidden.emplace_back(oriented(params["weight_hh" + suffix]), params["bias_hh" + suffix]);
+    }
+    if (attention) {
+        const torch::Tensor &ws = attention->W_s->weight;
+        const std::string top = std::to_string(m_layers - 1);
+        w.top = RecurrentProjection(oriented(torch::cat({ws, params["weight_hh_l" + top]})),
+                                    torch::cat({torch::zeros({ws.size(0)}, ws.options()), params["bias_hh_l" + top]}));
+    }
+    const torch::Tensor &inputWeight = params["weight_ih_l0"];
+    w.embeddingToGates = oriented(inputWeight.narrow(1, 0, m_embedSize));
+    w.firstInputBias = params["bias_ih_l0"];
+    if (m_kind != AttentionKind::None)
+        w.contextToGates = RecurrentProjection(oriented(inputWeight.narrow(1, m_embedSize, m_hiddenSize)), {});
+    w.output = oriented(out->weight);
+    return w;
+}
+
+DecoderWeights DecoderImpl::fusedWeights()
+{
+    if (torch::GradMode::is_enabled())
+        return regroup(/*contiguous=*/false);
+    return m_cachedWeights.get(*this, [&] { return regroup(/*contiguous=*/true); });
+}
+
+torch::Tensor DecoderImpl::embeddingGates(const DecoderWeights &w, const torch::Tensor &embedded) const
+{
+    return torch::matmul(embedded, w.embeddingToGates).add_(w.firstInputBias);
+}
+
+void DecoderImpl::advance(const DecoderWeights &w, const torch::Tensor &firstInputGates,
+                          const torch::Tensor &topHiddenGates, std::vector<torch::Tensor> &layers)
+{
+    torch::Tensor input;
+    for (int layer = 0; layer < m_layers; ++layer) {
+        const std::size_t l = std::size_t(layer);
+        const auto inputGates = layer == 0 ? firstInputGates : w.input[l](input);
+        const auto hiddenGates = layer == m_layers - 1 && topHiddenGates.defined() ? topHiddenGates : w.hidden[l](layers[l]);
+        layers[l] = gruStep(inputGates, hiddenGates, layers[l]);
+        // torch::nn::GRU's dropout between layers (not after the last).
+        input = layer + 1 < m_layers ? torch::dropout(layers[l], m_dropout, is_training()) : layers[l];
+    }
+}
+
+DecoderStepOutput DecoderImpl::bahdanauStep(const DecoderWeights &w, const torch::Tensor &embeddingGates,
+                                            std::vector<torch::Tensor> &layers, const DecoderMemory &memory)
+{
+    const int64_t attentionSize = attention->W_s->weight.size(0);
+    const auto top = w.top(layers.back());
+    const auto query = top.narrow(1, 0, attentionSize);
+    const auto topHiddenGates = top.narrow(1, attentionSize, 3 * m_hiddenSize);
+
+    const auto [context, weights] = attention->attend(query, memory.keys, memory.values, memory.maskBias);
+
+    advance(w, w.contextToGates(context, embeddingGates), topHiddenGates, layers);
+    return {layers.back(), context, weights};
+}
+
+DecoderStepOutput DecoderImpl::step(const DecoderWeights &w, const torch::Tensor &embeddingGates, DecoderState &state,
+                                    const DecoderMemory &memory)
+{
+    switch (m_kind) {
+    case AttentionKind::Bahdanau:
+        return bahdanauStep(w, embeddingGates, state.layers, memory);
+    case AttentionKind::LuongDot:
+    case AttentionKind::LuongGeneral: {
+        const auto firstGates = state.attentional.defined()
+                                    ? w.contextToGates(state.attentional, embeddingGates)
+                                    : embeddingGates;
+        advance(w, firstGates, {}, state.layers);
+        LuongAttentionOutput a = luong(state.layers.back(), memory.keys, memory.values, memory.maskBias);
+        state.attentional = a.attentional;
+        return {a.attentional, a.context, a.weights};
+    }
+    case AttentionKind::None:
+        advance(w, embeddingGates, {}, state.layers);
+        return {state.layers.back(), {}, {}};
+    }
+    return {};
+}
+
+torch::Tensor DecoderImpl::logits(const DecoderWeights &w, const torch::Tensor &output, const torch::Tensor &context,
+                                  const torch::Tensor &embedded) const
+{
+    switch (m_kind) {
+    case AttentionKind::Bahdanau:
+        return torch::matmul(torch::cat({output, context, embedded}, -1), w.output).add_(out->bias);
+    case AttentionKind::LuongDot:
+    case AttentionKind::LuongGeneral:
+        return torch::matmul(output, w.output).add_(out->bias);
+    case AttentionKind::None:
+        return torch::matmul(torch::cat({output, embedded}, -1), w.output).add_(out->bias);
+    }
+    return {};
+}
+
+DecoderStep DecoderImpl::forward(const torch::Tensor &token, const torch::Tensor &hidden, const DecoderMemory &memory)
+{
+    const DecoderWeights w = fusedWeights();
+    auto embedded = dropout(embedding(token));  // (B, E)
+    DecoderMemory m = memory;
+    if (!m.maskBias.defined() && m.mask.defined())
+        m.maskBias = torch::zeros(m.mask.sizes(), embedded.options()).masked_fill(m.mask.logical_not(), -std::numeric_limits<float>::infinity());
+    DecoderState state{hidden.unbind(0), {}};
+    const DecoderStepOutput s = step(w, embeddingGates(w, embedded), state, m);
+    return {logits(w, s.output, s.context, embedded), torch::stack(state.layers), s.weights};
+}

@@ -1,0 +1,89 @@
+#include "engine/attention/encoder.h"
+
+#include "engine/core/parameterversions.h"
+#include "engine/fast/grustep.h"
+#include "engine/fast/recurrentprojection.h"
+
+EncoderImpl::EncoderImpl(int vocabularySize, const ModelConfig &c)
+    : embedding(torch::nn::EmbeddingOptions(vocabularySize, c.embedSize).padding_idx(0))
+    , dropout(c.dropout)
+    , gru(torch::nn::GRUOptions(c.embedSize, c.bidirectional ? c.hiddenSize / 2 : c.hiddenSize)
+              .num_layers(c.layers)
+              .dropout(c.layers > 1 ? c.dropout : 0.0)
+              .bidirectional(c.bidirectional)
+              .batch_first(true))
+    , bridge(c.hiddenSize, c.hiddenSize)
+    , m_layers(c.layers)
+    , m_directions(c.bidirectional ? 2 : 1)
+    , m_dropout(c.layers > 1 ? c.dropout : 0.0)
+{
+    register_module("embedding", embedding);
+    register_module("dropout", dropout);
+    register_module("gru", gru);
+    register_module("bridge", bridge);
+}
+
+std::vector<torch::Tensor> EncoderImpl::gruWeights()
+{
+    const auto build = [&](bool contiguous) {
+        const auto params = gru->named_parameters(/*recurse=*/false);
+        const auto oriented = [contiguous](const torch::Tensor &t) { return contiguous ? t.t().contiguous() : t.t(); };
+        std::vector<torch::Tensor> w;
+        for (int layer = 0; layer < m_layers; ++layer)
+            for (int direction = 0; direction < m_directions; ++direction) {
+                const std::string suffix = "_l" + std::to_string(layer) + (direction ? "_reverse" : "");
+                w.push_back(oriented(params["weight_ih" + suffix]));
+                w.push_back(params["bias_ih" + suffix]);
+                w.push_back(oriented(params["weight_hh" + suffix]));
+                w.push_back(params["bias_hh" + suffix]);
+            }
+        return w;
+    };
+    if (torch::GradMode::is_enabled())
+        return build(/*contiguous=*/false);
+    return m_cachedWeights.get(*gru, [&] { return build(/*contiguous=*/true); });
+}
+
+EncoderOutput EncoderImpl::forward(const torch::Tensor &source, const torch::Tensor &lengths)
+{
+    const std::vector<torch::Tensor> weights = gruWeights();
+    const int64_t batch = source.size(0);
+    const int64_t width = source.size(1);
+    // Where some sentences are shorter than the batch, a padded position leaves the state as it
+    // was (so the forward direction ends on the last real token and the backward one starts from
+    // zeros there) and outputs zero. (B, S, 1), 1 on real tokens; undefined without padding.
+    torch::Tensor real;
+    if (lengths.min().item<int64_t>() < width)
+        real = (torch::arange(width).unsqueeze(0) < lengths.unsqueeze(1)).unsqueeze(2).to(torch::kFloat);
+    torch::Tensor input = dropout(embedding(source));
+    std::vector<torch::Tensor> finals;
+    for (int layer = 0; layer < m_layers; ++layer) {
+        std::vector<torch::Tensor> directions;
+        for (int direction = 0; direction < m_directions; ++direction) {
+            const torch::Tensor *w = &weights[std::size_t(4 * (layer * m_directions + direction))];
+            const auto inputGates = torch::matmul(input, w[0]).add_(w[1]).unbind(1);  // every position at once
+            const RecurrentProjection hiddenGates(w[2], w[3]);
+            torch::Tensor h = torch::zeros({batch, w[2].size(0)}, input.options());
+            std::vector<torch::Tensor> outputs(static_cast<std::size_t>(width));
+            for (int64_t i = 0; i < width; ++i) {
+                const int64_t t = direction ? width - 1 - i : i;
+                const auto next = gruStep(inputGates[std::size_t(t)], hiddenGates(h), h);
+                if (real.defined()) {
+                    const auto isReal = real.select(1, t);
+                    h = torch::lerp(h, next, isReal);
+                    outputs[std::size_t(t)] = h * isReal;
+                } else {
+                    outputs[std::size_t(t)] = h = next;
+                }
+            }
+            finals.push_back(h);
+            directions.push_back(torch::stack(outputs, 1));
+        }
+        input = torch::cat(directions, 2);
+        if (layer + 1 < m_layers)
+            input = torch::dropout(input, m_dropout, is_training());
+    }
+    // (layers * directions) final states -> (layers, B, H), forward | backward.
+    const auto hidden = torch::stack(finals).view({m_layers, m_directions, batch, -1}).permute({0, 2, 1, 3}).reshape({m_layers, batch, -1});
+    return {input, torch::tanh(bridge(hidden))};
+}

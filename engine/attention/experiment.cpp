@@ -1,0 +1,41 @@
+#include "engine/attention/experiment.h"
+
+#include "engine/attention/seq2seqmodel.h"
+
+#include <chrono>
+
+std::vector<SentencePair> probeSet(const DatasetConfig &config, int maxLength, int count)
+{
+    DatasetConfig probe = config;
+    probe.corpusPath.clear();
+    probe.maxLength = maxLength;
+    probe.seed = config.seed + 1;
+    probe.trainSize = 1;
+    probe.valSize = 1;
+    probe.testSize = count;
+    return Dataset::build(probe).test;
+}
+
+ExperimentResult runExperiment(const std::string &label, const Dataset &data, const DatasetConfig &dataset,
+                               const ModelConfig &model, TrainingConfig training,
+                               const std::vector<SentencePair> &probe, const Trainer::Callbacks &callbacks,
+                               const std::atomic<bool> *stop)
+{
+    const auto start = std::chrono::steady_clock::now();
+    const Vocabulary vocabulary = Vocabulary::build(data.train, dataset.maxVocabulary, dataset.minCount);
+    Seq2SeqModel trained(model, vocabulary, training.seed);
+    trained.datasetConfig = dataset;
+    ExperimentResult r;
+    r.label = label;
+    r.model = model;
+    r.parameters = trained.parameterCount();
+    r.outcome = Trainer(trained, data, training).run(callbacks, stop);
+    r.history = trained.history;
+    if (r.outcome.bestEpoch > 0) {
+        // Batched decoding gives what one sentence at a time gives, in a fraction of the time.
+        r.test = evaluate(trained, data.test, DecodeMode::Batched);
+        r.probe = evaluate(trained, probe, DecodeMode::Batched);
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}

@@ -1,0 +1,284 @@
+#include "engine/attention/trainer.h"
+
+#include "engine/attention/batch.h"
+#include "engine/attention/seq2seqmodel.h"
+#include "engine/attention/seq2seqnet.h"
+#include "engine/core/adam.h"
+#include "engine/core/gradientclipping.h"
+#include "engine/core/maskedloss.h"
+#include "engine/fast/helperthread.h"
+#include "engine/fast/singlethreadscope.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <future>
+#include <limits>
+#include <malloc.h>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <type_traits>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::vector<int> sourceLengths(const std::vector<SentencePair> &pairs)
+{
+    std::vector<int> lengths;
+    for (const auto &p : pairs)
+        lengths.push_back(int(p.source.size()));
+    return lengths;
+}
+
+std::vector<const SentencePair *> pick(const std::vector<SentencePair> &pairs, const std::vector<int> &indices)
+{
+    std::vector<const SentencePair *> out;
+    for (int i : indices)
+        out.push_back(&pairs[std::size_t(i)]);
+    return out;
+}
+
+// Below this many rows per shard, splitting a batch costs more than a second thread gains.
+constexpr int64_t kMinShardRows = 16;
+
+// Runs shard(begin, end) over the `rows` of a batch split into up to `workers` slices, each on
+// its own thread running single-threaded ops: on this model's small multiplies, intra-op threads
+// cost more than they bring, whole slices in parallel do not. Returns the shards' results in order.
+template <typename Shard, typename Result = std::invoke_result_t<Shard, int64_t, int64_t>>
+std::vector<Result> overShards(int64_t rows, int workers, const Shard &shard)
+{
+    const int shards = int(std::clamp<int64_t>(rows / kMinShardRows, 1, workers));
+    auto run = [&](int s) {
+        const SingleThreadScope singleThread(shards > 1);  // OpenMP's count is per thread
+        return shard(rows * s / shards, rows * (s + 1) / shards);
+    };
+    std::vector<std::future<Result>> others;
+    for (int s = 1; s < shards; ++s)
+        others.push_back(std::async(std::launch::async, run, s));
+    std::vector<Result> results{run(0)};
+    for (auto &f : others)
+        results.push_back(f.get());
+    return results;
+}
+
+// Forward and backward pass of one batch over shards of its rows. Every shard follows the same
+// teacher-forcing decisions and its loss is weighted by its share of the batch's target tokens,
+// so the gradients add up to those of the whole batch. Returns the batch's mean token loss.
+double forwardBackward(Seq2SeqNet &net, const Batch &batch, const std::function<bool()> &teacherForce, int workers)
+{
+    const torch::Tensor target = batch.target.slice(1, 1);
+    std::vector<bool> coins;
+    for (int64_t t = 1; t < target.size(1); ++t)
+        coins.push_back(teacherForce());
+    const double tokens = double((target != Vocabulary::kPad).sum().item<int64_t>());
+    double loss = 0;
+    for (double part : overShards(batch.size(), workers, [&](int64_t begin, int64_t end) {
+             std::size_t coin = 0;
+             const auto logits = net->forward(batch.source.slice(0, begin, end), batch.sourceLengths.slice(0, begin, end),
+                                              batch.target.slice(0, begin, end), [&] { return bool(coins[coin++]); });
+             const auto shardTarget = target.slice(0, begin, end);
+             const double share = double((shardTarget != Vocabulary::kPad).sum().item<int64_t>()) / tokens;
+             const auto shardLoss = maskedCrossEntropy(logits, shardTarget) * share;
+             const double value = shardLoss.item<double>();
+             if (std::isfinite(value))
+                 shardLoss.backward();
+             return value;
+         }))
+        loss += part;
+    return loss;
+}
+
+// Every step allocates and frees tensors of a few hundred KiB. glibc serves those with mmap and
+// returns them on free, so each one came back as fresh pages to fault in and zero: 8% of a
+// training run in the kernel. Keeping freed memory in the heap costs no more than the peak.
+void keepFreedMemory()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        mallopt(M_MMAP_THRESHOLD, 256 << 20);
+        mallopt(M_TRIM_THRESHOLD, 1 << 30);
+        mallopt(M_TOP_PAD, 64 << 20);
+    });
+}
+
+struct Validation {
+    double loss = 0;
+    double exactMatch = 0;
+};
+
+// Free-running pass (the decoder is fed its own predictions): its loss, and exact match from the
+// same predictions, which are exactly what greedy decoding would produce. Shards of each batch
+// run on `workers` threads, as in training.
+Validation validate(Seq2SeqNet &net, const std::vector<Batch> &batches, int workers)
+{
+    net->eval();
+    struct Part {
+        double lossSum = 0;
+        int64_t tokens = 0, correct = 0;
+    };
+    Part total;
+    for (const Batch &b : batches)
+        for (const Part &p : overShards(b.size(), workers, [&](int64_t begin, int64_t end) {
+                 torch::NoGradGuard noGrad;  // per thread
+                 const auto logits = net->forward(b.source.slice(0, begin, end), b.sourceLengths.slice(0, begin, end),
+                                                  b.target.slice(0, begin, end), [] { return false; });
+                 const auto target = b.target.slice(0, begin, end).slice(1, 1);
+                 const auto real = target != Vocabulary::kPad;
+                 Part part;
+                 part.tokens = real.sum().item<int64_t>();
+                 part.lossSum = maskedCrossEntropy(logits, target).item<double>() * double(part.tokens);
+                 // A sentence matches when every real target position (words and <EOS>) is predicted.
+                 part.correct = logits.argmax(2).ne(target).logical_and(real).any(1).logical_not().sum().item<int64_t>();
+                 return part;
+             })) {
+            total.lossSum += p.lossSum;
+            total.tokens += p.tokens;
+            total.correct += p.correct;
+        }
+    int64_t sentences = 0;
+    for (const Batch &b : batches)
+        sentences += b.size();
+    return {total.tokens ? total.lossSum / double(total.tokens) : 0.0,
+            sentences ? double(total.correct) / double(sentences) : 0.0};
+}
+
+std::vector<torch::Tensor> snapshot(Seq2SeqNet &net)
+{
+    std::vector<torch::Tensor> copy;
+    for (const auto &p : net->parameters())
+        copy.push_back(p.detach().clone());
+    return copy;
+}
+
+void restore(Seq2SeqNet &net, const std::vector<torch::Tensor> &weights)
+{
+    torch::NoGradGuard noGrad;
+    auto params = net->parameters();
+    for (std::size_t i = 0; i < params.size(); ++i)
+        params[i].copy_(weights[i]);
+}
+
+}
+
+Trainer::Trainer(Seq2SeqModel &model, const Dataset &data, const TrainingConfig &config)
+    : m_model(model)
+    , m_data(data)
+    , m_config(config)
+{
+    const std::string problem = validate(config);
+    if (!problem.empty())
+        throw std::invalid_argument("invalid training settings: " + problem);
+    if (data.train.empty() || data.val.empty())
+        throw std::invalid_argument("training needs at least one training and one validation sentence");
+}
+
+TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool> *stop)
+{
+    const int threads = m_config.threads > 0 ? m_config.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+    // Threads share out each batch's rows (forwardBackward); every op runs on one thread (Adam's
+    // updates on two intra-op threads measured 7% slower).
+    torch::set_num_threads(1);
+    keepFreedMemory();
+    const HelperThread::Standby standby;
+    torch::manual_seed(m_config.seed);  // dropout masks
+    std::mt19937_64 rng(m_config.seed);
+    std::bernoulli_distribution teacherCoin(m_config.teacherForcing);
+    auto teacherForce = [&] { return teacherCoin(rng); };
+
+    Seq2SeqNet &net = m_model.net();
+    const Vocabulary &vocabulary = m_model.vocabulary();
+    std::vector<Batch> valBatches;
+    for (const auto &indices : batchOrder(sourceLengths(m_data.val), m_config.batchSize, nullptr))
+        valBatches.push_back(makeBatch(pick(m_data.val, indices), vocabulary));
+    const std::vector<int> trainLengths = sourceLengths(m_data.train);
+    // A uniform guess scores ln(V); a loss ten times that means the weights have blown up, even
+    // when Adam's bounded steps keep it finite.
+    const double explodedLoss = 10.0 * std::log(double(vocabulary.size()));
+
+    Adam optimizer(net->parameters(), {m_config.learningRate, 0.9, 0.999, 1e-8, m_config.weightDecay, threads});
+    double learningRate = m_config.learningRate;
+    TrainingOutcome outcome;
+    outcome.bestValLoss = std::numeric_limits<double>::infinity();
+    std::vector<torch::Tensor> bestWeights;
+    int epochsWithoutImprovement = 0;
+    const int firstEpoch = int(m_model.history.size()) + 1;
+    auto stopped = [&] { return stop && stop->load(std::memory_order_relaxed); };
+    auto finish = [&](TrainingOutcome::Status status, std::string message) {
+        if (!bestWeights.empty())
+            restore(net, bestWeights);
+        net->eval();
+        outcome.status = status;
+        outcome.message = std::move(message);
+        return outcome;
+    };
+
+    for (int epoch = firstEpoch; epoch < firstEpoch + m_config.epochs; ++epoch) {
+        net->train();
+        const auto batches = batchOrder(trainLengths, m_config.batchSize, &rng);
+        const auto start = Clock::now();
+        double lossSum = 0;
+        int samples = 0;
+        for (std::size_t b = 0; b < batches.size(); ++b) {
+            if (stopped())
+                return finish(TrainingOutcome::Status::Stopped, "Stopped during epoch " + std::to_string(epoch) + ".");
+            const Batch batch = makeBatch(pick(m_data.train, batches[b]), vocabulary, m_config.unknownWordRate, &rng);
+            optimizer.zeroGrad();
+            const double lossValue = forwardBackward(net, batch, teacherForce, threads);
+            if (!std::isfinite(lossValue) || lossValue > explodedLoss)
+                return finish(TrainingOutcome::Status::Diverged,
+                              "Training diverged in epoch " + std::to_string(epoch) + " (batch loss " + std::to_string(lossValue)
+                                  + ", over ten times that of a uniform guess); try a lower learning rate. "
+                                  "The best model so far is kept.");
+            const double norm = m_config.clipNorm > 0 ? clipGradientNorm(net->parameters(), m_config.clipNorm) : 0.0;
+            if (!std::isfinite(norm))
+                return finish(TrainingOutcome::Status::Diverged,
+                              "Training diverged in epoch " + std::to_string(epoch) + " (gradient is not finite); "
+                              "try a lower learning rate. The best model so far is kept.");
+            optimizer.step();
+            lossSum += lossValue * batch.size();
+            samples += batch.size();
+            if (callbacks.onBatch)
+                callbacks.onBatch({epoch, int(b) + 1, int(batches.size()), lossValue, samples / secondsSince(start)});
+        }
+        EpochStats stats;
+        stats.epoch = epoch;
+        stats.seconds = secondsSince(start);
+        stats.trainLoss = lossSum / samples;
+        stats.samplesPerSecond = samples / stats.seconds;
+        const Validation v = validate(net, valBatches, threads);
+        stats.valLoss = v.loss;
+        stats.valExactMatch = v.exactMatch;
+        m_model.history.push_back(stats);
+
+        const bool best = stats.valLoss < outcome.bestValLoss;
+        if (best) {
+            outcome.bestValLoss = stats.valLoss;
+            outcome.bestEpoch = epoch;
+            bestWeights = snapshot(net);
+            epochsWithoutImprovement = 0;
+            if (!m_config.checkpointPath.empty())
+                m_model.save(m_config.checkpointPath);
+        } else {
+            // Late epochs bounce around the optimum; a smaller step settles them.
+            ++epochsWithoutImprovement;
+            learningRate *= m_config.learningRateDecay;
+        }
+        learningRate *= m_config.learningRateEpochDecay;
+        optimizer.setLearningRate(learningRate);
+        if (callbacks.onEpoch)
+            callbacks.onEpoch(stats, best);
+        if (m_config.patience > 0 && epochsWithoutImprovement >= m_config.patience)
+            return finish(TrainingOutcome::Status::EarlyStopped,
+                          "Stopped early: no better validation loss for " + std::to_string(m_config.patience)
+                              + " epochs; best epoch " + std::to_string(outcome.bestEpoch) + ".");
+    }
+    return finish(TrainingOutcome::Status::Finished,
+                  "Finished; best epoch " + std::to_string(outcome.bestEpoch) + ".");
+}

@@ -1,0 +1,90 @@
+#include "engine/core/binaryio.h"
+
+#include <array>
+#include <cstring>
+
+static_assert(sizeof(float) == 4 && sizeof(double) == 8, "checkpoints assume IEEE-754 floats");
+
+void BinaryWriter::raw(const void *data, std::size_t size)
+{
+    m_bytes.append(static_cast<const char *>(data), size);
+}
+
+void BinaryWriter::u32(std::uint32_t v) { raw(&v, sizeof v); }
+void BinaryWriter::i64(std::int64_t v) { raw(&v, sizeof v); }
+void BinaryWriter::f64(double v) { raw(&v, sizeof v); }
+
+void BinaryWriter::string(const std::string &s)
+{
+    u32(std::uint32_t(s.size()));
+    raw(s.data(), s.size());
+}
+
+void BinaryWriter::floats(const float *data, std::size_t count)
+{
+    raw(data, count * sizeof(float));
+}
+
+void BinaryReader::raw(void *out, std::size_t size)
+{
+    if (size > m_size - m_offset)
+        throw BinaryFormatError("unexpected end of data");
+    std::memcpy(out, m_data + m_offset, size);
+    m_offset += size;
+}
+
+std::uint32_t BinaryReader::u32()
+{
+    std::uint32_t v;
+    raw(&v, sizeof v);
+    return v;
+}
+
+std::int64_t BinaryReader::i64()
+{
+    std::int64_t v;
+    raw(&v, sizeof v);
+    return v;
+}
+
+double BinaryReader::f64()
+{
+    double v;
+    raw(&v, sizeof v);
+    return v;
+}
+
+std::string BinaryReader::string(std::size_t maxLength)
+{
+    const std::uint32_t length = u32();
+    if (length > maxLength || length > m_size - m_offset)
+        throw BinaryFormatError("string length out of range");
+    std::string s(m_data + m_offset, length);
+    m_offset += length;
+    return s;
+}
+
+void BinaryReader::floats(float *out, std::size_t count)
+{
+    if (count > (m_size - m_offset) / sizeof(float))
+        throw BinaryFormatError("array length out of range");
+    raw(out, count * sizeof(float));
+}
+
+std::uint32_t crc32(const char *data, std::size_t size)
+{
+    static const auto table = [] {
+        std::array<std::uint32_t, 256> t{};
+        for (std::uint32_t i = 0; i < 256; ++i) {
+            std::uint32_t c = i;
+            for (int k = 0; k < 8; ++k)
+                c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            t[i] = c;
+        }
+        return t;
+    }();
+    std::uint32_t c = 0xFFFFFFFFu;
+    for (std::size_t i = 0; i < size; ++i)
+        c = table[(c ^ static_cast<unsigned char>(data[i])) & 0xFF] ^ (c >> 8);
+    return c ^ 0xFFFFFFFFu;
+}

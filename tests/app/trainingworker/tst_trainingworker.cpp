@@ -1,0 +1,269 @@
+#include "app/trainingworker.h"
+#include "tests/common/tinymodel.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <cmath>
+
+namespace {
+
+constexpr int kBatchesPerEpoch = (300 + 15) / 16;
+
+}
+
+// Collects the worker's reports on the test's thread. The connections are queued, as they are in
+// the application, so reading the lists never races with the worker writing them.
+class Recorder : public QObject
+{
+    Q_OBJECT
+public:
+    struct Epoch {
+        EpochStats stats;
+        bool isBest;
+        ModelSnapshot snapshot;
+    };
+
+    explicit Recorder(TrainingWorker *worker)
+    {
+        connect(worker, &TrainingWorker::started, this, [this](int epochs, qint64 parameters, int vocabulary, int train) {
+            started.push_back({epochs, parameters, vocabulary, train});
+        });
+        connect(worker, &TrainingWorker::batchProgress, this, [this](const BatchProgress &p) { batches.push_back(p); });
+        connect(worker, &TrainingWorker::pausedChanged, this, [this](bool p) { paused.push_back(p); });
+        connect(worker, &TrainingWorker::epochFinished, this,
+                [this](const EpochStats &s, bool best, const ModelSnapshot &m) { epochs.push_back({s, best, m}); });
+        connect(worker, &TrainingWorker::trainingFinished, this, [this](const TrainingOutcome &o, const ModelSnapshot &m) {
+            outcomes.push_back(o);
+            finalModels.push_back(m);
+        });
+        connect(worker, &TrainingWorker::evaluated, this, [this](const EvaluationReport &r, const QString &markdown) {
+            reports.push_back(r);
+            markdowns << markdown;
+        });
+        connect(worker, &TrainingWorker::failed, this, [this](const QString &message) { failures << message; });
+        connect(worker, &TrainingWorker::idle, this, [this] { ++idle; });
+    }
+
+    std::vector<std::vector<qint64>> started;
+    std::vector<BatchProgress> batches;
+    std::vector<bool> paused;
+    std::vector<Epoch> epochs;
+    std::vector<TrainingOutcome> outcomes;
+    std::vector<ModelSnapshot> finalModels;
+    std::vector<EvaluationReport> reports;
+    QStringList markdowns;
+    QStringList failures;
+    int idle = 0;
+};
+
+class TestTrainingWorker : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void trainingReportsProgressEpochsAndEvaluation();
+    void batchReportsAreInOrderAndFinite();
+    void stopEndsTrainingWithinASecond();
+    void pauseBlocksUntilResumed();
+    void cancelSkipsEvaluation();
+    void badDatasetIsReported_data();
+    void badDatasetIsReported();
+    void evaluatesAGivenModel();
+
+private:
+    QThread *m_thread = nullptr;
+    TrainingWorker *m_worker = nullptr;
+    Recorder *m_recorder = nullptr;
+};
+
+void TestTrainingWorker::init()
+{
+    m_thread = new QThread;
+    m_worker = new TrainingWorker;
+    m_worker->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_recorder = new Recorder(m_worker);
+    m_thread->start();
+}
+
+void TestTrainingWorker::cleanup()
+{
+    m_worker->requestCancel();
+    m_thread->quit();
+    QVERIFY(m_thread->wait(30000));
+    delete m_thread;
+    delete m_recorder;
+    m_thread = nullptr;
+    m_worker = nullptr;
+    m_recorder = nullptr;
+}
+
+void TestTrainingWorker::trainingReportsProgressEpochsAndEvaluation()
+{
+    const Recorder &r = *m_recorder;
+    const int kEpochs = 3;
+    m_worker->start(quickDataset(), quickModelConfig(), quickTraining(kEpochs));
+    QTRY_COMPARE_WITH_TIMEOUT(r.idle, 1, 120000);
+    QVERIFY2(r.failures.isEmpty(), qPrintable(r.failures.join(QLatin1Char('\n'))));
+
+    QCOMPARE(int(r.started.size()), 1);
+    QCOMPARE(r.started[0][0], kEpochs);
+    QVERIFY(r.started[0][1] > 0);    // parameters
+    QCOMPARE(r.started[0][2], 6 + 4);  // six words and the four special tokens
+    QCOMPARE(r.started[0][3], 300);
+
+    // Every epoch's last batch is reported, so the plot always reaches the epoch's end.
+    QVERIFY(int(r.batches.size()) >= kEpochs);
+    QVERIFY(int(r.batches.size()) <= kEpochs * kBatchesPerEpoch);
+    int lastBatches = 0;
+    for (const BatchProgress &p : r.batches) {
+        QCOMPARE(p.batchesPerEpoch, kBatchesPerEpoch);
+        QVERIFY(p.loss > 0);
+        lastBatches += p.batch == p.batchesPerEpoch;
+    }
+    QCOMPARE(lastBatches, kEpochs);
+
+    QCOMPARE(int(r.epochs.size()), kEpochs);
+    for (int i = 0; i < kEpochs; ++i) {
+        QCOMPARE(r.epochs[i].stats.epoch, i + 1);
+        QVERIFY(r.epochs[i].snapshot);
+        QCOMPARE(int(r.epochs[i].snapshot->history.size()), i + 1);
+        QCOMPARE(r.epochs[i].snapshot->datasetConfig.words, quickDataset().words);
+    }
+    QVERIFY(r.epochs[0].isBest);  // the first epoch is always the best so far
+    // Snapshots are copies: each keeps the weights of its own epoch.
+    QVERIFY(r.epochs[0].snapshot != r.epochs[1].snapshot);
+
+    QCOMPARE(int(r.outcomes.size()), 1);
+    QCOMPARE(r.outcomes[0].status, TrainingOutcome::Status::Finished);
+    QVERIFY(r.finalModels[0]);
+
+    QCOMPARE(int(r.reports.size()), 1);
+    QCOMPARE(r.reports[0].sentences, 30);
+    QCOMPARE(int(r.reports[0].examples.size()), 30);
+    QVERIFY(!r.markdowns[0].isEmpty());
+}
+
+void TestTrainingWorker::batchReportsAreInOrderAndFinite()
+{
+    // Whatever was merged, reports come in batch order, once each, with finite values.
+    const Recorder &r = *m_recorder;
+    m_worker->start(quickDataset(), quickModelConfig(), quickTraining(1));
+    QTRY_COMPARE_WITH_TIMEOUT(r.idle, 1, 120000);
+    int previous = 0;
+    for (const BatchProgress &p : r.batches) {
+        QVERIFY(p.batch > previous);
+        previous = p.batch;
+        QVERIFY(std::isfinite(p.loss));
+        QVERIFY(p.samplesPerSecond > 0);
+    }
+    QCOMPARE(previous, kBatchesPerEpoch);
+}
+
+void TestTrainingWorker::stopEndsTrainingWithinASecond()
+{
+    const Recorder &r = *m_recorder;
+    m_worker->start(quickDataset(), quickModelConfig(), quickTraining(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(!r.batches.empty(), 60000);
+    m_worker->requestStop();
+    QTRY_COMPARE_WITH_TIMEOUT(int(r.outcomes.size()), 1, 1000);
+    QCOMPARE(r.outcomes[0].status, TrainingOutcome::Status::Stopped);
+    QTRY_COMPARE_WITH_TIMEOUT(r.idle, 1, 60000);
+}
+
+void TestTrainingWorker::pauseBlocksUntilResumed()
+{
+    const Recorder &r = *m_recorder;
+    m_worker->start(quickDataset(), quickModelConfig(), quickTraining(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(!r.batches.empty(), 60000);
+    m_worker->pause();
+    QVERIFY(m_worker->isPaused());
+    QTRY_COMPARE_WITH_TIMEOUT(int(r.paused.size()), 1, 5000);
+    QCOMPARE(r.paused[0], true);
+
+    // Reports sent before the pause took hold have arrived by now; after that, nothing.
+    const std::size_t whilePaused = r.batches.size();
+    QTest::qWait(300);
+    QCOMPARE(r.batches.size(), whilePaused);
+    QVERIFY(r.outcomes.empty());
+
+    m_worker->resume();
+    QTRY_COMPARE_WITH_TIMEOUT(int(r.paused.size()), 2, 5000);
+    QCOMPARE(r.paused[1], false);
+    QTRY_VERIFY_WITH_TIMEOUT(r.batches.size() > whilePaused, 5000);
+
+    // A stop also releases a paused worker.
+    m_worker->pause();
+    QTRY_COMPARE_WITH_TIMEOUT(int(r.paused.size()), 3, 5000);
+    m_worker->requestStop();
+    QTRY_COMPARE_WITH_TIMEOUT(int(r.outcomes.size()), 1, 5000);
+}
+
+void TestTrainingWorker::cancelSkipsEvaluation()
+{
+    const Recorder &r = *m_recorder;
+    m_worker->start(quickDataset(), quickModelConfig(), quickTraining(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(!r.batches.empty(), 60000);
+    m_worker->requestCancel();
+    QTRY_COMPARE_WITH_TIMEOUT(r.idle, 1, 5000);
+    QVERIFY(r.outcomes.empty());
+    QVERIFY(r.reports.empty());
+}
+
+void TestTrainingWorker::badDatasetIsReported_data()
+{
+    QTest::addColumn<bool>("exists");
+    QTest::addColumn<QByteArray>("contents");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("missing file") << false << QByteArray() << QStringLiteral("cannot open");
+    QTest::newRow("empty file") << true << QByteArray() << QStringLiteral("0 usable sentences");
+    QTest::newRow("all lines too long") << true << QByteArray("a b c d e f\ng h i j k l\n")
+                                        << QStringLiteral("longer than 4");
+}
+
+void TestTrainingWorker::badDatasetIsReported()
+{
+    QFETCH(bool, exists);
+    QFETCH(QByteArray, contents);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("corpus.txt"));
+    if (exists) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(contents);
+    }
+    const Recorder &r = *m_recorder;
+    DatasetConfig data = quickDataset();
+    data.corpusPath = path.toStdString();
+    m_worker->start(data, quickModelConfig(), quickTraining(1));
+    QTRY_COMPARE_WITH_TIMEOUT(r.idle, 1, 10000);
+    QVERIFY(r.started.empty());
+    QCOMPARE(r.failures.size(), 1);
+    QVERIFY2(r.failures[0].contains(expected), qPrintable(r.failures[0]));
+}
+
+void TestTrainingWorker::evaluatesAGivenModel()
+{
+    const Recorder &r = *m_recorder;
+    m_worker->start(quickDataset(), quickModelConfig(), quickTraining(1));
+    QTRY_COMPARE_WITH_TIMEOUT(r.idle, 1, 120000);
+    const ModelSnapshot model = r.finalModels.at(0);
+    QVERIFY(model);
+    QCOMPARE(int(r.reports.size()), 1);
+
+    m_worker->startEvaluation(std::make_shared<const Seq2SeqModel>(model->clone()));
+    QTRY_COMPARE_WITH_TIMEOUT(r.idle, 2, 60000);
+    QCOMPARE(int(r.reports.size()), 2);
+    QCOMPARE(r.reports[1].sentences, 30);
+    // The same weights on the same test split score the same.
+    QCOMPARE(r.reports[1].exactMatch, r.reports[0].exactMatch);
+}
+
+QTEST_MAIN(TestTrainingWorker)
+#include "tst_trainingworker.moc"

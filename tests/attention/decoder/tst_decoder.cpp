@@ -1,0 +1,132 @@
+#include "engine/attention/seq2seqnet.h"
+
+#include <QtTest>
+
+Q_DECLARE_METATYPE(std::vector<bool>)
+
+namespace {
+
+ModelConfig smallConfig(int layers, double dropout)
+{
+    ModelConfig c;
+    c.embedSize = 6;
+    c.hiddenSize = 8;
+    c.layers = layers;
+    c.dropout = dropout;
+    return c;
+}
+
+// The decoder step as torch's modules compute it: attention, torch::nn::GRU on
+// [embedding; context], output layer on [GRU output; context; embedding].
+DecoderStep moduleStep(Decoder &d, const torch::Tensor &token, const torch::Tensor &hidden, const DecoderMemory &m)
+{
+    const auto embedded = d->dropout(d->embedding(token));
+    auto [context, weights] = d->attention(hidden[-1], m.keys, m.values, m.mask);
+    auto [output, next] = d->gru(torch::cat({embedded, context}, 1).unsqueeze(1), hidden);
+    return {d->out(torch::cat({output.squeeze(1), context, embedded}, 1)), next, weights};
+}
+
+// Teacher-forced training logits computed one module step at a time.
+torch::Tensor moduleUnroll(Seq2SeqNet &net, const torch::Tensor &source, const torch::Tensor &lengths,
+                           const torch::Tensor &target, const std::vector<bool> &coins)
+{
+    torch::Tensor hidden;
+    const DecoderMemory memory = net->encode(source, lengths, &hidden);
+    torch::Tensor input = target.select(1, 0);
+    std::vector<torch::Tensor> logits;
+    const int64_t steps = target.size(1) - 1;
+    std::size_t coin = 0;
+    for (int64_t t = 1; t <= steps; ++t) {
+        const DecoderStep step = moduleStep(net->decoder, input, hidden, memory);
+        hidden = step.hidden;
+        logits.push_back(step.logits);
+        if (t < steps)
+            input = coins[coin++] ? target.select(1, t) : step.logits.argmax(1);
+    }
+    return torch::stack(logits, 1);
+}
+
+struct Sentences {
+    torch::Tensor source = torch::tensor({{4, 5, 6, 7, 2}, {8, 9, 2, 0, 0}, {10, 2, 0, 0, 0}});
+    torch::Tensor lengths = torch::tensor({5, 3, 2});
+    torch::Tensor target = torch::tensor({{1, 7, 6, 5, 4, 2}, {1, 9, 8, 2, 0, 0}, {1, 10, 2, 0, 0, 0}});
+};
+
+}
+
+// The decoder runs torch::nn::GRU's weights through a hand-written, fused step; it must give what
+// the modules give, forwards and backwards.
+class TestDecoder : public QObject
+{
+    Q_OBJECT
+private slots:
+    void stepMatchesModules_data();
+    void stepMatchesModules();
+    void trainingUnrollMatchesModules_data();
+    void trainingUnrollMatchesModules();
+};
+
+void TestDecoder::stepMatchesModules_data()
+{
+    QTest::addColumn<int>("layers");
+    QTest::newRow("1 layer") << 1;
+    QTest::newRow("2 layers") << 2;
+    QTest::newRow("3 layers") << 3;
+}
+
+void TestDecoder::stepMatchesModules()
+{
+    QFETCH(int, layers);
+    torch::manual_seed(21);
+    Decoder decoder(12, smallConfig(layers, 0.1));
+    decoder->eval();
+    torch::NoGradGuard noGrad;
+    const auto mask = torch::tensor({{1, 1, 1, 1}, {1, 1, 0, 0}, {1, 0, 0, 0}}).to(torch::kBool);
+    const auto values = torch::randn({3, 4, 8}) * mask.unsqueeze(2);
+    const DecoderMemory memory{values, decoder->attention->keys(values), mask, {}};
+    const auto token = torch::tensor({3, 5, 1});
+    const auto hidden = torch::randn({layers, 3, 8});
+    const DecoderStep mine = decoder(token, hidden, memory);
+    const DecoderStep expected = moduleStep(decoder, token, hidden, memory);
+    QVERIFY(torch::allclose(mine.logits, expected.logits, 1e-5, 1e-5));
+    QVERIFY(torch::allclose(mine.hidden, expected.hidden, 1e-5, 1e-5));
+    QVERIFY(torch::allclose(mine.weights, expected.weights, 1e-6, 1e-6));
+    QCOMPARE(mine.weights[2][1].item<float>(), 0.0f);
+}
+
+void TestDecoder::trainingUnrollMatchesModules_data()
+{
+    QTest::addColumn<std::vector<bool>>("coins");
+    QTest::newRow("always teacher forced") << std::vector<bool>{true, true, true, true};
+    QTest::newRow("free running") << std::vector<bool>{false, false, false, false};
+    QTest::newRow("mixed") << std::vector<bool>{false, true, true, false};
+}
+
+void TestDecoder::trainingUnrollMatchesModules()
+{
+    QFETCH(std::vector<bool>, coins);
+    torch::manual_seed(22);
+    Seq2SeqNet net(12, smallConfig(2, 0.0));  // no dropout: training mode, yet deterministic
+    const Sentences s;
+    std::size_t coin = 0;
+    const auto mine = net->forward(s.source, s.lengths, s.target, [&] { return bool(coins[coin++]); });
+    QCOMPARE(coin, coins.size());
+    mine.pow(2).sum().backward();
+    std::vector<torch::Tensor> myGradients;
+    for (const auto &p : net->parameters())
+        myGradients.push_back(p.grad().clone());
+    net->zero_grad();
+
+    const auto expected = moduleUnroll(net, s.source, s.lengths, s.target, coins);
+    QCOMPARE(mine.sizes(), expected.sizes());
+    QVERIFY(torch::allclose(mine, expected, 1e-5, 1e-5));
+    expected.pow(2).sum().backward();
+    const auto parameters = net->named_parameters();
+    for (std::size_t i = 0; i < parameters.size(); ++i) {
+        const auto &grad = parameters[i].value().grad();
+        QVERIFY2(torch::allclose(myGradients[i], grad, 1e-4, 1e-5), parameters[i].key().c_str());
+    }
+}
+
+QTEST_MAIN(TestDecoder)
+#include "tst_decoder.moc"

@@ -1,0 +1,124 @@
+#include "engine/attention/batch.h"
+#include "engine/attention/encoder.h"
+
+#include <QtTest>
+
+namespace {
+
+ModelConfig smallConfig(bool bidirectional, int layers)
+{
+    ModelConfig config;
+    config.embedSize = 12;
+    config.hiddenSize = 16;
+    config.layers = layers;
+    config.bidirectional = bidirectional;
+    return config;
+}
+
+// What torch's own module computes: torch::nn::GRU over packed sequences, then the bridge.
+EncoderOutput moduleForward(Encoder &encoder, const torch::Tensor &source, const torch::Tensor &lengths, int layers,
+                            int directions)
+{
+    namespace rnn = torch::nn::utils::rnn;
+    const int64_t batch = source.size(0);
+    const auto packed = rnn::pack_padded_sequence(encoder->embedding(source), lengths, /*batch_first=*/true,
+                                                  /*enforce_sorted=*/false);
+    auto [packedOut, hidden] = encoder->gru->forward_with_packed_input(packed);
+    const auto outputs = std::get<0>(rnn::pad_packed_sequence(packedOut, /*batch_first=*/true, /*padding_value=*/0.0,
+                                                              /*total_length=*/source.size(1)));
+    hidden = hidden.view({layers, directions, batch, -1}).permute({0, 2, 1, 3}).reshape({layers, batch, -1});
+    return {outputs, torch::tanh(encoder->bridge(hidden))};
+}
+
+}
+
+// Padding never reaches a hidden state: a sentence encodes the same alone and in a batch, and the
+// hand-written GRU loop gives what torch::nn::GRU gives on packed sequences, forwards and backwards.
+class TestEncoder : public QObject
+{
+    Q_OBJECT
+private slots:
+    void sameAloneAndInPaddedBatch_data();
+    void sameAloneAndInPaddedBatch();
+    void trainingMatchesPackedModule_data();
+    void trainingMatchesPackedModule();
+};
+
+void TestEncoder::sameAloneAndInPaddedBatch_data()
+{
+    QTest::addColumn<bool>("bidirectional");
+    QTest::addColumn<int>("layers");
+    QTest::newRow("bidirectional, 2 layers") << true << 2;
+    QTest::newRow("unidirectional, 1 layer") << false << 1;
+}
+
+void TestEncoder::sameAloneAndInPaddedBatch()
+{
+    QFETCH(bool, bidirectional);
+    QFETCH(int, layers);
+    torch::manual_seed(11);
+    Encoder encoder(20, smallConfig(bidirectional, layers));
+    encoder->eval();
+    torch::NoGradGuard noGrad;
+
+    const std::vector<std::vector<int>> sentences = {{5, 6, 7}, {8, 9, 10, 11, 12, 13, 14}, {15}};
+    const Batch batch = makeSourceBatch(sentences);
+    const EncoderOutput together = encoder(batch.source, batch.sourceLengths);
+    for (std::size_t i = 0; i < sentences.size(); ++i) {
+        const Batch single = makeSourceBatch({sentences[i]});
+        const EncoderOutput alone = encoder(single.source, single.sourceLengths);
+        const int64_t length = single.source.size(1);
+        const auto inBatch = together.outputs[int64_t(i)].slice(0, 0, length);
+        QVERIFY2(torch::allclose(inBatch, alone.outputs[0], 1e-5, 1e-5), qPrintable(QString("outputs of %1").arg(i)));
+        QVERIFY(torch::allclose(together.hidden.select(1, int64_t(i)), alone.hidden.select(1, 0), 1e-5, 1e-5));
+        // Padded positions of the batch output are exactly zero.
+        QCOMPARE(together.outputs[int64_t(i)].slice(0, length).abs().sum().item<float>(), 0.0f);
+    }
+}
+
+void TestEncoder::trainingMatchesPackedModule_data()
+{
+    sameAloneAndInPaddedBatch_data();
+}
+
+void TestEncoder::trainingMatchesPackedModule()
+{
+    QFETCH(bool, bidirectional);
+    QFETCH(int, layers);
+    torch::manual_seed(12);
+    ModelConfig config = smallConfig(bidirectional, layers);
+    config.dropout = 0.0;  // training mode, yet deterministic
+    Encoder encoder(20, config);
+    encoder->train();
+    const Batch batch = makeSourceBatch({{5, 6, 7}, {8, 9, 10, 11, 12, 13, 14}, {15}, {16, 17, 18, 19, 4, 3, 5}});
+    // A loss that weighs every output and final state differently.
+    const auto lossOf = [](const EncoderOutput &e) {
+        return (e.outputs * torch::linspace(-1, 2, e.outputs.numel()).view_as(e.outputs)).sum()
+               + (e.hidden * torch::linspace(3, -2, e.hidden.numel()).view_as(e.hidden)).sum();
+    };
+    const auto parameters = encoder->named_parameters();
+    const auto gradients = [&] {
+        std::vector<torch::Tensor> g;
+        for (const auto &p : parameters)
+            g.push_back(p.value().grad().defined() ? p.value().grad().clone() : torch::Tensor());
+        encoder->zero_grad();
+        return g;
+    };
+
+    const EncoderOutput mine = encoder(batch.source, batch.sourceLengths);
+    lossOf(mine).backward();
+    const auto myGradients = gradients();
+    const EncoderOutput expected = moduleForward(encoder, batch.source, batch.sourceLengths, layers, bidirectional ? 2 : 1);
+    lossOf(expected).backward();
+    const auto expectedGradients = gradients();
+
+    QVERIFY(torch::allclose(mine.outputs, expected.outputs, 1e-5, 1e-5));
+    QVERIFY(torch::allclose(mine.hidden, expected.hidden, 1e-5, 1e-5));
+    for (std::size_t i = 0; i < parameters.size(); ++i) {
+        QVERIFY2(myGradients[i].defined() && expectedGradients[i].defined(), parameters[i].key().c_str());
+        QVERIFY2(torch::allclose(myGradients[i], expectedGradients[i], 1e-4, 1e-5), parameters[i].key().c_str());
+    }
+}
+
+QTEST_APPLESS_MAIN(TestEncoder)
+#include "tst_encoder.moc"

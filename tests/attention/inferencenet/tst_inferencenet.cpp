@@ -1,0 +1,179 @@
+#include "engine/attention/inferencenet.h"
+#include "engine/attention/seq2seqmodel.h"
+#include "engine/attention/seq2seqnet.h"
+#include "engine/core/vocabulary.h"
+
+#include <QtTest>
+
+namespace {
+
+ModelConfig config(int embed, int hidden, int layers, bool bidirectional)
+{
+    ModelConfig c;
+    c.embedSize = embed;
+    c.hiddenSize = hidden;
+    c.layers = layers;
+    c.bidirectional = bidirectional;
+    return c;
+}
+
+// Sentences of 1 to 24 ids (<EOS> last) drawn from a vocabulary of `size`, unknown words included.
+std::vector<std::vector<int64_t>> sentences(int size, int count)
+{
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<int> word(Vocabulary::kUnk, size - 1);
+    std::vector<std::vector<int64_t>> out;
+    for (int i = 0; i < count; ++i) {
+        std::vector<int64_t> s(std::size_t(1 + i % 24));
+        for (auto &id : s)
+            id = word(rng);
+        s.push_back(Vocabulary::kEos);
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+torch::Tensor row(const std::vector<int64_t> &ids)
+{
+    return torch::tensor(ids, torch::kLong).unsqueeze(0);
+}
+
+// Decodes `ids` alone (InferenceNet) and as both rows of a batch of two (the op-by-op decoder)
+// and checks that the two agree: same tokens, attention within float rounding.
+void compareWithOpByOp(Seq2SeqNet &net, const std::vector<int64_t> &ids, int maxSteps, bool stopAtEos)
+{
+    const auto source = row(ids);
+    const auto lengths = torch::tensor({int64_t(ids.size())});
+    const GreedyOutput one = net->greedy(source, lengths, maxSteps, stopAtEos);
+    const GreedyOutput two = net->greedy(torch::cat({source, source}), torch::cat({lengths, lengths}), maxSteps, stopAtEos);
+    const int64_t steps = one.tokens.size(1);
+    QVERIFY(steps >= 1 && steps <= two.tokens.size(1));
+    QVERIFY2(torch::equal(one.tokens[0], two.tokens[0].narrow(0, 0, steps)),
+             qPrintable(QString("tokens differ for a sentence of %1 ids").arg(ids.size())));
+    QCOMPARE(one.weights.sizes(), (std::vector<int64_t>{1, steps, int64_t(ids.size())}));
+    const double gap = (one.weights[0] - two.weights[0].narrow(0, 0, steps)).abs().max().item<double>();
+    QVERIFY2(gap < 2e-5, qPrintable(QString("attention differs by %1").arg(gap)));
+    QVERIFY(torch::allclose(one.weights.sum(2), torch::ones({1, steps}), 1e-5, 1e-5));
+    if (!stopAtEos)
+        QCOMPARE(steps, int64_t(maxSteps));
+}
+
+}
+
+// InferenceNet replaces the op-by-op decoder for one sentence; it must decode what that decoder
+// decodes, for every shape of model it accepts and after every change to the weights.
+class TestInferenceNet : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init()
+    {
+        torch::manual_seed(11);
+    }
+
+    void matchesOpByOpDecoder_data()
+    {
+        QTest::addColumn<int>("embed");
+        QTest::addColumn<int>("hidden");
+        QTest::addColumn<int>("layers");
+        QTest::addColumn<bool>("bidirectional");
+        QTest::newRow("default shape") << 128 << 256 << 2 << true;
+        QTest::newRow("one layer") << 16 << 32 << 1 << true;
+        QTest::newRow("unidirectional") << 16 << 32 << 2 << false;
+        QTest::newRow("three layers, odd sizes") << 7 << 18 << 3 << true;
+        // Big enough that a step's products are split over the helper thread across matrices.
+        QTest::newRow("three layers, shared") << 24 << 190 << 3 << true;
+    }
+    void matchesOpByOpDecoder()
+    {
+        QFETCH(int, embed);
+        QFETCH(int, hidden);
+        QFETCH(int, layers);
+        QFETCH(bool, bidirectional);
+        const int vocabulary = 40;
+        Seq2SeqNet net(vocabulary, config(embed, hidden, layers, bidirectional));
+        // Random weights are too small to make a decoder stop; larger ones give sharp, varied attention.
+        {
+            torch::NoGradGuard noGrad;
+            for (auto &p : net->parameters())
+                p.mul_(4.0);
+        }
+        net->eval();
+        torch::InferenceMode inference;
+        QVERIFY(InferenceNet::supports(*net));
+        for (const auto &ids : sentences(vocabulary, 48))
+            compareWithOpByOp(net, ids, int(ids.size()) + 4, /*stopAtEos=*/false);
+    }
+
+    void matchesOpByOpOnTrainedModel()
+    {
+        const Seq2SeqModel model = Seq2SeqModel::load(ATTNSCOPE_SOURCE_DIR "/resources/models/default.ckpt");
+        Seq2SeqNet &net = model.net();
+        net->eval();
+        torch::InferenceMode inference;
+        for (const auto &ids : sentences(model.vocabulary().size(), 96))
+            compareWithOpByOp(net, ids, 2 * int(ids.size()) + 5, /*stopAtEos=*/true);
+        // And it still reverses: "the cat sat" decodes as "sat cat the".
+        const DecodedSentence d = model.reverse("the cat sat on the mat");
+        QCOMPARE(d.words(), (std::vector<std::string>{"mat", "the", "on", "sat", "cat", "the"}));
+    }
+
+    void followsChangedWeights()
+    {
+        Seq2SeqNet net(30, config(8, 16, 2, true));
+        net->eval();
+        const std::vector<int64_t> ids{5, 6, 7, 8, Vocabulary::kEos};
+        torch::Tensor before;
+        {
+            torch::InferenceMode inference;
+            before = net->greedy(row(ids), torch::tensor({int64_t(ids.size())}), 8, false).weights.clone();
+        }
+        {
+            torch::NoGradGuard noGrad;
+            net->decoder->attention->v->weight.mul_(-3.0);  // in place: same storage, new version
+        }
+        torch::InferenceMode inference;
+        const torch::Tensor after = net->greedy(row(ids), torch::tensor({int64_t(ids.size())}), 8, false).weights;
+        QVERIFY(!torch::allclose(before, after));
+        compareWithOpByOp(net, ids, 8, false);
+    }
+
+    // A snapshot handed to the GUI is prepared on the training thread: its first decode must use
+    // that InferenceNet, not build another, and a later weight change must still be followed.
+    void preparedBeforeTheFirstDecode()
+    {
+        const Seq2SeqModel model(config(8, 16, 2, true), Vocabulary::build({}), 3);
+        Seq2SeqNet &net = model.net();
+        QVERIFY(!net->inferenceIsCurrent());
+        model.prepareDecoding();
+        QVERIFY(net->inferenceIsCurrent());
+        const DecodedSentence prepared = model.decode({"a", "b"});
+        QVERIFY(net->inferenceIsCurrent());
+        {
+            torch::NoGradGuard noGrad;
+            net->decoder->attention->v->weight.mul_(-3.0);
+        }
+        QVERIFY(!net->inferenceIsCurrent());
+        model.prepareDecoding();
+        QVERIFY(net->inferenceIsCurrent());
+        QVERIFY(model.decode({"a", "b"}).attention != prepared.attention);
+
+        ModelConfig luong = config(8, 16, 1, true);
+        luong.attention = AttentionKind::LuongDot;
+        const Seq2SeqModel other(luong, Vocabulary::build({}), 3);
+        other.prepareDecoding();  // nothing to build for a shape InferenceNet does not decode
+        QVERIFY(!other.net()->inferenceIsCurrent());
+    }
+
+    void otherAttentionIsNotSupported()
+    {
+        ModelConfig c = config(8, 16, 1, true);
+        c.attention = AttentionKind::LuongDot;
+        Seq2SeqNet net(30, c);
+        QVERIFY(!InferenceNet::supports(*net));
+    }
+};
+
+QTEST_MAIN(TestInferenceNet)
+#include "tst_inferencenet.moc"

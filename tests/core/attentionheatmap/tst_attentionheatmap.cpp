@@ -1,0 +1,246 @@
+#include "ui/core/attentionheatmap.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+const QStringList kSource = {"the", "cat", "sat", "down", "<EOS>"};
+const QStringList kOutput = {"down", "sat", "cat", "the"};
+
+// Distinct weights so a wrong row or column shows: (row * 5 + column) / 20.
+std::vector<float> rampWeights()
+{
+    std::vector<float> weights;
+    for (int row = 0; row < kOutput.size(); ++row)
+        for (int column = 0; column < kSource.size(); ++column)
+            weights.push_back(float(row * kSource.size() + column) / 20.0f);
+    return weights;
+}
+
+QString tickLabel(QCPAxis *axis, double position)
+{
+    return qSharedPointerCast<QCPAxisTickerText>(axis->ticker())->ticks().value(position);
+}
+
+} // namespace
+
+class TestAttentionHeatmap : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void setMatrixDimensions();
+    void mismatchedSizesShowMessage();
+    void unknownAndCopiedTokensAreMarked();
+    void clickSelectsCell_data();
+    void clickSelectsCell();
+    void clickOutsideCellsSelectsNothing();
+    void exportImageHasRequestedSize_data();
+    void exportImageHasRequestedSize();
+    void exportPdf();
+    void exportCsvContent();
+    void exportToMissingFolderFails_data();
+    void exportToMissingFolderFails();
+    void exportCsvWithoutDataFails();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestAttentionHeatmap::setMatrixDimensions()
+{
+    AttentionHeatmap heatmap;
+    QCOMPARE(heatmap.rows(), 0);
+    QCOMPARE(heatmap.columns(), 0);
+    heatmap.setMatrix(kSource, kOutput, rampWeights());
+    QCOMPARE(heatmap.rows(), 4);
+    QCOMPARE(heatmap.columns(), 5);
+    QCOMPARE(heatmap.weight(2, 3), 13.0f / 20.0f);
+    QCOMPARE(heatmap.weight(4, 0), 0.0f);  // outside
+    QCOMPARE(tickLabel(heatmap.xAxis, 1), QString("cat"));
+    QCOMPARE(tickLabel(heatmap.yAxis, 0), QString("down"));
+    QVERIFY(heatmap.yAxis->rangeReversed());  // first decoder step at the top
+}
+
+void TestAttentionHeatmap::mismatchedSizesShowMessage()
+{
+    AttentionHeatmap heatmap;
+    heatmap.setMatrix(kSource, kOutput, rampWeights());
+    heatmap.selectCell(1, 1);
+    heatmap.setMatrix(kSource, kOutput, std::vector<float>(3, 0.5f));
+    QCOMPARE(heatmap.rows(), 0);
+    QCOMPARE(heatmap.columns(), 0);
+    QCOMPARE(heatmap.selectedRow(), -1);
+    QCOMPARE(heatmap.selectedColumn(), -1);
+}
+
+void TestAttentionHeatmap::unknownAndCopiedTokensAreMarked()
+{
+    DecodedSentence sentence;
+    sentence.sourceTokens = {"the", "zebra", "<EOS>"};
+    sentence.sourceKnown = {true, false, true};
+    sentence.outputTokens = {"zebra", "the", "<EOS>"};
+    sentence.outputCopied = {true, false, false};
+    sentence.attention = {0.1f, 0.8f, 0.1f, 0.9f, 0.05f, 0.05f, 0.2f, 0.2f, 0.6f};
+    AttentionHeatmap heatmap;
+    heatmap.setAttention(sentence);
+    QCOMPARE(heatmap.rows(), 3);
+    QCOMPARE(heatmap.weight(0, 1), 0.8f);
+    QCOMPARE(tickLabel(heatmap.xAxis, 0), QString("the"));
+    QCOMPARE(tickLabel(heatmap.xAxis, 1), QString("zebra*"));
+    QCOMPARE(tickLabel(heatmap.yAxis, 0), QString("zebra*"));
+    QCOMPARE(tickLabel(heatmap.yAxis, 1), QString("the"));
+}
+
+void TestAttentionHeatmap::clickSelectsCell_data()
+{
+    QTest::addColumn<int>("row");
+    QTest::addColumn<int>("column");
+    QTest::newRow("top left") << 0 << 0;
+    QTest::newRow("middle") << 2 << 3;
+    QTest::newRow("bottom right") << 3 << 4;
+    QTest::newRow("bottom left") << 3 << 0;
+}
+
+void TestAttentionHeatmap::clickSelectsCell()
+{
+    QFETCH(int, row);
+    QFETCH(int, column);
+    AttentionHeatmap heatmap;
+    heatmap.resize(800, 600);
+    heatmap.setMatrix(kSource, kOutput, rampWeights());
+    heatmap.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
+    heatmap.replot();
+
+    QSignalSpy spy(&heatmap, &AttentionHeatmap::cellSelected);
+    const QPoint centre(qRound(heatmap.xAxis->coordToPixel(column)), qRound(heatmap.yAxis->coordToPixel(row)));
+    QTest::mouseClick(&heatmap, Qt::LeftButton, {}, centre);
+
+    QCOMPARE(spy.count(), 1);
+    const QList<QVariant> arguments = spy.takeFirst();
+    QCOMPARE(arguments.at(0).toInt(), row);
+    QCOMPARE(arguments.at(1).toInt(), column);
+    QCOMPARE(arguments.at(2).toDouble(), double(float(row * 5 + column) / 20.0f));
+    QCOMPARE(heatmap.selectedRow(), row);
+    QCOMPARE(heatmap.selectedColumn(), column);
+
+    heatmap.clearSelection();
+    QCOMPARE(heatmap.selectedRow(), -1);
+    QCOMPARE(heatmap.selectedColumn(), -1);
+}
+
+void TestAttentionHeatmap::clickOutsideCellsSelectsNothing()
+{
+    AttentionHeatmap heatmap;
+    heatmap.resize(800, 600);
+    heatmap.setMatrix(kSource, kOutput, rampWeights());
+    heatmap.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
+    heatmap.replot();
+
+    QSignalSpy spy(&heatmap, &AttentionHeatmap::cellSelected);
+    QTest::mouseClick(&heatmap, Qt::LeftButton, {}, QPoint(3, 3));
+    QCOMPARE(spy.count(), 0);
+    QCOMPARE(heatmap.selectedRow(), -1);
+}
+
+void TestAttentionHeatmap::exportImageHasRequestedSize_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("height");
+    QTest::newRow("png, CLI default") << "heatmap.png" << 1000 << 800;
+    QTest::newRow("png, small") << "small.png" << 321 << 207;
+    QTest::newRow("jpg") << "heatmap.jpg" << 640 << 480;
+}
+
+void TestAttentionHeatmap::exportImageHasRequestedSize()
+{
+    QFETCH(QString, name);
+    QFETCH(int, width);
+    QFETCH(int, height);
+    AttentionHeatmap heatmap;  // never shown: the CLI exports without a window
+    heatmap.setMatrix(kSource, kOutput, rampWeights());
+    const QString path = m_dir.filePath(name);
+    QString error;
+    QVERIFY2(heatmap.exportImage(path, width, height, &error), qPrintable(error));
+    const QImage image(path);
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.size(), QSize(width, height));
+    // Not a blank canvas: the viridis cells put purple and yellow into the picture.
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7)
+            colours.insert(image.pixel(x, y));
+    QVERIFY(colours.size() > 10);
+}
+
+void TestAttentionHeatmap::exportPdf()
+{
+    AttentionHeatmap heatmap;
+    heatmap.setMatrix(kSource, kOutput, rampWeights());
+    const QString path = m_dir.filePath("heatmap.pdf");
+    QString error;
+    QVERIFY2(heatmap.exportImage(path, 1000, 800, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.read(5) == "%PDF-");
+    QVERIFY(file.size() > 1000);
+    // Only the finished file remains: no temporary files beside it.
+    QCOMPARE(QDir(m_dir.path()).entryList({"heatmap.pdf*"}, QDir::Files), QStringList{"heatmap.pdf"});
+}
+
+void TestAttentionHeatmap::exportCsvContent()
+{
+    AttentionHeatmap heatmap;
+    heatmap.setMatrix({"a", ",", "<EOS>"}, {"x", "<EOS>"}, {0.1f, 0.2f, 0.7f, 0.25f, 0.25f, 0.5f});
+    const QString path = m_dir.filePath("attention.csv");
+    QString error;
+    QVERIFY2(heatmap.exportCsv(path, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(file.readAll()),
+             QString(",a,\",\",<EOS>\n"
+                     "x,0.100000,0.200000,0.700000\n"
+                     "<EOS>,0.250000,0.250000,0.500000\n"));
+}
+
+void TestAttentionHeatmap::exportToMissingFolderFails_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::newRow("png") << "heatmap.png";
+    QTest::newRow("pdf") << "heatmap.pdf";
+    QTest::newRow("csv") << "heatmap.csv";
+}
+
+void TestAttentionHeatmap::exportToMissingFolderFails()
+{
+    QFETCH(QString, name);
+    AttentionHeatmap heatmap;
+    heatmap.setMatrix(kSource, kOutput, rampWeights());
+    const QString path = m_dir.filePath("no-such-folder/" + name);
+    QString error;
+    const bool written = name.endsWith(".csv") ? heatmap.exportCsv(path, &error)
+                                               : heatmap.exportImage(path, 400, 300, &error);
+    QVERIFY(!written);
+    QVERIFY(!error.isEmpty());
+    QVERIFY(!QFile::exists(path));
+    QVERIFY(!QFileInfo::exists(m_dir.filePath("no-such-folder")));
+}
+
+void TestAttentionHeatmap::exportCsvWithoutDataFails()
+{
+    AttentionHeatmap heatmap;
+    heatmap.showMessage("No attention: this model has none");
+    const QString path = m_dir.filePath("empty.csv");
+    QString error;
+    QVERIFY(!heatmap.exportCsv(path, &error));
+    QVERIFY(!error.isEmpty());
+    QVERIFY(!QFile::exists(path));
+}
+
+QTEST_MAIN(TestAttentionHeatmap)
+#include "tst_attentionheatmap.moc"

@@ -1,0 +1,38 @@
+#include "engine/core/vocabulary.h"
+
+#include <QtTest>
+
+class TestVocabulary : public QObject
+{
+    Q_OBJECT
+private slots:
+    void specialsHaveFixedIds();
+    void buildOrdersByFrequencyAndHonoursLimits();
+};
+
+void TestVocabulary::specialsHaveFixedIds()
+{
+    const Vocabulary v({"cat", "dog"});
+    QCOMPARE(v.id("<PAD>"), 0);
+    QCOMPARE(v.id("<SOS>"), 1);
+    QCOMPARE(v.id("<EOS>"), 2);
+    QCOMPARE(v.id("<UNK>"), 3);
+    QCOMPARE(v.id("cat"), 4);
+    QCOMPARE(v.id("zebra"), Vocabulary::kUnk);
+    QVERIFY(!v.contains("zebra"));
+    QCOMPARE(v.word(5), std::string("dog"));
+    QCOMPARE(v.size(), 6);
+}
+
+void TestVocabulary::buildOrdersByFrequencyAndHonoursLimits()
+{
+    const std::vector<SentencePair> pairs = {{{"b", "a", "a"}, {"a", "a", "b"}}, {{"c", "a"}, {"a", "c"}}};
+    // counts: a 6, b 2, c 2 -> a, then b and c alphabetically
+    QCOMPARE(Vocabulary::build(pairs).words(), (std::vector<std::string>{"<PAD>", "<SOS>", "<EOS>", "<UNK>", "a", "b", "c"}));
+    QCOMPARE(Vocabulary::build(pairs, 1).size(), 5);
+    QCOMPARE(Vocabulary::build(pairs, 0, 3).size(), 5);
+    QVERIFY(Vocabulary::build(pairs) == Vocabulary::build(pairs));
+}
+
+QTEST_APPLESS_MAIN(TestVocabulary)
+#include "tst_vocabulary.moc"

@@ -1,0 +1,292 @@
+#include "engine/selfattention/selfattentioninputs.h"
+#include "ui/core/attentionheatmap.h"
+#include "ui/selfattention/attentionarrows.h"
+#include "ui/selfattention/predictiontable.h"
+#include "ui/selfattention/selfattentionpanel.h"
+
+#include <QImage>
+#include <QImageReader>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <memory>
+
+namespace {
+
+void fillGuesses(PredictionTable *table, const QList<QStringList> &rows)
+{
+    for (int r = 0; r < rows.size(); ++r)
+        for (int c = 0; c < rows[r].size(); ++c)
+            table->setGuess(r, c, rows[r][c]);
+}
+
+} // namespace
+
+class TestSelfAttentionPanel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void predictionRejectsBadRow_data();
+    void predictionRejectsBadRow();
+    void validPredictionRevealsAndShowsDifferences();
+    void rowSumColumnFollowsTyping();
+    void changedInputHidesWeightsAgain();
+    void badInputShowsMessage_data();
+    void badInputShowsMessage();
+    void trainedEmbeddingsUseUnknownRow();
+    void exportWritesPngOfRequestedSize_data();
+    void exportWritesPngOfRequestedSize();
+    void clickingWordSelectsItsArrows();
+    void settingsRoundTrip();
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<SelfAttentionPanel> m_panel;
+};
+
+void TestSelfAttentionPanel::init()
+{
+    m_panel = std::make_unique<SelfAttentionPanel>();
+    m_panel->resize(1200, 900);
+    m_panel->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_panel.get()));
+    m_panel->setSentence(QStringLiteral("I love AI"));
+    m_panel->setSource(SelfAttentionPanel::Source::Random);
+    m_panel->setPredictFirst(true);
+}
+
+void TestSelfAttentionPanel::predictionRejectsBadRow_data()
+{
+    QTest::addColumn<QStringList>("loveRow");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("sums to 0.90") << QStringList{"0.5", "0.3", "0.1"} << QString("sums to 0.90");
+    QTest::newRow("sums to 1.20") << QStringList{"0.5", "0.5", "0.2"} << QString("sums to 1.20");
+    QTest::newRow("empty row") << QStringList{"", "", ""} << QString("sums to 0.00");
+    QTest::newRow("not a number") << QStringList{"half", "0.5", ""} << QString("is not a number");
+    QTest::newRow("above one") << QStringList{"1.5", "-0.5", ""} << QString("outside 0…1");
+}
+
+void TestSelfAttentionPanel::predictionRejectsBadRow()
+{
+    QFETCH(QStringList, loveRow);
+    QFETCH(QString, expected);
+    PredictionTable *table = m_panel->predictionTable();
+    QCOMPARE(table->tokens(), (QStringList{"I", "love", "AI"}));
+    fillGuesses(table, {{"1/3", "1/3", "1/3"}, loveRow, {"0", "0.25", "0.75"}});
+    QTest::mouseClick(m_panel->revealButton(), Qt::LeftButton);
+
+    QVERIFY(!m_panel->isRevealed());
+    QVERIFY(table->isMessageShown());
+    QVERIFY(table->findChild<QLabel *>(QStringLiteral("predictionMessage"))->isVisible());
+    QVERIFY2(table->message().contains(QStringLiteral("“love”")), qPrintable(table->message()));
+    QVERIFY2(table->message().contains(expected), qPrintable(table->message()));
+    QCOMPARE(table->guessTable()->currentRow(), 1);
+    QVERIFY(!table->hasDifferences());
+    QCOMPARE(m_panel->heatmap()->rows(), 0);  // still hidden
+    QCOMPARE(m_panel->arrows()->wordCount(), 0);
+}
+
+void TestSelfAttentionPanel::validPredictionRevealsAndShowsDifferences()
+{
+    PredictionTable *table = m_panel->predictionTable();
+    const QList<QStringList> guesses = {{"1/3", "1/3", "1/3"}, {"0.2", "0.5", "0.3"}, {"", QLocale().toString(0.25), "0.75"}};  // the user's own decimal mark
+    const double values[3][3] = {{1.0 / 3, 1.0 / 3, 1.0 / 3}, {0.2, 0.5, 0.3}, {0, 0.25, 0.75}};
+    fillGuesses(table, guesses);
+    QTest::mouseClick(m_panel->revealButton(), Qt::LeftButton);
+
+    QVERIFY2(m_panel->isRevealed(), qPrintable(table->message()));
+    QVERIFY(!table->isMessageShown());
+    QVERIFY(table->hasDifferences());
+    QVERIFY(table->differenceTable()->isVisible());
+    const Matrix &weights = m_panel->result().weights;
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c) {
+            const double expected = weights.at(r, c) - values[r][c];
+            QVERIFY(std::abs(table->difference(r, c) - expected) < 1e-12);
+            const QString shown = table->differenceTable()->item(r, c)->text();
+            QVERIFY2(std::abs(QLocale().toDouble(shown.startsWith('+') ? shown.mid(1) : shown) - expected) <= 0.005,
+                     qPrintable(shown));
+        }
+    }
+    // The pictures now show the computed weights.
+    QCOMPARE(m_panel->heatmap()->rows(), 3);
+    QCOMPARE(m_panel->heatmap()->weight(1, 2), float(weights.at(1, 2)));
+    QCOMPARE(m_panel->arrows()->wordCount(), 3);
+    QCOMPARE(m_panel->arrows()->weight(2, 0), float(weights.at(2, 0)));
+
+    // Editing a guess makes the differences stale.
+    table->setGuess(0, 0, QStringLiteral("0.5"));
+    QVERIFY(!table->hasDifferences());
+}
+
+void TestSelfAttentionPanel::rowSumColumnFollowsTyping()
+{
+    PredictionTable *table = m_panel->predictionTable();
+    fillGuesses(table, {{"0.5", "0.25", ""}});
+    QCOMPARE(table->guessTable()->item(0, 3)->text(), QLocale().toString(0.75, 'f', 2));
+    table->setGuess(0, 2, QStringLiteral("x"));
+    QCOMPARE(table->guessTable()->item(0, 3)->text(), QStringLiteral("?"));
+}
+
+void TestSelfAttentionPanel::changedInputHidesWeightsAgain()
+{
+    m_panel->revealWithoutPrediction();
+    QVERIFY(m_panel->isRevealed());
+    const std::vector<double> before = m_panel->result().weights.values;
+    m_panel->setSeed(m_panel->seed() + 1);
+    QVERIFY(!m_panel->isRevealed());
+    QVERIFY(m_panel->result().weights.values != before);
+    QCOMPARE(m_panel->heatmap()->rows(), 0);
+
+    // Without "predict first" the weights are always on show.
+    m_panel->setPredictFirst(false);
+    QVERIFY(m_panel->isRevealed());
+    m_panel->setDK(m_panel->dK() == 3 ? 4 : 3);
+    QVERIFY(m_panel->isRevealed());
+    QCOMPARE(m_panel->heatmap()->rows(), 3);
+}
+
+void TestSelfAttentionPanel::badInputShowsMessage_data()
+{
+    QTest::addColumn<QString>("sentence");
+    QTest::addColumn<bool>("trained");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("empty") << QString("   ") << false << QString("Type a sentence");
+    QTest::newRow("too long") << QString("one two three four five six seven eight nine") << false
+                              << QString("at most %1 words").arg(SelfAttentionPanel::kMaxWords);
+    QTest::newRow("trained without model") << QString("I love AI") << true << QString("no trained model");
+}
+
+void TestSelfAttentionPanel::badInputShowsMessage()
+{
+    QFETCH(QString, sentence);
+    QFETCH(bool, trained);
+    QFETCH(QString, expected);
+    m_panel->setSentence(sentence);
+    m_panel->setSource(trained ? SelfAttentionPanel::Source::Trained : SelfAttentionPanel::Source::Random);
+    QVERIFY(!m_panel->hasResult());
+    QVERIFY2(m_panel->inputMessage().contains(expected), qPrintable(m_panel->inputMessage()));
+    QVERIFY(m_panel->findChild<QLabel *>(QStringLiteral("selfAttentionMessage"))->isVisible());
+    QVERIFY(!m_panel->revealButton()->isEnabled());
+
+    m_panel->setSource(SelfAttentionPanel::Source::Random);
+    m_panel->setSentence(QStringLiteral("I love AI"));
+    QVERIFY(m_panel->hasResult());
+    QVERIFY(m_panel->inputMessage().isEmpty());
+}
+
+void TestSelfAttentionPanel::trainedEmbeddingsUseUnknownRow()
+{
+    ModelConfig config;
+    config.embedSize = 12;
+    config.hiddenSize = 16;
+    config.layers = 1;
+    auto model = std::make_shared<const Seq2SeqModel>(config, Vocabulary({"cat", "dog", "sun", "moon"}), 5);
+    m_panel->setModel(model, QStringLiteral("test model"));
+    m_panel->setSource(SelfAttentionPanel::Source::Trained);
+    m_panel->setDModel(5);
+    m_panel->setSentence(QStringLiteral("cat zebra cat"));
+    QVERIFY2(m_panel->hasResult(), qPrintable(m_panel->inputMessage()));
+    QCOMPARE(m_panel->tokens(), (QStringList{"cat", "zebra*", "cat"}));
+
+    const EmbeddingTable projected = SelfAttentionInputs::projectEmbeddings(model->encoderEmbeddings(), 5);
+    const auto rowOf = [&](const std::string &word) {
+        const auto it = std::find(projected.words.begin(), projected.words.end(), word);
+        return int(it - projected.words.begin());
+    };
+    const Matrix &x = m_panel->result().x;
+    QCOMPARE(x.columns, 5);
+    for (int c = 0; c < 5; ++c) {
+        QCOMPARE(x.at(0, c), double(projected.values[std::size_t(rowOf("cat") * 5 + c)]));
+        QCOMPARE(x.at(1, c), double(projected.values[std::size_t(rowOf("<UNK>") * 5 + c)]));
+    }
+    QCOMPARE(m_panel->result().wq.rows, 5);
+    QCOMPARE(m_panel->result().wq.columns, m_panel->dK());
+}
+
+void TestSelfAttentionPanel::exportWritesPngOfRequestedSize_data()
+{
+    QTest::addColumn<bool>("heatmap");
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("heatmap 640x480") << true << QSize(640, 480);
+    QTest::newRow("heatmap 1200x900") << true << QSize(1200, 900);
+    QTest::newRow("arrows 640x480") << false << QSize(640, 480);
+    QTest::newRow("arrows 1000x1400") << false << QSize(1000, 1400);
+}
+
+void TestSelfAttentionPanel::exportWritesPngOfRequestedSize()
+{
+    QFETCH(bool, heatmap);
+    QFETCH(QSize, size);
+    const QString path = m_dir.filePath(QStringLiteral("%1-%2x%3.png").arg(heatmap).arg(size.width()).arg(size.height()));
+    const auto write = [&](QString *error) {
+        return heatmap ? m_panel->exportHeatmap(path, size.width(), size.height(), error)
+                       : m_panel->exportArrows(path, size.width(), size.height(), error);
+    };
+    QString error;
+    QVERIFY(!write(&error));  // hidden weights are not exported
+    QVERIFY(error.contains(QStringLiteral("Reveal")));
+    QVERIFY(!QFile::exists(path));
+
+    m_panel->revealWithoutPrediction();
+    QVERIFY2(write(&error), qPrintable(error));
+    QImageReader reader(path);
+    QCOMPARE(reader.format(), QByteArray("png"));
+    const QImage image = reader.read();
+    QCOMPARE(image.size(), size);
+    // Not a blank page: the drawing uses more than a handful of colours.
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7)
+            colours.insert(image.pixel(x, y));
+    QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+
+    QVERIFY(!(heatmap ? m_panel->exportHeatmap(m_dir.filePath("a.gif"), 100, 100, &error)
+                      : m_panel->exportArrows(m_dir.filePath("a.gif"), 100, 100, &error)));
+    QVERIFY(error.contains(QStringLiteral(".gif")));
+}
+
+void TestSelfAttentionPanel::clickingWordSelectsItsArrows()
+{
+    m_panel->revealWithoutPrediction();
+    AttentionArrows *arrows = m_panel->arrows();
+    QSignalSpy spy(arrows, &AttentionArrows::querySelected);
+    QTest::mouseClick(arrows, Qt::LeftButton, {}, arrows->wordCentre(1).toPoint());
+    QCOMPARE(arrows->selectedQuery(), 1);
+    QCOMPARE(spy.count(), 1);
+    QTest::mouseClick(arrows, Qt::LeftButton, {}, arrows->wordCentre(1).toPoint());
+    QCOMPARE(arrows->selectedQuery(), -1);
+    QVERIFY(AttentionArrows::strokeWidth(0.8) > AttentionArrows::strokeWidth(0.2));
+    QVERIFY(AttentionArrows::strokeWidth(0) > 0);
+}
+
+void TestSelfAttentionPanel::settingsRoundTrip()
+{
+    QSettings settings(m_dir.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    m_panel->setSentence(QStringLiteral("the cat sat"));
+    m_panel->setDModel(6);
+    m_panel->setDK(5);
+    m_panel->setSeed(77);
+    m_panel->setPredictFirst(false);
+    m_panel->setSource(SelfAttentionPanel::Source::Trained);
+    m_panel->saveSettings(settings);
+
+    SelfAttentionPanel restored;
+    restored.restoreSettings(settings);
+    QCOMPARE(restored.sentence(), QStringLiteral("the cat sat"));
+    QCOMPARE(restored.dModel(), 6);
+    QCOMPARE(restored.dK(), 5);
+    QCOMPARE(restored.seed(), 77);
+    QCOMPARE(restored.predictFirst(), false);
+    QCOMPARE(restored.source(), SelfAttentionPanel::Source::Trained);
+}
+
+QTEST_MAIN(TestSelfAttentionPanel)
+#include "tst_selfattentionpanel.moc"

@@ -1,0 +1,110 @@
+#include "ui/attention/embeddingpanel.h"
+
+#include "ui/core/embeddingplot.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+EmbeddingPanel::EmbeddingPanel(QWidget *parent) : QWidget(parent)
+{
+    m_side = new QComboBox;
+    m_side->addItem(tr("Encoder embeddings"), int(Side::Encoder));
+    m_side->addItem(tr("Decoder embeddings"), int(Side::Decoder));
+    m_side->setToolTip(tr("The vectors the encoder learned for input words, or the decoder for output words."));
+
+    m_plot = new EmbeddingPlot;
+    m_plot->setObjectName(QStringLiteral("embeddingPlot"));
+    m_plot->setMinimumSize(200, 160);
+    m_plot->setToolTip(tr("Each point is a word; nearby points have similar vectors. Click a word."));
+    m_neighbours = new QLabel;
+    m_neighbours->setObjectName(QStringLiteral("neighbours"));
+    m_neighbours->setWordWrap(true);
+    m_neighbours->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_neighbours->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_neighbours->setMinimumWidth(90);
+    m_neighbours->setMargin(4);
+
+    m_splitter = new QSplitter(Qt::Horizontal);
+    m_splitter->setObjectName(QStringLiteral("embeddingSplitter"));
+    m_splitter->addWidget(m_plot);
+    m_splitter->addWidget(m_neighbours);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 0);
+    m_splitter->setChildrenCollapsible(false);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_side);
+    top->addStretch(1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_splitter, 1);
+
+    connect(m_side, &QComboBox::currentIndexChanged, this, &EmbeddingPanel::refresh);
+    connect(m_plot, &EmbeddingPlot::wordSelected, this, &EmbeddingPanel::showNeighbours);
+    refresh();
+}
+
+void EmbeddingPanel::setModel(const ModelSnapshot &model, const QString &description)
+{
+    m_model = model;
+    m_description = description;
+    refresh();
+}
+
+QByteArray EmbeddingPanel::saveState() const
+{
+    return m_splitter->saveState();
+}
+
+bool EmbeddingPanel::restoreState(const QByteArray &state)
+{
+    return m_splitter->restoreState(state);
+}
+
+EmbeddingPanel::Side EmbeddingPanel::side() const
+{
+    return Side(m_side->currentData().toInt());
+}
+
+void EmbeddingPanel::setSide(Side side)
+{
+    m_side->setCurrentIndex(m_side->findData(int(side)));
+}
+
+void EmbeddingPanel::refresh()
+{
+    const int selected = m_plot->selectedWord();
+    if (!m_model) {
+        m_plot->setEmbeddings(EmbeddingTable{}, tr("No model yet"));
+        m_neighbours->setText(tr("<i>Train or open a model to see its word vectors.</i>"));
+        return;
+    }
+    const bool encoder = side() == Side::Encoder;
+    const EmbeddingTable table = encoder ? m_model->encoderEmbeddings() : m_model->decoderEmbeddings();
+    // The combo box above already names the side; the title says which snapshot this is.
+    const QString title = m_description.isEmpty() ? m_side->currentText() : m_description;
+    m_plot->setEmbeddings(table, title);
+    // Same vocabulary at the next epoch: keep following the word the user picked.
+    if (selected >= 0 && selected < int(table.words.size()))
+        m_plot->selectWord(selected);
+    else
+        m_neighbours->setText(tr("<i>Click a word to list its nearest neighbours.</i>"));
+}
+
+void EmbeddingPanel::showNeighbours(const QString &word, const QStringList &neighbours)
+{
+    // Each neighbour reads "word  0.93": the word, then its cosine similarity.
+    QString html = tr("<b>%1</b><br><small>nearest, by cosine:</small><table cellspacing=\"0\" cellpadding=\"1\">")
+                       .arg(word.toHtmlEscaped());
+    for (const QString &neighbour : neighbours) {
+        const QString similarity = neighbour.section(QLatin1Char(' '), -1);
+        const QString name = neighbour.section(QLatin1Char(' '), 0, 0);
+        html += QStringLiteral("<tr><td>%1&nbsp;</td><td align=\"right\">%2</td></tr>")
+                    .arg(name.toHtmlEscaped(), similarity.toHtmlEscaped());
+    }
+    m_neighbours->setText(html + QStringLiteral("</table>"));
+}

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "engine/attention/evaluation.h"
+
+#include <qcustomplot.h>
+
+#include <map>
+
+// Exact match by sentence length, one line per run, with the lengths the runs were trained on
+// shaded: to the right of the shading a model must generalise to sentences longer than any it saw.
+class LengthAccuracyPlot : public QCustomPlot
+{
+    Q_OBJECT
+public:
+    explicit LengthAccuracyPlot(QWidget *parent = nullptr);
+
+    void clear();
+    void setTrainedRange(int minLength, int maxLength);
+    // Lengths without sentences are left out of the line.
+    void addRun(const QString &label, const std::map<int, LengthAccuracy> &byLength);
+    int runCount() const { return graphCount(); }
+    // The colour of the run added `index`-th, for views that show the same runs.
+    static QColor runColor(int index);
+
+    bool exportImage(const QString &path, int width, int height, QString *error = nullptr);
+
+private:
+    void fitRanges();
+
+    QCPItemRect *m_trained = nullptr;
+    QCPItemText *m_trainedLabel = nullptr;
+    int m_minLength = 0;
+    int m_maxLength = 0;
+};

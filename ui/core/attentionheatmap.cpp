@@ -1,0 +1,442 @@
+#include "ui/core/attentionheatmap.h"
+
+#include "ui/core/colorgradients.h"
+#include "ui/core/plotexport.h"
+#include "ui/core/plotstyle.h"
+
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+// Above this many cells the numbers would be noise; the colours carry the information.
+constexpr int kMaxNumberedCells = 15 * 15;
+// Free pixels wanted between neighbouring tick labels before they are rotated.
+constexpr int kLabelGap = 6;
+const QString kSelectionLayer = QStringLiteral("selection");
+
+QCPItemRect *makeBox(QCustomPlot *plot, const QPen &pen)
+{
+    auto *box = new QCPItemRect(plot);
+    box->setLayer(kSelectionLayer);
+    box->setPen(pen);
+    box->setBrush(Qt::NoBrush);
+    box->setSelectable(false);
+    box->setClipToAxisRect(false);  // outlines on the border stay whole
+    box->setVisible(false);
+    return box;
+}
+
+void placeBox(QCPItemRect *box, double left, double top, double right, double bottom)
+{
+    box->topLeft->setCoords(left, top);
+    box->bottomRight->setCoords(right, bottom);
+    box->setVisible(true);
+}
+
+} // namespace
+
+AttentionHeatmap::AttentionHeatmap(QWidget *parent)
+    : QCustomPlot(parent)
+{
+    setMouseTracking(true);  // hover tooltips without a pressed button
+    // Cached tick labels keep their old rotation until the next draw, and margins are measured
+    // from that cache: with rotation changing between layouts the margins would be wrong.
+    setPlottingHint(QCP::phCacheLabels, false);
+    const PlotFonts fonts = plotFonts(font());
+    const QFont &tickFont = fonts.tick;
+    const QFont &labelFont = fonts.label;
+    m_title = addPlotTitle(*this, QString(), fonts);
+    m_footnote = new QCPTextElement(this, QString(), tickFont);
+    m_footnote->setTextColor(QColor(80, 80, 80));
+
+    m_map = new QCPColorMap(xAxis, yAxis);
+    m_map->setInterpolate(false);
+    m_scale = new QCPColorScale(this);
+    plotLayout()->addElement(1, 1, m_scale);
+    m_scale->setType(QCPAxis::atRight);
+    m_scale->setBarWidth(14);
+    m_scale->setLabel(tr("attention weight"));
+    m_scale->axis()->setLabelFont(labelFont);
+    m_scale->axis()->setTickLabelFont(tickFont);
+    m_map->setColorScale(m_scale);
+    QCPColorGradient gradient = viridisGradient();
+    gradient.setNanHandling(QCPColorGradient::nhNanColor);
+    gradient.setNanColor(QColor(190, 190, 190));
+    m_map->setGradient(gradient);
+    // Fixed, never rescaled: the same colour means the same weight in every sentence.
+    m_map->setDataRange(QCPRange(0, 1));
+    auto *margins = new QCPMarginGroup(this);
+    axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+    m_scale->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+
+    xAxis->setLabel(tr("encoder tokens (input)"));
+    yAxis->setLabel(tr("decoder steps (output)"));
+    yAxis->setRangeReversed(true);  // first decoder step at the top, like reading
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        axis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+        axis->grid()->setVisible(false);
+        axis->setSubTicks(false);
+        axis->setTickLength(0, 4);
+        axis->setTickLabelFont(tickFont);
+        axis->setLabelFont(labelFont);
+    }
+
+    addLayer(kSelectionLayer, layer(QStringLiteral("main")), QCustomPlot::limAbove);
+    m_message = addPlotMessage(*this, fonts);
+    m_message->setLayer(kSelectionLayer);
+    m_rowBox = makeBox(this, QPen(QColor(255, 64, 64), 2, Qt::DashLine));
+    m_columnBox = makeBox(this, QPen(QColor(255, 64, 64), 2, Qt::DashLine));
+    // A black halo under a white frame: the selected cell stands out on dark and on light cells.
+    m_cellHalo = makeBox(this, QPen(Qt::black, 5));
+    m_cellBox = makeBox(this, QPen(Qt::white, 2));
+
+    connect(this, &QCustomPlot::mousePress, this, &AttentionHeatmap::onMousePress);
+    connect(this, &QCustomPlot::mouseMove, this, &AttentionHeatmap::onMouseMove);
+    showMessage(tr("No attention to show yet"));
+}
+
+void AttentionHeatmap::setAttention(const DecodedSentence &sentence)
+{
+    if (sentence.attention.empty() && !sentence.outputTokens.empty()) {
+        showMessage(tr("This model has no attention (variant none): its decoder sees only the encoder's final state"));
+        return;
+    }
+    QStringList source;
+    for (const std::string &token : sentence.sourceTokens)
+        source << QString::fromStdString(token);
+    QStringList output;
+    for (const std::string &token : sentence.outputTokens)
+        output << QString::fromStdString(token);
+    setData(source, output, sentence.attention, sentence.sourceKnown, sentence.outputCopied);
+}
+
+void AttentionHeatmap::setMatrix(const QStringList &sourceTokens, const QStringList &outputTokens,
+                                 const std::vector<float> &weights)
+{
+    setData(sourceTokens, outputTokens, weights, {}, {});
+}
+
+void AttentionHeatmap::setData(const QStringList &sourceTokens, const QStringList &outputTokens,
+                               const std::vector<float> &weights, const std::vector<bool> &sourceKnown,
+                               const std::vector<bool> &outputCopied)
+{
+    if (sourceTokens.isEmpty() || outputTokens.isEmpty()) {
+        showMessage(tr("No attention to show: the sentence has no tokens"));
+        return;
+    }
+    const std::size_t expected = std::size_t(sourceTokens.size()) * std::size_t(outputTokens.size());
+    if (weights.size() != expected) {
+        showMessage(tr("Cannot show attention: %1 weights for %2 output x %3 input tokens")
+                        .arg(weights.size()).arg(outputTokens.size()).arg(sourceTokens.size()));
+        return;
+    }
+    m_sourceTokens = sourceTokens;
+    m_outputTokens = outputTokens;
+    m_weights = weights;
+    m_selectedRow = m_selectedColumn = -1;
+    m_message->setVisible(false);
+    rebuildTicks(sourceKnown, outputCopied);
+    rebuildCells();
+    updateSelectionItems();
+    adaptToViewport();
+    replot(rpQueuedReplot);
+}
+
+void AttentionHeatmap::showMessage(const QString &message)
+{
+    m_sourceTokens.clear();
+    m_outputTokens.clear();
+    m_weights.clear();
+    m_selectedRow = m_selectedColumn = -1;
+    m_map->data()->clear();
+    m_map->setVisible(false);
+    rebuildCells();
+    rebuildTicks({}, {});
+    updateSelectionItems();
+    xAxis->setRange(0, 1);
+    yAxis->setRange(0, 1);
+    showPlotMessage(*this, *m_message, message);
+    replot(rpQueuedReplot);
+}
+
+void AttentionHeatmap::setTitle(const QString &title)
+{
+    m_fullTitle = title;
+    fitTitle();
+    replot(rpQueuedReplot);
+}
+
+// A long sentence pair breaks after its arrow; a line still too wide is elided in the middle.
+void AttentionHeatmap::fitTitle()
+{
+    const int available = viewport().width() - 16;
+    const QFontMetrics metrics(m_title->font());
+    QStringList lines{m_fullTitle};
+    const QString arrow = QStringLiteral("  →  ");
+    if (metrics.horizontalAdvance(m_fullTitle) > available && m_fullTitle.contains(arrow)) {
+        const int at = m_fullTitle.indexOf(arrow);
+        lines = QStringList{m_fullTitle.left(at) + QStringLiteral("  →"), m_fullTitle.mid(at + arrow.size())};
+    }
+    for (QString &line : lines)
+        line = metrics.elidedText(line, Qt::ElideMiddle, std::max(available, 40));
+    m_title->setText(lines.join(QLatin1Char('\n')));
+}
+
+void AttentionHeatmap::setRoles(const QString &rowRole, const QString &rowAxisLabel, const QString &columnRole,
+                                const QString &columnAxisLabel)
+{
+    m_rowRole = rowRole;
+    m_columnRole = columnRole;
+    yAxis->setLabel(rowAxisLabel);
+    xAxis->setLabel(columnAxisLabel);
+    replot(rpQueuedReplot);
+}
+
+float AttentionHeatmap::weight(int row, int column) const
+{
+    if (row < 0 || row >= rows() || column < 0 || column >= columns())
+        return 0;
+    return m_weights[std::size_t(row) * std::size_t(columns()) + std::size_t(column)];
+}
+
+void AttentionHeatmap::selectCell(int row, int column)
+{
+    if (row < 0 || row >= rows() || column < 0 || column >= columns()) {
+        clearSelection();
+        return;
+    }
+    m_selectedRow = row;
+    m_selectedColumn = column;
+    updateSelectionItems();
+    replot(rpQueuedReplot);
+    emit cellSelected(row, column, double(weight(row, column)));
+}
+
+void AttentionHeatmap::clearSelection()
+{
+    m_selectedRow = m_selectedColumn = -1;
+    updateSelectionItems();
+    replot(rpQueuedReplot);
+}
+
+bool AttentionHeatmap::exportImage(const QString &path, int width, int height, QString *error)
+{
+    // Lay out for the export size first, so label rotation and cell numbers suit the image.
+    const QRect widgetViewport = viewport();
+    setViewport(QRect(QPoint(0, 0), exportLayoutSize(width, height)));
+    adaptToViewport();
+    const bool written = exportPlotImage(*this, path, width, height, error);
+    setViewport(widgetViewport);
+    adaptToViewport();
+    replot(rpQueuedReplot);
+    return written;
+}
+
+bool AttentionHeatmap::exportCsv(const QString &path, QString *error) const
+{
+    if (rows() == 0 || columns() == 0) {
+        if (error)
+            *error = tr("No attention matrix to export.");
+        return false;
+    }
+    QString csv;
+    for (const QString &token : m_sourceTokens)
+        csv += QLatin1Char(',') + csvField(token);
+    csv += QLatin1Char('\n');
+    for (int row = 0; row < rows(); ++row) {
+        csv += csvField(m_outputTokens[row]);
+        for (int column = 0; column < columns(); ++column)
+            csv += QLatin1Char(',') + QString::number(double(weight(row, column)), 'f', 6);
+        csv += QLatin1Char('\n');
+    }
+    return writeFileAtomically(path, csv.toUtf8(), error);
+}
+
+void AttentionHeatmap::resizeEvent(QResizeEvent *event)
+{
+    QCustomPlot::resizeEvent(event);
+    adaptToViewport();
+}
+
+void AttentionHeatmap::rebuildCells()
+{
+    for (QCPItemText *text : std::as_const(m_cellTexts))
+        removeItem(text);
+    m_cellTexts.clear();
+    const int columnCount = columns();
+    const int rowCount = rows();
+    if (columnCount == 0 || rowCount == 0)
+        return;
+
+    // QCPColorMap draws a dimension of one cell with zero width; two equal half-cells fill it.
+    const int keyCells = columnCount == 1 ? 2 : columnCount;
+    const int valueCells = rowCount == 1 ? 2 : rowCount;
+    QCPColorMapData *data = m_map->data();
+    data->setSize(keyCells, valueCells);
+    data->setRange(columnCount == 1 ? QCPRange(-0.25, 0.25) : QCPRange(0, columnCount - 1),
+                   rowCount == 1 ? QCPRange(-0.25, 0.25) : QCPRange(0, rowCount - 1));
+    for (int key = 0; key < keyCells; ++key) {
+        for (int value = 0; value < valueCells; ++value) {
+            const float w = weight(rowCount == 1 ? 0 : value, columnCount == 1 ? 0 : key);
+            data->setCell(key, value, std::isfinite(w) ? double(w) : std::nan(""));
+        }
+    }
+    m_map->setVisible(true);
+    xAxis->setRange(-0.5, columnCount - 0.5);
+    yAxis->setRange(-0.5, rowCount - 0.5);
+
+    if (rowCount * columnCount > kMaxNumberedCells)
+        return;
+    QCPColorGradient gradient = m_map->gradient();
+    for (int row = 0; row < rowCount; ++row) {
+        for (int column = 0; column < columnCount; ++column) {
+            const float w = weight(row, column);
+            auto *text = new QCPItemText(this);
+            text->position->setCoords(column, row);
+            text->setPositionAlignment(Qt::AlignCenter);
+            text->setText(QString::number(double(w), 'f', 2));
+            text->setColor(contrastingTextColor(QColor::fromRgb(gradient.color(double(w), QCPRange(0, 1)))));
+            text->setSelectable(false);
+            m_cellTexts << text;
+        }
+    }
+}
+
+void AttentionHeatmap::rebuildTicks(const std::vector<bool> &sourceKnown, const std::vector<bool> &outputCopied)
+{
+    auto xTicker = qSharedPointerCast<QCPAxisTickerText>(xAxis->ticker());
+    auto yTicker = qSharedPointerCast<QCPAxisTickerText>(yAxis->ticker());
+    xTicker->clear();
+    yTicker->clear();
+    bool anyUnknown = false;
+    bool anyCopied = false;
+    for (int column = 0; column < columns(); ++column) {
+        const std::size_t i = std::size_t(column);
+        const bool unknown = i < sourceKnown.size() && !sourceKnown[i];
+        anyUnknown = anyUnknown || unknown;
+        xTicker->addTick(column, unknown ? m_sourceTokens[column] + QLatin1Char('*') : m_sourceTokens[column]);
+    }
+    for (int row = 0; row < rows(); ++row) {
+        const std::size_t i = std::size_t(row);
+        const bool copied = i < outputCopied.size() && outputCopied[i];
+        anyCopied = anyCopied || copied;
+        yTicker->addTick(row, copied ? m_outputTokens[row] + QLatin1Char('*') : m_outputTokens[row]);
+    }
+    xAxis->setTickLabels(columns() > 0);
+    yAxis->setTickLabels(rows() > 0);
+    xAxis->setTicks(columns() > 0);
+    yAxis->setTicks(rows() > 0);
+
+    QStringList notes;
+    if (anyUnknown)
+        notes << tr("input* not in the vocabulary (read as <UNK>)");
+    if (anyCopied)
+        notes << tr("output* was <UNK>, replaced by the input word attended to most");
+    setFootnote(notes.join(QStringLiteral(";   ")));
+}
+
+void AttentionHeatmap::setFootnote(const QString &text)
+{
+    m_footnote->setText(text);
+    const bool inLayout = m_footnote->layout() != nullptr;
+    if (text.isEmpty() && inLayout) {
+        plotLayout()->take(m_footnote);
+        plotLayout()->simplify();
+    } else if (!text.isEmpty() && !inLayout) {
+        plotLayout()->addElement(plotLayout()->rowCount(), 0, m_footnote);
+    }
+}
+
+void AttentionHeatmap::adaptToViewport()
+{
+    fitTitle();
+    if (columns() == 0 || rows() == 0)
+        return;
+    // A margin-group member reports max(current, own) margins, so a margin grown for rotated labels
+    // would never shrink back; the axis rect alone should decide.
+    m_scale->setMargins(QMargins());
+    updateLayout();
+    const QFontMetrics tickMetrics(xAxis->tickLabelFont());
+    int widest = 0;
+    for (const QString &label : qSharedPointerCast<QCPAxisTickerText>(xAxis->ticker())->ticks())
+        widest = std::max(widest, tickMetrics.horizontalAdvance(label));
+    const double cellWidth = double(axisRect()->width()) / columns();
+    double rotation = 0;
+    if (widest + kLabelGap > cellWidth)
+        rotation = tickMetrics.height() * std::sqrt(2.0) + kLabelGap <= cellWidth ? -45 : -90;
+    if (rotation != xAxis->tickLabelRotation()) {
+        xAxis->setTickLabelRotation(rotation);
+        m_scale->setMargins(QMargins());
+        updateLayout();
+    }
+
+    if (m_cellTexts.isEmpty())
+        return;
+    const double width = double(axisRect()->width()) / columns();
+    const double height = double(axisRect()->height()) / rows();
+    QFont font = xAxis->tickLabelFont();
+    bool fits = false;
+    for (int size = 10; size >= 7 && !fits; --size) {
+        font.setPointSize(size);
+        const QFontMetrics metrics(font);
+        fits = metrics.horizontalAdvance(QStringLiteral("0.00")) + 4 <= width && metrics.height() + 2 <= height;
+    }
+    for (QCPItemText *text : std::as_const(m_cellTexts)) {
+        text->setFont(font);
+        text->setVisible(fits);
+    }
+}
+
+void AttentionHeatmap::updateSelectionItems()
+{
+    const bool selected = m_selectedRow >= 0 && m_selectedColumn >= 0;
+    for (QCPItemRect *box : {m_rowBox, m_columnBox, m_cellHalo, m_cellBox})
+        box->setVisible(false);
+    if (!selected)
+        return;
+    const double row = m_selectedRow;
+    const double column = m_selectedColumn;
+    placeBox(m_rowBox, -0.5, row - 0.5, columns() - 0.5, row + 0.5);
+    placeBox(m_columnBox, column - 0.5, -0.5, column + 0.5, rows() - 0.5);
+    placeBox(m_cellHalo, column - 0.5, row - 0.5, column + 0.5, row + 0.5);
+    placeBox(m_cellBox, column - 0.5, row - 0.5, column + 0.5, row + 0.5);
+}
+
+bool AttentionHeatmap::cellAt(const QPointF &pixel, int *row, int *column) const
+{
+    if (rows() == 0 || columns() == 0 || !axisRect()->rect().contains(pixel.toPoint()))
+        return false;
+    const int c = int(std::floor(xAxis->pixelToCoord(pixel.x()) + 0.5));
+    const int r = int(std::floor(yAxis->pixelToCoord(pixel.y()) + 0.5));
+    if (r < 0 || r >= rows() || c < 0 || c >= columns())
+        return false;
+    *row = r;
+    *column = c;
+    return true;
+}
+
+void AttentionHeatmap::onMousePress(QMouseEvent *event)
+{
+    int row = -1;
+    int column = -1;
+    if (event->button() == Qt::LeftButton && cellAt(event->position(), &row, &column))
+        selectCell(row, column);
+}
+
+void AttentionHeatmap::onMouseMove(QMouseEvent *event)
+{
+    int row = -1;
+    int column = -1;
+    if (!cellAt(event->position(), &row, &column)) {
+        QToolTip::hideText();
+        return;
+    }
+    QToolTip::showText(event->globalPosition().toPoint(),
+                       tr("%1 '%2' <- %3 '%4': %5")
+                           .arg(m_rowRole, m_outputTokens[row], m_columnRole, m_sourceTokens[column])
+                           .arg(double(weight(row, column)), 0, 'f', 2),
+                       this);
+}

@@ -1,0 +1,88 @@
+#pragma once
+
+#include "engine/attention/decodedsentence.h"
+
+#include <qcustomplot.h>
+
+#include <QStringList>
+#include <QVector>
+
+#include <vector>
+
+// Where each decoder step looked: one cell per (output token, input token) pair, colour = weight
+// on a fixed 0..1 scale. x = encoder (source) tokens, y = decoder steps with the first at the top.
+// Click a cell to select it; its row and column are outlined.
+class AttentionHeatmap : public QCustomPlot
+{
+    Q_OBJECT
+public:
+    explicit AttentionHeatmap(QWidget *parent = nullptr);
+
+    // A sentence decoded without attention (variant none) shows a message saying so.
+    void setAttention(const DecodedSentence &sentence);
+    // Rows = outputTokens, row-major. Mismatched sizes show a message instead of a plot.
+    void setMatrix(const QStringList &sourceTokens, const QStringList &outputTokens,
+                   const std::vector<float> &weights);
+    // An empty plot with a centred message (e.g. "No attention: this model has none").
+    void showMessage(const QString &message);
+    void setTitle(const QString &title);
+    // What rows and columns stand for, in the axis labels and the hover text; by default the
+    // decoder's outputs over the encoder's inputs. Self-attention uses queries over keys.
+    void setRoles(const QString &rowRole, const QString &rowAxisLabel, const QString &columnRole,
+                  const QString &columnAxisLabel);
+
+    int rows() const { return int(m_outputTokens.size()); }
+    int columns() const { return int(m_sourceTokens.size()); }
+    float weight(int row, int column) const;  // 0 outside the matrix
+    int selectedRow() const { return m_selectedRow; }
+    int selectedColumn() const { return m_selectedColumn; }
+    // Outlines the cell and its row and column, emits cellSelected; out of range clears.
+    void selectCell(int row, int column);
+    void clearSelection();
+
+    // Renders offscreen at exactly width x height pixels; format by suffix: .png, .pdf, .jpg.
+    bool exportImage(const QString &path, int width, int height, QString *error = nullptr);
+    // Header row = source tokens, first column = output token.
+    bool exportCsv(const QString &path, QString *error = nullptr) const;
+
+signals:
+    void cellSelected(int row, int column, double weight);
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    void setData(const QStringList &sourceTokens, const QStringList &outputTokens,
+                 const std::vector<float> &weights, const std::vector<bool> &sourceKnown,
+                 const std::vector<bool> &outputCopied);
+    void rebuildCells();
+    void rebuildTicks(const std::vector<bool> &sourceKnown, const std::vector<bool> &outputCopied);
+    void setFootnote(const QString &text);
+    // Chooses label rotation and whether numbers fit in the cells for the current viewport.
+    void adaptToViewport();
+    void fitTitle();
+    void updateSelectionItems();
+    bool cellAt(const QPointF &pixel, int *row, int *column) const;
+    void onMousePress(QMouseEvent *event);
+    void onMouseMove(QMouseEvent *event);
+
+    QStringList m_sourceTokens;
+    QStringList m_outputTokens;
+    std::vector<float> m_weights;
+    int m_selectedRow = -1;
+    int m_selectedColumn = -1;
+    QString m_rowRole = tr("output");
+    QString m_columnRole = tr("input");
+
+    QCPColorMap *m_map = nullptr;
+    QCPColorScale *m_scale = nullptr;
+    QCPTextElement *m_title = nullptr;
+    QString m_fullTitle;
+    QCPTextElement *m_footnote = nullptr;
+    QCPItemText *m_message = nullptr;
+    QCPItemRect *m_rowBox = nullptr;
+    QCPItemRect *m_columnBox = nullptr;
+    QCPItemRect *m_cellHalo = nullptr;
+    QCPItemRect *m_cellBox = nullptr;
+    QVector<QCPItemText *> m_cellTexts;
+};

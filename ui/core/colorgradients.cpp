@@ -1,0 +1,26 @@
+#include "ui/core/colorgradients.h"
+
+QCPColorGradient viridisGradient()
+{
+    // matplotlib's viridis sampled at 0, 0.1, ..., 1; RGB interpolation between close stops
+    // stays within a shade of the original.
+    static const char *const kStops[] = {"#440154", "#482475", "#414487", "#355f8d",
+                                         "#2a788e", "#21918c", "#22a884", "#44bf70",
+                                         "#7ad151", "#bddf26", "#fde725"};
+    constexpr int kCount = int(sizeof(kStops) / sizeof(kStops[0]));
+    QCPColorGradient gradient;
+    gradient.clearColorStops();
+    for (int i = 0; i < kCount; ++i)
+        gradient.setColorStopAt(double(i) / (kCount - 1), QColor(kStops[i]));
+    gradient.setColorInterpolation(QCPColorGradient::ciRGB);
+    gradient.setLevelCount(256);
+    return gradient;
+}
+
+QColor contrastingTextColor(const QColor &background)
+{
+    // Relative luminance (Rec. 709 weights); viridis turns light a little above the middle.
+    const double luminance = 0.2126 * background.redF() + 0.7152 * background.greenF()
+                             + 0.0722 * background.blueF();
+    return luminance > 0.45 ? QColor(Qt::black) : QColor(Qt::white);
+}

@@ -1,0 +1,134 @@
+#include "ui/core/plotexport.h"
+
+#include <qcustomplot.h>
+
+#include <QDir>
+#include <QFileInfo>
+#include <QRandomGenerator>
+#include <QSaveFile>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace {
+
+// Larger exports would need gigabytes of memory for no reader's benefit.
+constexpr int kMaxExportSide = 20000;
+// Widest layout of an exported raster image, in pixels before scaling: about a docked plot's width.
+constexpr double kMaxLayoutWidth = 900;
+
+bool fail(QString *error, const QString &message)
+{
+    if (error)
+        *error = message;
+    return false;
+}
+
+bool checkTarget(const QString &path, QString *error)
+{
+    if (path.isEmpty())
+        return fail(error, QStringLiteral("No file name given."));
+    const QFileInfo info(path);
+    if (!info.absoluteDir().exists())
+        return fail(error, QStringLiteral("Folder does not exist: %1").arg(info.absolutePath()));
+    if (info.isDir())
+        return fail(error, QStringLiteral("%1 is a folder, not a file.").arg(path));
+    return true;
+}
+
+bool savePdfAtomically(QCustomPlot &plot, const QString &path, int width, int height, QString *error)
+{
+    // savePdf only takes a file name: write a new file beside the target, then rename it over.
+    // QFile creates it with the usual permissions (QTemporaryFile would make it private).
+    QFile temporary;
+    for (int attempt = 0; attempt < 16 && !temporary.isOpen(); ++attempt) {
+        temporary.setFileName(path + QStringLiteral(".%1.tmp").arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0')));
+        temporary.open(QIODevice::WriteOnly | QIODevice::NewOnly);
+    }
+    if (!temporary.isOpen())
+        return fail(error, QStringLiteral("Cannot write %1: %2").arg(path, temporary.errorString()));
+    temporary.close();
+    if (QFile::exists(path))
+        temporary.setPermissions(QFile::permissions(path));
+    if (!plot.savePdf(temporary.fileName(), width, height)) {
+        temporary.remove();
+        return fail(error, QStringLiteral("Cannot write PDF %1").arg(path));
+    }
+    // POSIX rename replaces an existing file atomically, unlike QFile::rename.
+    if (std::rename(QFile::encodeName(temporary.fileName()).constData(), QFile::encodeName(path).constData()) != 0) {
+        temporary.remove();
+        return fail(error, QStringLiteral("Cannot replace %1").arg(path));
+    }
+    return true;
+}
+
+} // namespace
+
+bool exportPlotImage(QCustomPlot &plot, const QString &path, int width, int height, QString *error)
+{
+    if (width <= 0 || height <= 0 || width > kMaxExportSide || height > kMaxExportSide)
+        return fail(error, QStringLiteral("Image size %1 x %2 is out of range (1..%3 pixels a side).")
+                               .arg(width).arg(height).arg(kMaxExportSide));
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const char *format = nullptr;
+    if (suffix == QLatin1String("png"))
+        format = "PNG";
+    else if (suffix == QLatin1String("jpg") || suffix == QLatin1String("jpeg"))
+        format = "JPG";
+    else if (suffix != QLatin1String("pdf"))
+        return fail(error, QStringLiteral("Unsupported image type \"%1\": use .png, .jpg or .pdf.")
+                               .arg(suffix.isEmpty() ? path : QLatin1Char('.') + suffix));
+    if (!checkTarget(path, error))
+        return false;
+    if (!format)
+        return savePdfAtomically(plot, path, width, height, error);
+
+    const QSize layout = exportLayoutSize(width, height);
+    QImage image = plot.toPixmap(layout.width(), layout.height(), double(width) / layout.width()).toImage();
+    if (image.isNull())
+        return fail(error, QStringLiteral("Could not render the plot at %1 x %2.").arg(width).arg(height));
+    if (image.size() != QSize(width, height))  // a pixel lost to rounding the scale
+        image = image.scaled(width, height, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(error, QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));
+    if (!image.save(&file, format)) {
+        file.cancelWriting();
+        return fail(error, QStringLiteral("Cannot encode %1 as %2").arg(path, QString::fromLatin1(format)));
+    }
+    if (!file.commit())
+        return fail(error, QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));
+    return true;
+}
+
+QSize exportLayoutSize(int width, int height)
+{
+    const double scale = std::max(1.0, width / kMaxLayoutWidth);
+    return QSize(std::max(1, qRound(width / scale)), std::max(1, qRound(height / scale)));
+}
+
+bool writeFileAtomically(const QString &path, const QByteArray &contents, QString *error)
+{
+    if (!checkTarget(path, error))
+        return false;
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(error, QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));
+    if (file.write(contents) != contents.size()) {
+        file.cancelWriting();
+        return fail(error, QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));
+    }
+    if (!file.commit())
+        return fail(error, QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));
+    return true;
+}
+
+QString csvField(const QString &text)
+{
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"'))
+        && !text.contains(QLatin1Char('\n')) && !text.contains(QLatin1Char('\r')))
+        return text;
+    QString quoted = text;
+    quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+    return QLatin1Char('"') + quoted + QLatin1Char('"');
+}

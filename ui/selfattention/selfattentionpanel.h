@@ -1,0 +1,135 @@
+#pragma once
+
+#include "engine/core/embeddingtable.h"
+#include "engine/selfattention/scaleddotproductattention.h"
+#include "ui/attention/metatypes.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class AttentionArrows;
+struct SelfAttentionInputs;
+class AttentionHeatmap;
+class MatrixTable;
+class PredictionTable;
+class QBoxLayout;
+class QCheckBox;
+class QComboBox;
+class QGridLayout;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSettings;
+class QSpinBox;
+
+// The self-attention exercise: type a short sentence, predict how much each word attends to
+// each other word, then reveal the computed scaled dot-product attention step by step
+// (X, W_Q, W_K, W_V, Q, K, V, scores, weights, output), as a heatmap, as arrows, and as the
+// difference from the prediction. X comes from a seed or from the trained encoder's embeddings.
+class SelfAttentionPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class Source { Random, Trained };
+    static constexpr int kMinDimension = 3;
+    static constexpr int kMaxDimension = 8;
+    // More words make the tables and arrows unreadable and the prediction a chore.
+    static constexpr int kMaxWords = 8;
+
+    explicit SelfAttentionPanel(QWidget *parent = nullptr);
+
+    // The model whose encoder embeddings the Trained source uses; `description` names it.
+    void setModel(const ModelSnapshot &model, const QString &description);
+
+    QString sentence() const;
+    void setSentence(const QString &sentence);
+    Source source() const;
+    void setSource(Source source);
+    int dModel() const;
+    void setDModel(int dModel);
+    int dK() const;
+    void setDK(int dK);
+    int seed() const;
+    void setSeed(int seed);
+    bool predictFirst() const;
+    void setPredictFirst(bool predictFirst);
+
+    void saveSettings(QSettings &settings) const;
+    void restoreSettings(QSettings &settings);
+
+    bool hasResult() const { return m_hasResult; }
+    const ScaledDotProductAttention &result() const { return m_result; }
+    QStringList tokens() const { return m_tokens; }
+    bool isRevealed() const;  // the computed weights are on screen
+    QString inputMessage() const;  // what is wrong with the input; empty when fine
+
+    // Checks the prediction; when it is valid, shows the computed weights and the differences.
+    bool checkAndReveal();
+    void revealWithoutPrediction();
+
+    bool exportHeatmap(const QString &path, int width, int height, QString *error = nullptr);
+    bool exportArrows(const QString &path, int width, int height, QString *error = nullptr) const;
+
+    PredictionTable *predictionTable() const { return m_prediction; }
+    AttentionHeatmap *heatmap() const { return m_heatmap; }
+    AttentionArrows *arrows() const { return m_arrows; }
+    QPushButton *revealButton() const { return m_revealButton; }
+    QLineEdit *sentenceField() const { return m_sentence; }
+
+protected:
+    void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    void onInputChanged();
+    void recompute();
+    bool buildInputs(SelfAttentionInputs *inputs);
+    void showResults();
+    void updateSourceControls();
+    void arrangeForWidth(int width);
+    void setInputMessage(const QString &message);
+    void exportWithDialog(bool heatmap);
+    void reportStatus(const QString &text, bool error);
+
+    QLineEdit *m_sentence;
+    QComboBox *m_source;
+    QSpinBox *m_dModel;
+    QSpinBox *m_dK;
+    QSpinBox *m_seed;
+    QCheckBox *m_predictFirst;
+    QLabel *m_inputMessage;
+    QLabel *m_explanation;
+    PredictionTable *m_prediction;
+    QPushButton *m_revealButton;
+    QPushButton *m_showButton;
+    QPushButton *m_exportHeatmapButton;
+    QPushButton *m_exportArrowsButton;
+    QLabel *m_status;
+    AttentionHeatmap *m_heatmap;
+    AttentionArrows *m_arrows;
+    QWidget *m_left;  // prediction and step-by-step tables
+    QBoxLayout *m_columns;
+    QBoxLayout *m_plots;
+    QBoxLayout *m_views;  // heatmap and arrows: side by side when there is room
+    QGridLayout *m_matrixGrid;
+    std::vector<QWidget *> m_matrixCells;  // title + table, in the order of m_matrices
+    int m_matrixColumns = 0;
+    std::vector<MatrixTable *> m_matrices;  // X, W_Q, W_K, W_V, Q, K, V, scores, weights, output
+    QLabel *m_scoresTitle = nullptr;  // names the actual d_k
+    QLabel *m_hiddenNote;
+
+    ModelSnapshot m_model;
+    QString m_modelDescription;
+    EmbeddingTable m_projected;        // m_model's encoder embeddings in m_projectedDimensions
+    const Seq2SeqModel *m_projectedFrom = nullptr;
+    int m_projectedDimensions = 0;
+    bool m_stale = true;               // recompute when next shown
+
+    QStringList m_tokens;
+    std::vector<bool> m_known;
+    ScaledDotProductAttention m_result;
+    bool m_hasResult = false;
+    bool m_revealed = false;
+    bool m_compared = false;
+};
