@@ -1,7 +1,9 @@
 #include "app/gui.h"
 
 #include "app/trainingcontroller.h"
-#include "ui/mainwindow.h"
+#include "app/workbench.h"
+#include "ui/attention/attentionlab.h"
+#include "ui/workbench/mainwindow.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -19,8 +21,9 @@ int runGui(int argc, char **argv)
     QApplication::setWindowIcon(icon);
 
     MainWindow window;
-    TrainingController controller(&window);
-    window.loadBundledModel();
+    const Labs labs = addLabs(&window);
+    TrainingController controller(&window, labs);
+    labs.attention->loadBundledModel();
     window.show();
     return app.exec();
 }

@@ -1,8 +1,9 @@
 #include "app/trainingcontroller.h"
 
+#include "app/attention/attentionjobs.h"
 #include "app/trainingworker.h"
-#include "ui/attention/experimentspanel.h"
-#include "ui/mainwindow.h"
+#include "ui/workbench/mainwindow.h"
+#include "ui/workbench/runprogress.h"
 
 #include "engine/fast/helperthread.h"
 
@@ -31,43 +32,27 @@ void lowerThisThreadsPriority()
 
 }
 
-TrainingController::TrainingController(MainWindow *window, QObject *parent)
+TrainingController::TrainingController(MainWindow *window, const Labs &labs, QObject *parent)
     : QObject(parent), m_worker(new TrainingWorker)
 {
-    registerMetaTypes();
     m_thread.setObjectName(QStringLiteral("training"));
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
 
-    // Requests: start and evaluate queue work on the worker's thread; pause, resume and stop must
-    // reach a worker busy in its training loop, so they are called directly (they are thread-safe).
+    // Pause, resume and stop must reach a worker busy in its training loop, so they are called
+    // directly (they are thread-safe). Reports are queued to the window's thread as plain values.
     TrainingWorker *worker = m_worker;
-    connect(window, &MainWindow::trainRequested, worker, &TrainingWorker::start, Qt::DirectConnection);
-    connect(window, &MainWindow::evaluationRequested, worker, &TrainingWorker::startEvaluation,
-            Qt::DirectConnection);
     connect(window, &MainWindow::pauseRequested, worker, &TrainingWorker::pause, Qt::DirectConnection);
     connect(window, &MainWindow::resumeRequested, worker, &TrainingWorker::resume, Qt::DirectConnection);
     connect(window, &MainWindow::stopRequested, worker, &TrainingWorker::requestStop, Qt::DirectConnection);
-    connect(window, &MainWindow::experimentsRequested, worker, &TrainingWorker::startExperiments,
-            Qt::DirectConnection);
     connect(window, &MainWindow::closed, this, &TrainingController::shutdown);
-
-    // Reports: queued to the window's thread as plain values.
-    connect(worker, &TrainingWorker::started, window, &MainWindow::trainingStarted);
+    connect(worker, &TrainingWorker::started, window,
+            [window](int epochs, const QString &unit, const QString &) { window->runProgress()->setRun(epochs, unit); });
     connect(worker, &TrainingWorker::batchProgress, window, &MainWindow::showBatch);
     connect(worker, &TrainingWorker::pausedChanged, window, &MainWindow::setPaused);
-    connect(worker, &TrainingWorker::epochFinished, window, &MainWindow::addEpoch);
-    connect(worker, &TrainingWorker::trainingFinished, window, &MainWindow::finishTraining);
-    connect(worker, &TrainingWorker::evaluationStarted, window, &MainWindow::evaluationStarted);
-    connect(worker, &TrainingWorker::evaluated, window, &MainWindow::showEvaluation);
-    connect(worker, &TrainingWorker::evaluationFailed, window, &MainWindow::showEvaluationError);
-    connect(worker, &TrainingWorker::failed, window, &MainWindow::showTrainingError);
-    connect(worker, &TrainingWorker::idle, window, &MainWindow::workerIdle);
-    ExperimentsPanel *experiments = window->experimentsPanel();
-    connect(worker, &TrainingWorker::experimentStarted, experiments, &ExperimentsPanel::runStarted);
-    connect(worker, &TrainingWorker::experimentEpoch, experiments, &ExperimentsPanel::addEpoch);
-    connect(worker, &TrainingWorker::experimentFinished, experiments, &ExperimentsPanel::runFinished);
-    connect(worker, &TrainingWorker::experimentsFinished, window, &MainWindow::finishExperiments);
+    connect(worker, &TrainingWorker::idle, window->runState(), &RunState::workerIdle);
+
+    connectAttentionLab(labs.attention, worker);
 
     // The helper shares decodes with whichever thread asks, the GUI's included, so it must not
     // inherit the training thread's lower priority: created here, on the GUI thread.

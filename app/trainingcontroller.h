@@ -1,18 +1,21 @@
 #pragma once
 
+#include "app/workbench.h"
+
 #include <QObject>
 #include <QThread>
 
 class MainWindow;
 class TrainingWorker;
 
-// Owns the training thread and its worker and wires them to a window. The thread ends when the
-// window closes or this object is destroyed, whichever comes first: nothing outlives its owner.
+// Owns the training thread and its worker and wires them to a window and its labs. The thread ends
+// when the window closes or this object is destroyed, whichever comes first: nothing outlives
+// its owner.
 class TrainingController : public QObject
 {
     Q_OBJECT
 public:
-    explicit TrainingController(MainWindow *window, QObject *parent = nullptr);
+    TrainingController(MainWindow *window, const Labs &labs, QObject *parent = nullptr);
     ~TrainingController() override;
 
     // Cancels any work and waits for the thread to finish. Safe to call more than once.

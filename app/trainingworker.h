@@ -1,18 +1,20 @@
 #pragma once
 
-#include "ui/attention/metatypes.h"
+#include "app/jobcontext.h"
+#include "engine/core/epochstats.h"
 
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
-#include <QVector>
+#include <QVariant>
 
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
 
-// Trains and evaluates models on the thread it is moved to and reports plain values back through
-// queued signals. Stop, cancel, pause and resume are thread-safe and take effect at the next batch.
+// Runs the labs' jobs one after another on the thread it is moved to, and reports back through
+// queued signals that are the same for every lab. Stop, cancel, pause and resume are thread-safe
+// and take effect at the job's next batch.
 class TrainingWorker : public QObject
 {
     Q_OBJECT
@@ -22,51 +24,31 @@ public:
 
     explicit TrainingWorker(QObject *parent = nullptr);
 
-    // Queue a training run (or an evaluation of `model` on its test split) on the worker's thread.
-    // `model` must not be used by any other thread afterwards.
-    void start(const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
-               const TrainingConfig &trainingConfig);
-    void startEvaluation(const ModelSnapshot &model);
-    // Queue a comparison: each of `configs` trained in turn on the same data and seed, then tested
-    // on the test split and on probe sentences up to `probeMaxLength` words. Stop ends it.
-    void startExperiments(const DatasetConfig &datasetConfig, const TrainingConfig &trainingConfig,
-                          const QVector<ModelConfig> &configs, int probeMaxLength);
+    // Queues `job` on the worker's thread. A new run clears an earlier Stop and Pause first, here
+    // on the caller's thread, so a Stop pressed right after starting is never lost; work queued
+    // behind a run (scoring a model) leaves them as they are. A cancel is for good.
+    void submit(LabJob job, bool newRun = true);
 
-    void requestStop();    // training ends; the best model so far is still evaluated
-    void requestCancel();  // training ends and nothing else runs: the application is closing
+    void requestStop();    // the job's training ends; what follows it (scoring the result) still runs
+    void requestCancel();  // the job ends and nothing else runs: the application is closing
     void pause();
     void resume();
     bool isPaused() const;
 
 signals:
-    void started(int epochs, qint64 parameters, int vocabularySize, int trainSentences);
+    void started(int epochs, const QString &unit, const QString &description);
     // `loss` is the mean over the batches merged into this report.
     void batchProgress(const BatchProgress &progress);
     void pausedChanged(bool paused);
-    // `snapshot` is a copy of the weights at the end of this epoch.
-    void epochFinished(const EpochStats &stats, bool isBest, const ModelSnapshot &snapshot);
-    // `best` holds the weights of the best epoch; null when no epoch completed.
-    void trainingFinished(const TrainingOutcome &outcome, const ModelSnapshot &best);
-    void evaluationStarted(int sentences);
-    void evaluated(const EvaluationReport &report, const QString &analysisMarkdown);
-    void evaluationFailed(const QString &message);
+    void reported(const QVariant &result);  // a lab's own result type
     void failed(const QString &message);
-    void idle();  // the current request is done, successfully or not
-    void experimentStarted(int index);
-    void experimentEpoch(int index, const EpochStats &stats);
-    // `probe`: the probe sentences' report (exact match by length); empty when no epoch completed.
-    void experimentFinished(int index, double testExactMatch, const EvaluationReport &probe);
-    void experimentsFinished(const QString &message);
+    void idle();  // the job is done, successfully or not
 
 private:
-    void train(const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
-               const TrainingConfig &trainingConfig);
-    void evaluateModel(const ModelSnapshot &model);
-    void runExperiments(const DatasetConfig &datasetConfig, const TrainingConfig &trainingConfig,
-                        const QVector<ModelConfig> &configs, int probeMaxLength);
+    friend class JobContext;
+    void run(const LabJob &job);
     void reportBatch(const BatchProgress &progress);
     void waitWhilePaused();
-    void evaluateAndReport(const Seq2SeqModel &model, const std::vector<SentencePair> &test, Task task);
 
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_cancel{false};

@@ -11,8 +11,9 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/attention/trainer.h"
+#include "ui/attention/attentionlab.h"
 #include "ui/attention/inferencepanel.h"
-#include "ui/mainwindow.h"
+#include "ui/workbench/mainwindow.h"
 
 #include <QDir>
 #include <QEventLoop>
@@ -182,19 +183,22 @@ GuiStall measureGuiStall(const DatasetConfig &datasetConfig, const Plan &plan, i
 {
     QStandardPaths::setTestModeEnabled(true);  // the window's settings are not the user's
     MainWindow window;
-    TrainingController controller(&window);
+    const Labs labs = addLabs(&window);
+    TrainingController controller(&window, labs);
     {
         // Opening the window scores the bundled model; its report is drawn before training starts.
         QEventLoop settle;
         QObject::connect(controller.worker(), &TrainingWorker::idle, &settle, &QEventLoop::quit);
         QTimer::singleShot(10000, &settle, &QEventLoop::quit);
         window.show();
-        if (window.loadBundledModel())
+        if (labs.attention->loadBundledModel())
             settle.exec();
     }
     QEventLoop loop;
     bool trained = false;  // the bundled model's own evaluation ends in idle() too
-    QObject::connect(controller.worker(), &TrainingWorker::trainingFinished, [&] { trained = true; });
+    QObject::connect(controller.worker(), &TrainingWorker::reported, [&](const QVariant &result) {
+        trained = trained || result.metaType() == QMetaType::fromType<TrainingFinished>();
+    });
     QObject::connect(controller.worker(), &TrainingWorker::idle, [&] {
         if (trained)
             loop.quit();
@@ -203,14 +207,14 @@ GuiStall measureGuiStall(const DatasetConfig &datasetConfig, const Plan &plan, i
     int typed = 0;
     QObject::connect(&typing, &QTimer::timeout, [&] {
         typed = typed % int(sentence.size()) + 1;
-        window.inferencePanel()->setText(QString::fromStdString(sentence.substr(0, std::size_t(typed))));
+        labs.attention->inferencePanel()->setText(QString::fromStdString(sentence.substr(0, std::size_t(typed))));
     });
     EventLoopLateness lateness(kTickMs);
     TrainingConfig training = trainingConfig(plan, epochs);
     const auto start = Clock::now();
     lateness.start();
     typing.start(kKeystrokeMs);
-    emit window.trainRequested(datasetConfig, ModelConfig{}, training);
+    emit labs.attention->trainRequested(datasetConfig, ModelConfig{}, training);
     loop.exec();
     lateness.stop();
     typing.stop();

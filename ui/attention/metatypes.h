@@ -9,12 +9,47 @@
 #include "engine/core/epochstats.h"
 
 #include <QMetaType>
+#include <QString>
 
 #include <memory>
 
 // A model frozen at one moment of training. Shared between the windows that show it and never
 // modified, so the GUI thread can run it while the worker keeps training its own copy.
 using ModelSnapshot = std::shared_ptr<const Seq2SeqModel>;
+
+// What the attention lab's jobs report, one type per event. They reach the lab from the worker's
+// thread inside a QVariant (TrainingWorker::reported).
+struct EpochTrained {
+    EpochStats stats;
+    bool isBest = false;
+    ModelSnapshot snapshot;  // the weights at the end of this epoch
+};
+struct TrainingFinished {
+    TrainingOutcome outcome;
+    ModelSnapshot best;  // null when no epoch completed
+};
+struct EvaluationStarted {
+    int sentences = 0;
+};
+struct EvaluationFinished {
+    EvaluationReport report;
+    QString analysisMarkdown;
+};
+struct ExperimentStarted {
+    int index = 0;
+};
+struct ExperimentEpoch {
+    int index = 0;
+    EpochStats stats;
+};
+struct ExperimentFinished {
+    int index = 0;
+    double testExactMatch = 0;
+    EvaluationReport probe;  // exact match by length; empty when no epoch completed
+};
+struct ExperimentsFinished {
+    QString message;
+};
 
 Q_DECLARE_METATYPE(DatasetConfig)
 Q_DECLARE_METATYPE(ModelConfig)
@@ -24,6 +59,14 @@ Q_DECLARE_METATYPE(EpochStats)
 Q_DECLARE_METATYPE(TrainingOutcome)
 Q_DECLARE_METATYPE(EvaluationReport)
 Q_DECLARE_METATYPE(ModelSnapshot)
+Q_DECLARE_METATYPE(EpochTrained)
+Q_DECLARE_METATYPE(TrainingFinished)
+Q_DECLARE_METATYPE(EvaluationStarted)
+Q_DECLARE_METATYPE(EvaluationFinished)
+Q_DECLARE_METATYPE(ExperimentStarted)
+Q_DECLARE_METATYPE(ExperimentEpoch)
+Q_DECLARE_METATYPE(ExperimentFinished)
+Q_DECLARE_METATYPE(ExperimentsFinished)
 
 // The engine's plain values travel between the worker thread and the GUI in queued signals.
 inline void registerMetaTypes()

@@ -1,10 +1,13 @@
+#include "app/attention/attentionjobs.h"
 #include "app/trainingcontroller.h"
 #include "app/trainingworker.h"
+#include "app/workbench.h"
 #include "tests/common/messageboxanswerer.h"
 #include "tests/common/tinymodel.h"
+#include "ui/attention/attentionlab.h"
 #include "ui/attention/datasetpanel.h"
 #include "ui/attention/trainingpanel.h"
-#include "ui/mainwindow.h"
+#include "ui/workbench/mainwindow.h"
 
 #include <QAction>
 #include <QDir>
@@ -67,9 +70,11 @@ void TestTrainingStress::workerEndsCleanlyWhateverTheControl()
         // Destroyed first at the end of the cycle, taking any report still queued for it along.
         QObject receiver;
         connect(worker, &TrainingWorker::idle, &receiver, [&] { ++idle; });
-        connect(worker, &TrainingWorker::trainingFinished, &receiver, [&] { ++outcomes; });
+        connect(worker, &TrainingWorker::reported, &receiver, [&](const QVariant &result) {
+            outcomes += result.metaType() == QMetaType::fromType<TrainingFinished>();
+        });
         thread.start();
-        worker->start(quickDataset(), quickModelConfig(), quickTraining(1000));
+        worker->submit(attentionTrainingJob(quickDataset(), quickModelConfig(), quickTraining(1000)));
 
         for (int action = pick(0, 4); action > 0; --action) {
             QTest::qWait(pick(0, 30));
@@ -104,12 +109,13 @@ void TestTrainingStress::windowClosesCleanlyWhateverTheControl()
     int baseline = 0;
     for (int cycle = 0; cycle < kCycles; ++cycle) {
         auto *window = new MainWindow;
-        auto *controller = new TrainingController(window);
-        window->datasetPanel()->setConfig(quickDataset());
-        window->trainingPanel()->setModelConfig(quickModelConfig());
-        window->trainingPanel()->setTrainingConfig(quickTraining(1000));
+        const Labs labs = addLabs(window);
+        auto *controller = new TrainingController(window, labs);
+        labs.attention->datasetPanel()->setConfig(quickDataset());
+        labs.attention->trainingPanel()->setModelConfig(quickModelConfig());
+        labs.attention->trainingPanel()->setTrainingConfig(quickTraining(1000));
         window->train();
-        QVERIFY(window->isTraining());
+        QVERIFY(window->runState()->isTraining());
 
         for (int action = pick(0, 5); action > 0; --action) {
             QTest::qWait(pick(0, 40));

@@ -1,3 +1,4 @@
+#include "app/attention/attentionjobs.h"
 #include "app/trainingworker.h"
 #include "tests/common/tinymodel.h"
 
@@ -7,6 +8,7 @@
 #include <QThread>
 
 #include <cmath>
+#include <stdexcept>
 
 namespace {
 
@@ -28,26 +30,35 @@ public:
 
     explicit Recorder(TrainingWorker *worker)
     {
-        connect(worker, &TrainingWorker::started, this, [this](int epochs, qint64 parameters, int vocabulary, int train) {
-            started.push_back({epochs, parameters, vocabulary, train});
+        connect(worker, &TrainingWorker::started, this, [this](int epochs, const QString &unit, const QString &description) {
+            started.push_back({epochs, unit, description});
         });
         connect(worker, &TrainingWorker::batchProgress, this, [this](const BatchProgress &p) { batches.push_back(p); });
         connect(worker, &TrainingWorker::pausedChanged, this, [this](bool p) { paused.push_back(p); });
-        connect(worker, &TrainingWorker::epochFinished, this,
-                [this](const EpochStats &s, bool best, const ModelSnapshot &m) { epochs.push_back({s, best, m}); });
-        connect(worker, &TrainingWorker::trainingFinished, this, [this](const TrainingOutcome &o, const ModelSnapshot &m) {
-            outcomes.push_back(o);
-            finalModels.push_back(m);
-        });
-        connect(worker, &TrainingWorker::evaluated, this, [this](const EvaluationReport &r, const QString &markdown) {
-            reports.push_back(r);
-            markdowns << markdown;
+        connect(worker, &TrainingWorker::reported, this, [this](const QVariant &result) {
+            if (result.metaType() == QMetaType::fromType<EpochTrained>()) {
+                const auto e = result.value<EpochTrained>();
+                epochs.push_back({e.stats, e.isBest, e.snapshot});
+            } else if (result.metaType() == QMetaType::fromType<TrainingFinished>()) {
+                outcomes.push_back(result.value<TrainingFinished>().outcome);
+                finalModels.push_back(result.value<TrainingFinished>().best);
+            } else if (result.metaType() == QMetaType::fromType<EvaluationFinished>()) {
+                reports.push_back(result.value<EvaluationFinished>().report);
+                markdowns << result.value<EvaluationFinished>().analysisMarkdown;
+            } else {
+                others << result;
+            }
         });
         connect(worker, &TrainingWorker::failed, this, [this](const QString &message) { failures << message; });
         connect(worker, &TrainingWorker::idle, this, [this] { ++idle; });
     }
 
-    std::vector<std::vector<qint64>> started;
+    struct Started {
+        int epochs;
+        QString unit;
+        QString description;
+    };
+    std::vector<Started> started;
     std::vector<BatchProgress> batches;
     std::vector<bool> paused;
     std::vector<Epoch> epochs;
@@ -55,6 +66,7 @@ public:
     std::vector<ModelSnapshot> finalModels;
     std::vector<EvaluationReport> reports;
     QStringList markdowns;
+    QVariantList others;
     QStringList failures;
     int idle = 0;
 };
@@ -74,6 +86,7 @@ private slots:
     void badDatasetIsReported_data();
     void badDatasetIsReported();
     void evaluatesAGivenModel();
+    void anyLabsJobReportsThroughTheSameSignals();
 
 private:
     QThread *m_thread = nullptr;
@@ -107,15 +120,17 @@ void TestTrainingWorker::trainingReportsProgressEpochsAndEvaluation()
 {
     const Recorder &r = *m_recorder;
     const int kEpochs = 3;
-    m_worker->start(quickDataset(), quickModelConfig(), quickTraining(kEpochs));
+    m_worker->submit(attentionTrainingJob(quickDataset(), quickModelConfig(), quickTraining(kEpochs)));
     QTRY_COMPARE_WITH_TIMEOUT(r.idle, 1, 120000);
     QVERIFY2(r.failures.isEmpty(), qPrintable(r.failures.join(QLatin1Char('\n'))));
 
     QCOMPARE(int(r.started.size()), 1);
-    QCOMPARE(r.started[0][0], kEpochs);
-    QVERIFY(r.started[0][1] > 0);    // parameters
-    QCOMPARE(r.started[0][2], 6 + 4);  // six words and the four special tokens
-    QCOMPARE(r.started[0][3], 300);
+    QCOMPARE(r.started[0].epochs, kEpochs);
+    QCOMPARE(r.started[0].unit, QStringLiteral("sentences"));
+    const QString &description = r.started[0].description;
+    QVERIFY2(description.contains(QStringLiteral(" on 300 sentences")), qPrintable(description));
+    QVERIFY2(description.contains(QStringLiteral("(10 words")), qPrintable(description));  // six and four special
+    QVERIFY2(!description.contains(QStringLiteral("Training 0 parameters")), qPrintable(description));
 
     // Every epoch's last batch is reported, so the plot always reaches the epoch's end.
     QVERIFY(int(r.batches.size()) >= kEpochs);
@@ -153,7 +168,7 @@ void TestTrainingWorker::batchReportsAreInOrderAndFinite()
 {
     // Whatever was merged, reports come in batch order, once each, with finite values.
     const Recorder &r = *m_recorder;
-    m_worker->start(quickDataset(), quickModelConfig(), quickTraining(1));
+    m_worker->submit(attentionTrainingJob(quickDataset(), quickModelConfig(), quickTraining(1)));
     QTRY_COMPARE_WITH_TIMEOUT(r.idle, 1, 120000);
     int previous = 0;
     for (const BatchProgress &p : r.batches) {
@@ -168,7 +183,7 @@ void TestTrainingWorker::batchReportsAreInOrderAndFinite()
 void TestTrainingWorker::stopEndsTrainingWithinASecond()
 {
     const Recorder &r = *m_recorder;
-    m_worker->start(quickDataset(), quickModelConfig(), quickTraining(10000));
+    m_worker->submit(attentionTrainingJob(quickDataset(), quickModelConfig(), quickTraining(10000)));
     QTRY_VERIFY_WITH_TIMEOUT(!r.batches.empty(), 60000);
     m_worker->requestStop();
     QTRY_COMPARE_WITH_TIMEOUT(int(r.outcomes.size()), 1, 1000);
@@ -179,7 +194,7 @@ void TestTrainingWorker::stopEndsTrainingWithinASecond()
 void TestTrainingWorker::pauseBlocksUntilResumed()
 {
     const Recorder &r = *m_recorder;
-    m_worker->start(quickDataset(), quickModelConfig(), quickTraining(10000));
+    m_worker->submit(attentionTrainingJob(quickDataset(), quickModelConfig(), quickTraining(10000)));
     QTRY_VERIFY_WITH_TIMEOUT(!r.batches.empty(), 60000);
     m_worker->pause();
     QVERIFY(m_worker->isPaused());
@@ -207,7 +222,7 @@ void TestTrainingWorker::pauseBlocksUntilResumed()
 void TestTrainingWorker::cancelSkipsEvaluation()
 {
     const Recorder &r = *m_recorder;
-    m_worker->start(quickDataset(), quickModelConfig(), quickTraining(10000));
+    m_worker->submit(attentionTrainingJob(quickDataset(), quickModelConfig(), quickTraining(10000)));
     QTRY_VERIFY_WITH_TIMEOUT(!r.batches.empty(), 60000);
     m_worker->requestCancel();
     QTRY_COMPARE_WITH_TIMEOUT(r.idle, 1, 5000);
@@ -241,7 +256,7 @@ void TestTrainingWorker::badDatasetIsReported()
     const Recorder &r = *m_recorder;
     DatasetConfig data = quickDataset();
     data.corpusPath = path.toStdString();
-    m_worker->start(data, quickModelConfig(), quickTraining(1));
+    m_worker->submit(attentionTrainingJob(data, quickModelConfig(), quickTraining(1)));
     QTRY_COMPARE_WITH_TIMEOUT(r.idle, 1, 10000);
     QVERIFY(r.started.empty());
     QCOMPARE(r.failures.size(), 1);
@@ -251,18 +266,41 @@ void TestTrainingWorker::badDatasetIsReported()
 void TestTrainingWorker::evaluatesAGivenModel()
 {
     const Recorder &r = *m_recorder;
-    m_worker->start(quickDataset(), quickModelConfig(), quickTraining(1));
+    m_worker->submit(attentionTrainingJob(quickDataset(), quickModelConfig(), quickTraining(1)));
     QTRY_COMPARE_WITH_TIMEOUT(r.idle, 1, 120000);
     const ModelSnapshot model = r.finalModels.at(0);
     QVERIFY(model);
     QCOMPARE(int(r.reports.size()), 1);
 
-    m_worker->startEvaluation(std::make_shared<const Seq2SeqModel>(model->clone()));
+    m_worker->submit(attentionEvaluationJob(std::make_shared<const Seq2SeqModel>(model->clone())), false);
     QTRY_COMPARE_WITH_TIMEOUT(r.idle, 2, 60000);
     QCOMPARE(int(r.reports.size()), 2);
     QCOMPARE(r.reports[1].sentences, 30);
     // The same weights on the same test split score the same.
     QCOMPARE(r.reports[1].exactMatch, r.reports[0].exactMatch);
+}
+
+// The worker knows no lab: any job's results, failures and end arrive through the same signals.
+void TestTrainingWorker::anyLabsJobReportsThroughTheSameSignals()
+{
+    const Recorder &r = *m_recorder;
+    m_worker->submit([](JobContext &context) {
+        context.started(2, QStringLiteral("words"), QStringLiteral("a lab of its own"));
+        for (int batch = 1; batch <= 4; ++batch)
+            context.batch({(batch + 1) / 2, (batch - 1) % 2 + 1, 2, 0.5, 100.0});
+        context.report(QStringLiteral("a result of the lab's own type"));
+    });
+    m_worker->submit([](JobContext &) { throw std::runtime_error("the data ran out"); });
+    QTRY_COMPARE_WITH_TIMEOUT(r.idle, 2, 10000);
+    QCOMPARE(int(r.started.size()), 1);
+    QCOMPARE(r.started[0].unit, QStringLiteral("words"));
+    // Each epoch's last batch is always reported, whatever the merging.
+    QVERIFY(r.batches.size() >= 2);
+    QCOMPARE(r.batches.back().epoch, 2);
+    QCOMPARE(r.batches.back().batch, 2);
+    QCOMPARE(r.others.size(), 1);
+    QCOMPARE(r.others[0].toString(), QStringLiteral("a result of the lab's own type"));
+    QCOMPARE(r.failures, QStringList{QStringLiteral("the data ran out")});
 }
 
 QTEST_MAIN(TestTrainingWorker)

@@ -1,0 +1,143 @@
+#include "app/attention/attentionjobs.h"
+
+#include "app/trainingworker.h"
+#include "engine/attention/attentionanalysis.h"
+#include "engine/attention/dataset.h"
+#include "engine/attention/evaluation.h"
+#include "engine/attention/experiment.h"
+#include "engine/core/vocabulary.h"
+#include "ui/attention/attentionlab.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+
+#include <stdexcept>
+
+namespace {
+
+QString tr(const char *text, int n = -1)
+{
+    return QCoreApplication::translate("AttentionJobs", text, nullptr, n);
+}
+
+// Cloned here, on the training thread: the GUI never touches the model being trained. Ready to
+// decode, so the GUI's first keystroke on it does not build the decoder's weights.
+ModelSnapshot snapshotOf(const Seq2SeqModel &model)
+{
+    auto snapshot = std::make_shared<const Seq2SeqModel>(model.clone());
+    snapshot->prepareDecoding();
+    return snapshot;
+}
+
+void evaluateAndReport(JobContext &context, const Seq2SeqModel &model, const std::vector<SentencePair> &test,
+                       Task task)
+{
+    context.report(EvaluationStarted{int(test.size())});
+    const EvaluationReport report = evaluate(model, test, DecodeMode::Batched);
+    if (context.cancelled())
+        return;
+    const AttentionAnalysis analysis = analyseAttention(model, test, task);
+    context.report(EvaluationFinished{report, QString::fromStdString(analysisMarkdown(analysis, report))});
+}
+
+void train(JobContext &context, const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
+           const TrainingConfig &trainingConfig)
+{
+    for (const std::string &problem : {validate(modelConfig), validate(trainingConfig)})
+        if (!problem.empty())
+            throw std::invalid_argument(problem);
+    const Dataset data = Dataset::build(datasetConfig);
+    const Vocabulary vocabulary = Vocabulary::build(data.train, datasetConfig.maxVocabulary, datasetConfig.minCount);
+    Seq2SeqModel model(modelConfig, vocabulary, trainingConfig.seed);
+    model.datasetConfig = datasetConfig;
+    const QLocale locale;
+    context.started(trainingConfig.epochs, tr("sentences"),
+                    tr("Training %1 parameters on %2 sentences (%3 words in the vocabulary).")
+                        .arg(locale.toString(model.parameterCount()), locale.toString(qlonglong(data.train.size())))
+                        .arg(vocabulary.size()));
+
+    Trainer::Callbacks callbacks;
+    callbacks.onBatch = [&context](const BatchProgress &progress) { context.batch(progress); };
+    callbacks.onEpoch = [&context, &model](const EpochStats &stats, bool isBest) {
+        context.report(EpochTrained{stats, isBest, snapshotOf(model)});
+    };
+    Trainer trainer(model, data, trainingConfig);
+    const TrainingOutcome outcome = trainer.run(callbacks, context.stopFlag());
+    if (context.cancelled())
+        return;
+    const ModelSnapshot best = outcome.bestEpoch > 0 ? snapshotOf(model) : nullptr;
+    context.report(TrainingFinished{outcome, best});
+    if (best)
+        evaluateAndReport(context, model, data.test, datasetConfig.task);
+}
+
+}
+
+LabJob attentionTrainingJob(const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
+                            const TrainingConfig &trainingConfig)
+{
+    return [=](JobContext &context) {
+        try {
+            train(context, datasetConfig, modelConfig, trainingConfig);
+        } catch (const DatasetError &) {
+            throw;  // its message says what is wrong with the data
+        } catch (const std::invalid_argument &) {
+            throw;  // a setting the engine refuses, named
+        } catch (const std::exception &error) {
+            throw std::runtime_error(tr("Training failed: %1").arg(QString::fromStdString(error.what())).toStdString());
+        }
+    };
+}
+
+LabJob attentionEvaluationJob(const ModelSnapshot &model)
+{
+    return [model](JobContext &context) {
+        if (!model)
+            return;
+        const Dataset data = Dataset::build(model->datasetConfig);
+        evaluateAndReport(context, *model, data.test, model->datasetConfig.task);
+    };
+}
+
+LabJob attentionExperimentsJob(const DatasetConfig &datasetConfig, const TrainingConfig &trainingConfig,
+                               const QVector<ModelConfig> &configs, int probeMaxLength)
+{
+    return [=](JobContext &context) {
+        const Dataset data = Dataset::build(datasetConfig);
+        const std::vector<SentencePair> probe = probeSet(datasetConfig, probeMaxLength, 2000);
+        const std::atomic<bool> &stop = *context.stopFlag();
+        for (int i = 0; i < configs.size() && !stop; ++i) {
+            context.report(ExperimentStarted{i});
+            Trainer::Callbacks callbacks;
+            callbacks.onEpoch = [&context, i](const EpochStats &stats, bool) { context.report(ExperimentEpoch{i, stats}); };
+            const ExperimentResult r = runExperiment(attentionName(configs[i].attention), data, datasetConfig,
+                                                     configs[i], trainingConfig, probe, callbacks, &stop);
+            context.report(ExperimentFinished{i, r.test.exactMatch, r.probe});
+        }
+        context.report(ExperimentsFinished{stop ? tr("Stopped.") : tr("Done: %n run(s) compared.", int(configs.size()))});
+    };
+}
+
+void connectAttentionLab(AttentionLab *lab, TrainingWorker *worker)
+{
+    // Requests are called directly: submit() is thread-safe and queues the job on the worker.
+    QObject::connect(lab, &AttentionLab::trainRequested, worker,
+                     [worker](const DatasetConfig &d, const ModelConfig &m, const TrainingConfig &t) {
+                         worker->submit(attentionTrainingJob(d, m, t));
+                     }, Qt::DirectConnection);
+    QObject::connect(lab, &AttentionLab::evaluationRequested, worker,
+                     [worker](const ModelSnapshot &model) { worker->submit(attentionEvaluationJob(model), false); },
+                     Qt::DirectConnection);
+    QObject::connect(lab, &AttentionLab::experimentsRequested, worker,
+                     [worker](const DatasetConfig &d, const TrainingConfig &t, const QVector<ModelConfig> &configs,
+                              int probeMaxLength) {
+                         worker->submit(attentionExperimentsJob(d, t, configs, probeMaxLength));
+                     }, Qt::DirectConnection);
+
+    // Reports: queued to the lab's thread as plain values.
+    QObject::connect(worker, &TrainingWorker::started, lab,
+                     [lab](int, const QString &, const QString &description) { lab->trainingStarted(description); });
+    QObject::connect(worker, &TrainingWorker::batchProgress, lab, &AttentionLab::showBatch);
+    QObject::connect(worker, &TrainingWorker::reported, lab, &AttentionLab::handleResult);
+    QObject::connect(worker, &TrainingWorker::failed, lab, &AttentionLab::showFailure);
+}

@@ -1,0 +1,15 @@
+#pragma once
+
+class AttentionLab;
+class MainWindow;
+class SelfAttentionLab;
+
+// Every lab of the workbench. A new lab is created and added in addLabs(), and its jobs are
+// connected to the worker in TrainingController.
+struct Labs {
+    AttentionLab *attention = nullptr;
+    SelfAttentionLab *selfAttention = nullptr;
+};
+
+// Adds the labs to `window` in tab order, connects what they share, and finishes its setup.
+Labs addLabs(MainWindow *window);

@@ -1,0 +1,103 @@
+#include "ui/attention/attentionexports.h"
+
+#include "ui/attention/embeddingpanel.h"
+#include "ui/attention/inferencepanel.h"
+#include "ui/core/attentionheatmap.h"
+#include "ui/core/embeddingplot.h"
+#include "ui/core/exportdialog.h"
+#include "ui/core/lossplot.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QStyle>
+
+namespace {
+
+QString imageFilters()
+{
+    return QObject::tr("PNG image (*.png);;PDF document (*.pdf);;JPEG image (*.jpg)");
+}
+
+}
+
+AttentionExports::AttentionExports(QWidget *dialogParent, InferencePanel *inference, LossPlot *loss,
+                                   EmbeddingPanel *embeddings, QObject *parent)
+    : QObject(parent), m_dialogParent(dialogParent), m_inference(inference), m_loss(loss), m_embeddings(embeddings)
+{
+    m_heatmap = new QAction(qApp->style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Export Heatmap…"), this);
+    m_heatmap->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_heatmap->setStatusTip(tr("Save the attention heatmap as a PNG, PDF or JPEG image."));
+    m_heatmap->setToolTip(tr("Export Heatmap (%1)").arg(m_heatmap->shortcut().toString(QKeySequence::NativeText)));
+    connect(m_heatmap, &QAction::triggered, this, &AttentionExports::exportHeatmap);
+    m_heatmapCsv = new QAction(tr("Export Heatmap &Data (CSV)…"), this);
+    connect(m_heatmapCsv, &QAction::triggered, this, &AttentionExports::exportHeatmapCsv);
+    m_lossPlot = new QAction(tr("Export &Loss Curve…"), this);
+    connect(m_lossPlot, &QAction::triggered, this, &AttentionExports::exportLossPlot);
+    m_lossCsv = new QAction(tr("Export Loss &History (CSV)…"), this);
+    connect(m_lossCsv, &QAction::triggered, this, &AttentionExports::exportLossCsv);
+    m_embeddingPlot = new QAction(tr("Export E&mbedding Plot…"), this);
+    connect(m_embeddingPlot, &QAction::triggered, this, &AttentionExports::exportEmbeddings);
+}
+
+QList<QAction *> AttentionExports::actions() const
+{
+    return {m_heatmap, m_heatmapCsv, m_lossPlot, m_lossCsv, m_embeddingPlot};
+}
+
+void AttentionExports::setAvailable(bool hasSentence, bool hasLoss, bool hasModel)
+{
+    m_heatmap->setEnabled(hasSentence);
+    m_heatmapCsv->setEnabled(hasSentence);
+    m_lossPlot->setEnabled(hasLoss);
+    m_lossCsv->setEnabled(hasLoss);
+    m_embeddingPlot->setEnabled(hasModel);
+}
+
+// Asks for a path and writes `plot` there as an image of at least exportSize().
+template <typename Plot>
+void AttentionExports::exportImage(const QString &title, const QString &defaultName, Plot *plot)
+{
+    const QString path = askExportPath(m_dialogParent, title, defaultName, imageFilters());
+    if (path.isEmpty())
+        return;
+    const QSize size = exportSize(plot);
+    QString error;
+    reportExport(m_dialogParent, plot->exportImage(path, size.width(), size.height(), &error), path, error);
+}
+
+template <typename Plot>
+void AttentionExports::exportCsv(const QString &title, const QString &defaultName, Plot *plot)
+{
+    const QString path = askExportPath(m_dialogParent, title, defaultName, tr("CSV file (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    reportExport(m_dialogParent, plot->exportCsv(path, &error), path, error);
+}
+
+void AttentionExports::exportHeatmap()
+{
+    if (m_inference->hasSentence())
+        exportImage(tr("Export Heatmap"), QStringLiteral("attention_heatmap.png"), m_inference->heatmap());
+}
+
+void AttentionExports::exportHeatmapCsv()
+{
+    if (m_inference->hasSentence())
+        exportCsv(tr("Export Heatmap Data"), QStringLiteral("attention_heatmap.csv"), m_inference->heatmap());
+}
+
+void AttentionExports::exportLossPlot()
+{
+    exportImage(tr("Export Loss Curve"), QStringLiteral("loss.png"), m_loss);
+}
+
+void AttentionExports::exportLossCsv()
+{
+    exportCsv(tr("Export Loss History"), QStringLiteral("loss.csv"), m_loss);
+}
+
+void AttentionExports::exportEmbeddings()
+{
+    exportImage(tr("Export Embedding Plot"), QStringLiteral("embeddings.png"), m_embeddings->plot());
+}

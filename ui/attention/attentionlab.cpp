@@ -1,0 +1,430 @@
+#include "ui/attention/attentionlab.h"
+
+#include "ui/attention/attentionexports.h"
+#include "ui/attention/datasetpanel.h"
+#include "ui/attention/embeddingpanel.h"
+#include "ui/attention/examplestable.h"
+#include "ui/attention/experimentspanel.h"
+#include "ui/attention/inferencepanel.h"
+#include "ui/attention/losspanel.h"
+#include "ui/attention/modeltext.h"
+#include "ui/attention/trainingpanel.h"
+#include "ui/core/markdownview.h"
+#include "ui/workbench/mainwindow.h"
+
+#include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <exception>
+
+namespace {
+
+const char *const kBundledModel = ":/models/default.ckpt";
+
+QScrollArea *scrolled(QWidget *widget)
+{
+    auto *area = new QScrollArea;
+    area->setWidget(widget);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    return area;
+}
+
+ModelSnapshot loadModel(const QString &path)
+{
+    return std::make_shared<const Seq2SeqModel>(Seq2SeqModel::load(QFile::encodeName(path).toStdString()));
+}
+
+}
+
+AttentionLab::AttentionLab(MainWindow *window)
+    // Pages and docks are the window's children from the start; addLab() places them.
+    : Lab(window), m_run(window->runState()), m_document(window->document()), m_datasetPanel(new DatasetPanel),
+      m_trainingPanel(new TrainingPanel), m_inference(new InferencePanel(window)),
+      m_experiments(new ExperimentsPanel(window)),
+      m_loss(new LossPanel), m_embeddings(new EmbeddingPanel), m_examples(new ExamplesTable),
+      m_analysis(new QTextBrowser)
+{
+    registerMetaTypes();
+    m_inference->setObjectName(QStringLiteral("inferencePanel"));
+    m_experiments->setObjectName(QStringLiteral("experimentsPanel"));
+    m_embeddings->setObjectName(QStringLiteral("embeddingPanel"));
+    m_examples->setObjectName(QStringLiteral("examplesTable"));
+    m_analysis->setObjectName(QStringLiteral("analysisView"));
+    m_analysis->setOpenExternalLinks(true);
+    m_analysis->setPlaceholderText(tr("How the model's attention behaves on the test set appears here when "
+                                      "training ends or a model is opened."));
+    m_exports = new AttentionExports(window, m_inference, m_loss->plot(), m_embeddings, this);
+
+    m_setupDock = createSetupDock(window);
+    m_lossDock = dock(tr("Loss"), QStringLiteral("lossDock"), m_loss, window);
+    m_embeddingDock = dock(tr("Embeddings"), QStringLiteral("embeddingDock"), m_embeddings, window);
+    m_examplesDock = dock(tr("Test Examples"), QStringLiteral("examplesDock"), m_examples, window);
+    m_analysisDock = dock(tr("Attention Analysis"), QStringLiteral("analysisDock"), m_analysis, window);
+    m_document->setContent(this);
+
+    connect(m_datasetPanel, &DatasetPanel::configChanged, this, &AttentionLab::actionsChanged);
+    connect(m_trainingPanel, &TrainingPanel::configChanged, this, &AttentionLab::actionsChanged);
+    connect(m_inference, &InferencePanel::sentenceDecoded, this, &AttentionLab::updateActions);
+    connect(m_examples, &ExamplesTable::exampleChosen, m_inference, &InferencePanel::setText);
+    connect(m_experiments, &ExperimentsPanel::runRequested, this, &AttentionLab::runExperiments);
+    const auto followSettings = [this] {
+        m_experiments->setBaseConfig(m_trainingPanel->modelConfig());
+        m_experiments->setTrainedRange(m_datasetPanel->config().minLength, m_datasetPanel->config().maxLength);
+    };
+    connect(m_datasetPanel, &DatasetPanel::configChanged, this, followSettings);
+    connect(m_trainingPanel, &TrainingPanel::configChanged, this, followSettings);
+    connect(m_experiments, &ExperimentsPanel::stopRequested, window, [this, window] {
+        if (m_run->phase() == RunState::Phase::Comparing)
+            emit window->stopRequested();
+    });
+    connect(m_run, &RunState::changed, this, &AttentionLab::followRunState);
+    followSettings();
+    followRunState();
+}
+
+AttentionLab::~AttentionLab() = default;
+
+QDockWidget *AttentionLab::dock(const QString &title, const QString &name, QWidget *widget, MainWindow *window)
+{
+    auto *dock = new QDockWidget(title, window);
+    dock->setObjectName(name);
+    dock->setWidget(widget);
+    return dock;
+}
+
+QDockWidget *AttentionLab::createSetupDock(MainWindow *window)
+{
+    m_datasetPanel->setObjectName(QStringLiteral("datasetPanel"));
+    m_trainingPanel->setObjectName(QStringLiteral("trainingPanel"));
+    auto *tabs = new QTabWidget;
+    tabs->setObjectName(QStringLiteral("setupTabs"));
+    tabs->addTab(scrolled(m_datasetPanel), tr("Dataset"));
+    tabs->addTab(scrolled(m_trainingPanel), tr("Model && Training"));
+    tabs->setDocumentMode(true);
+
+    auto *buttons = new QHBoxLayout;
+    for (QAction *action : window->runActions()) {
+        auto *button = new QToolButton;
+        button->setDefaultAction(action);
+        button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        button->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+        buttons->addWidget(button);
+    }
+    auto *setup = new QWidget;
+    auto *layout = new QVBoxLayout(setup);
+    layout->setContentsMargins(0, 0, 0, 4);
+    layout->addWidget(tabs, 1);
+    layout->addLayout(buttons);
+    return dock(tr("Setup"), QStringLiteral("setupDock"), setup, window);
+}
+
+QList<LabPage> AttentionLab::pages() const
+{
+    return {{tr("&Reverse Sentences"), m_inference}, {tr("E&xperiments"), m_experiments}};
+}
+
+QList<LabDock> AttentionLab::docks() const
+{
+    return {{m_setupDock, Qt::LeftDockWidgetArea},
+            {m_lossDock, Qt::RightDockWidgetArea},
+            {m_embeddingDock, Qt::RightDockWidgetArea, nullptr, true},
+            {m_examplesDock, Qt::RightDockWidgetArea, m_embeddingDock},
+            {m_analysisDock, Qt::RightDockWidgetArea, m_examplesDock}};
+}
+
+QList<QAction *> AttentionLab::exportActions() const
+{
+    return m_exports->actions();
+}
+
+void AttentionLab::saveSettings(QSettings &settings) const
+{
+    m_datasetPanel->saveSettings(settings);
+    m_trainingPanel->saveSettings(settings);
+    settings.beginGroup(QStringLiteral("attentionLab"));
+    settings.setValue(QStringLiteral("inferenceModel"), int(m_inference->choice()));
+    settings.setValue(QStringLiteral("beamWidth"), m_inference->beamOptions().width);
+    settings.setValue(QStringLiteral("beamAlpha"), m_inference->beamOptions().alpha);
+    settings.setValue(QStringLiteral("embeddingSide"), int(m_embeddings->side()));
+    settings.setValue(QStringLiteral("embeddingSplitter"), m_embeddings->saveState());
+    settings.setValue(QStringLiteral("sentence"), m_inference->text());
+    settings.endGroup();
+}
+
+void AttentionLab::restoreSettings(QSettings &settings)
+{
+    m_datasetPanel->restoreSettings(settings);
+    m_trainingPanel->restoreSettings(settings);
+    settings.beginGroup(QStringLiteral("attentionLab"));
+    m_inference->setChoice(InferencePanel::Choice(
+        settings.value(QStringLiteral("inferenceModel"), int(InferencePanel::Choice::Best)).toInt()));
+    BeamOptions beam;
+    beam.width = settings.value(QStringLiteral("beamWidth"), beam.width).toInt();
+    beam.alpha = settings.value(QStringLiteral("beamAlpha"), beam.alpha).toDouble();
+    m_inference->setBeamOptions(beam);
+    m_embeddings->setSide(EmbeddingPanel::Side(
+        settings.value(QStringLiteral("embeddingSide"), int(EmbeddingPanel::Side::Encoder)).toInt()));
+    m_embeddings->restoreState(settings.value(QStringLiteral("embeddingSplitter")).toByteArray());
+    // The last sentence, or an example: the first look at the window already shows a heatmap.
+    // Selected, so typing replaces it.
+    m_inference->setText(settings.value(QStringLiteral("sentence"), tr("the quick brown fox jumps over the lazy dog")).toString());
+    m_inference->inputField()->selectAll();
+    m_inference->inputField()->setFocus();
+    settings.endGroup();
+}
+
+QString AttentionLab::trainProblem() const
+{
+    const QString problem = m_datasetPanel->problem();
+    return problem.isEmpty() ? m_trainingPanel->problem() : problem;
+}
+
+void AttentionLab::followRunState()
+{
+    const bool idle = m_run->phase() == RunState::Phase::Idle;
+    m_datasetPanel->setEnabled(idle);
+    m_trainingPanel->setEnabled(idle);
+    if (m_run->isTraining())
+        m_inference->setNoModelMessage(tr("Training… the first model arrives when epoch 1 ends"),
+                                       tr("Waiting for epoch 1…"));
+    else
+        m_inference->setNoModelMessage(tr("No model yet — press Train (F5)"), tr("No model yet — press Train (F5)"));
+    updateActions();
+}
+
+void AttentionLab::updateActions()
+{
+    m_exports->setAvailable(m_inference->hasSentence(), m_loss->hasData(), m_latest != nullptr);
+    emit actionsChanged();
+}
+
+void AttentionLab::train()
+{
+    const TrainingConfig trainingConfig = m_trainingPanel->trainingConfig();
+    m_loss->start(trainingConfig.epochs, tr("Preparing the data…"));
+    m_examples->showMessage(tr("Training… the test set is scored when training ends."));
+    m_embeddingDock->raise();  // it follows every epoch; the examples wait for the end
+    m_analysis->clear();
+    m_run->submitted(this, RunState::Phase::Training);
+    emit statusMessage(tr("Preparing the data…"));
+    emit trainRequested(m_datasetPanel->config(), m_trainingPanel->modelConfig(), trainingConfig);
+}
+
+void AttentionLab::runExperiments(const QVector<ModelConfig> &configs, int probeMaxLength)
+{
+    const DatasetConfig dataset = m_datasetPanel->config();
+    QString problem = m_run->phase() != RunState::Phase::Idle ? tr("wait until the current work ends") : trainProblem();
+    if (problem.isEmpty() && !dataset.corpusPath.empty())
+        problem = tr("experiments generate their sentences so they can probe any length; choose the synthetic dataset");
+    if (!problem.isEmpty()) {
+        m_experiments->queueFinished(tr("Cannot run: %1.").arg(problem));
+        return;
+    }
+    m_experiments->setTrainedRange(dataset.minLength, dataset.maxLength);
+    m_run->submitted(this, RunState::Phase::Comparing);
+    emit statusMessage(tr("Comparing %n configuration(s)…", nullptr, int(configs.size())));
+    emit experimentsRequested(dataset, m_trainingPanel->trainingConfig(), configs, probeMaxLength);
+}
+
+void AttentionLab::trainingStarted(const QString &description)
+{
+    if (m_run->owner() != this || !m_run->isTraining())
+        return;
+    m_loss->setMessage(description);
+    if (m_run->phase() == RunState::Phase::Training)
+        emit statusMessage(description);
+}
+
+void AttentionLab::showBatch(const BatchProgress &progress)
+{
+    if (m_run->owner() != this || !m_run->isTraining())
+        return;
+    m_loss->addBatch(progress);
+    updateActions();
+}
+
+void AttentionLab::handleResult(const QVariant &result)
+{
+    const QMetaType type = result.metaType();
+    if (type == QMetaType::fromType<EpochTrained>())
+        addEpoch(result.value<EpochTrained>());
+    else if (type == QMetaType::fromType<TrainingFinished>())
+        finishTraining(result.value<TrainingFinished>());
+    else if (type == QMetaType::fromType<EvaluationStarted>())
+        evaluationStarted(result.value<EvaluationStarted>());
+    else if (type == QMetaType::fromType<EvaluationFinished>())
+        showEvaluation(result.value<EvaluationFinished>());
+    else if (type == QMetaType::fromType<ExperimentStarted>())
+        m_experiments->runStarted(result.value<ExperimentStarted>().index);
+    else if (type == QMetaType::fromType<ExperimentEpoch>())
+        m_experiments->addEpoch(result.value<ExperimentEpoch>().index, result.value<ExperimentEpoch>().stats);
+    else if (type == QMetaType::fromType<ExperimentFinished>()) {
+        const auto finished = result.value<ExperimentFinished>();
+        m_experiments->runFinished(finished.index, finished.testExactMatch, finished.probe);
+    } else if (type == QMetaType::fromType<ExperimentsFinished>())
+        finishExperiments(result.value<ExperimentsFinished>());
+}
+
+void AttentionLab::addEpoch(const EpochTrained &epoch)
+{
+    m_loss->addEpoch(epoch.stats, epoch.isBest);
+    if (!epoch.snapshot)
+        return;
+    m_latest = epoch.snapshot;
+    m_inference->setLatestModel(epoch.snapshot, describeEpoch(epoch.stats));
+    if (epoch.isBest) {
+        m_best = epoch.snapshot;
+        m_inference->setBestModel(epoch.snapshot, describeEpoch(epoch.stats));
+        m_document->setUnsaved();
+    }
+    m_embeddings->setModel(epoch.snapshot, tr("Epoch %1").arg(epoch.stats.epoch));
+    emit modelChanged(epoch.snapshot, tr("epoch %1").arg(epoch.stats.epoch));
+    updateActions();
+}
+
+void AttentionLab::finishTraining(const TrainingFinished &finished)
+{
+    if (finished.best) {
+        m_best = finished.best;
+        const std::vector<EpochStats> &history = finished.best->history;
+        const auto it = std::find_if(history.begin(), history.end(),
+                                     [&](const EpochStats &s) { return s.epoch == finished.outcome.bestEpoch; });
+        m_inference->setBestModel(finished.best, it != history.end() ? describeEpoch(*it)
+                                                                     : describeModel(*finished.best, tr("Trained model")));
+        m_document->setUnsaved();
+    }
+    m_run->setPhase(RunState::Phase::Evaluating);
+    emit statusMessage(QString::fromStdString(finished.outcome.message));
+    if (!finished.best)
+        m_examples->showMessage(tr("No epoch completed, so there is no model to score."));
+}
+
+void AttentionLab::evaluationStarted(const EvaluationStarted &started)
+{
+    // Scoring of an opened model that was still queued when training began belongs to no one now.
+    if (m_run->isTraining())
+        return;
+    m_examples->showMessage(tr("Scoring %1 test sentences…").arg(QLocale().toString(started.sentences)));
+}
+
+void AttentionLab::showEvaluation(const EvaluationFinished &evaluation)
+{
+    if (m_run->isTraining())
+        return;
+    m_examples->setReport(evaluation.report);
+    showMarkdown(m_analysis, evaluation.analysisMarkdown);
+    if (!m_examplesDock->visibleRegion().isEmpty() || !m_embeddingDock->visibleRegion().isEmpty())
+        m_examplesDock->raise();
+    emit statusMessage(tr("Test set: exact match %1, token accuracy %2.")
+                           .arg(percent(evaluation.report.exactMatch), percent(evaluation.report.tokenAccuracy)));
+}
+
+void AttentionLab::finishExperiments(const ExperimentsFinished &finished)
+{
+    m_experiments->queueFinished(finished.message);
+    emit statusMessage(finished.message, 10000);
+}
+
+void AttentionLab::showFailure(const QString &message)
+{
+    if (m_run->owner() != this)
+        return;
+    if (m_run->phase() == RunState::Phase::Comparing) {
+        finishExperiments({tr("Comparison failed: %1").arg(message)});
+    } else if (m_run->isTraining()) {
+        m_loss->setMessage(tr("Training did not start."));
+        m_examples->showMessage(tr("No evaluation: training did not run."));
+        emit statusMessage(tr("Training failed."), 10000);
+        QMessageBox::warning(m_inference->window(), tr("Cannot Train"), message);
+    } else {
+        m_examples->showMessage(tr("Cannot score this model: %1").arg(message));
+        emit statusMessage(tr("Cannot score this model: %1").arg(message), 10000);
+    }
+}
+
+QString AttentionLab::fileFilter() const
+{
+    return tr("AttnScope models (*.ckpt)");
+}
+
+bool AttentionLab::open(const QString &path, QString *error)
+{
+    try {
+        const ModelSnapshot model = loadModel(path);
+        useLoadedModel(model, QFileInfo(path).fileName());
+        // Show the settings the model was trained with, so training again reproduces it.
+        m_datasetPanel->setConfig(model->datasetConfig);
+        m_trainingPanel->setModelConfig(model->config());
+        return true;
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+bool AttentionLab::save(const QString &path, QString *error)
+{
+    try {
+        m_best->save(QFile::encodeName(path).toStdString());
+        return true;
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+bool AttentionLab::loadBundledModel()
+{
+    QFile resource(QString::fromLatin1(kBundledModel));
+    if (!resource.exists())
+        return false;
+    // Checkpoints are read from the file system, so the bundled one goes through a temporary copy.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("default.ckpt"));
+    if (!dir.isValid() || !resource.copy(path))
+        return false;
+    try {
+        useLoadedModel(loadModel(path), tr("bundled default model"));
+        m_document->setOrigin(tr("bundled default model"));
+        return true;
+    } catch (const std::exception &e) {
+        emit statusMessage(tr("The bundled model could not be read: %1").arg(QString::fromStdString(e.what())));
+        return false;
+    }
+}
+
+void AttentionLab::useLoadedModel(const ModelSnapshot &model, const QString &origin)
+{
+    m_best = m_latest = model;
+    m_inference->setModel(model, describeModel(*model, origin));
+    m_embeddings->setModel(model, origin);
+    emit modelChanged(model, origin);
+    m_loss->setHistory(model->history);
+    m_analysis->clear();
+    requestEvaluation(model);
+    updateActions();
+}
+
+void AttentionLab::requestEvaluation(const ModelSnapshot &model)
+{
+    // The worker gets its own copy: the one shown here keeps decoding on this thread.
+    m_examples->showMessage(tr("Scoring the test set…"));
+    m_run->submitted(this, RunState::Phase::Idle);
+    emit evaluationRequested(std::make_shared<const Seq2SeqModel>(model->clone()));
+}

@@ -1,0 +1,111 @@
+#pragma once
+
+#include "ui/attention/metatypes.h"
+#include "ui/workbench/document.h"
+#include "ui/workbench/lab.h"
+
+#include <QVector>
+
+class AttentionExports;
+class DatasetPanel;
+class EmbeddingPanel;
+class ExamplesTable;
+class ExperimentsPanel;
+class InferencePanel;
+class LossPanel;
+class MainWindow;
+class QDockWidget;
+class QTextBrowser;
+class RunState;
+class TrainingPanel;
+
+// The attention lab: train the reversal model and look inside it. Its pages are the live inference
+// view (Reverse) and the variant experiments; its docks the setup, the loss curves, the embeddings,
+// the scored test examples and the attention analysis. The models it trains are the window's
+// document. It asks for work through its signals; the results come back to its slots.
+class AttentionLab : public Lab, public DocumentContent
+{
+    Q_OBJECT
+public:
+    explicit AttentionLab(MainWindow *window);
+    ~AttentionLab() override;
+
+    QList<LabPage> pages() const override;
+    QList<LabDock> docks() const override;
+    QList<QAction *> exportActions() const override;
+    void saveSettings(QSettings &settings) const override;
+    void restoreSettings(QSettings &settings) override;
+    bool trains() const override { return true; }
+    QString trainProblem() const override;
+    void train() override;
+
+    QString fileFilter() const override;
+    QString defaultSuffix() const override { return QStringLiteral("ckpt"); }
+    bool hasContent() const override { return m_best != nullptr; }
+    bool open(const QString &path, QString *error) override;
+    bool save(const QString &path, QString *error) override;
+    bool loadBundledModel();  // :/models/default.ckpt, when the application bundles one
+
+    ModelSnapshot bestModel() const { return m_best; }
+    ModelSnapshot latestModel() const { return m_latest; }
+    DatasetPanel *datasetPanel() const { return m_datasetPanel; }
+    TrainingPanel *trainingPanel() const { return m_trainingPanel; }
+    InferencePanel *inferencePanel() const { return m_inference; }
+    ExperimentsPanel *experimentsPanel() const { return m_experiments; }
+    LossPanel *lossPanel() const { return m_loss; }
+    EmbeddingPanel *embeddingPanel() const { return m_embeddings; }
+    ExamplesTable *examplesTable() const { return m_examples; }
+    QTextBrowser *analysisView() const { return m_analysis; }
+    AttentionExports *exports() const { return m_exports; }
+
+signals:
+    void trainRequested(const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
+                        const TrainingConfig &trainingConfig);
+    void evaluationRequested(const ModelSnapshot &privateCopy);
+    // Train each of `configs` in turn on the dataset and training settings of the setup panels.
+    void experimentsRequested(const DatasetConfig &datasetConfig, const TrainingConfig &trainingConfig,
+                              const QVector<ModelConfig> &configs, int probeMaxLength);
+    // The model the lab shows now, for the labs that look at it too.
+    void modelChanged(const ModelSnapshot &model, const QString &description);
+
+public slots:
+    void trainingStarted(const QString &description);
+    void showBatch(const BatchProgress &progress);
+    void handleResult(const QVariant &result);
+    void showFailure(const QString &message);
+
+private:
+    QDockWidget *createSetupDock(MainWindow *window);
+    QDockWidget *dock(const QString &title, const QString &name, QWidget *widget, MainWindow *window);
+    void followRunState();
+    void updateActions();
+    void runExperiments(const QVector<ModelConfig> &configs, int probeMaxLength);
+    void useLoadedModel(const ModelSnapshot &model, const QString &origin);
+    void requestEvaluation(const ModelSnapshot &model);
+
+    void addEpoch(const EpochTrained &epoch);
+    void finishTraining(const TrainingFinished &finished);
+    void evaluationStarted(const EvaluationStarted &started);
+    void showEvaluation(const EvaluationFinished &evaluation);
+    void finishExperiments(const ExperimentsFinished &finished);
+
+    RunState *m_run;
+    Document *m_document;
+    DatasetPanel *m_datasetPanel;
+    TrainingPanel *m_trainingPanel;
+    InferencePanel *m_inference;
+    ExperimentsPanel *m_experiments;
+    LossPanel *m_loss;
+    EmbeddingPanel *m_embeddings;
+    ExamplesTable *m_examples;
+    QTextBrowser *m_analysis;
+    AttentionExports *m_exports;
+    QDockWidget *m_setupDock;
+    QDockWidget *m_lossDock;
+    QDockWidget *m_embeddingDock;
+    QDockWidget *m_examplesDock;
+    QDockWidget *m_analysisDock;
+
+    ModelSnapshot m_best;
+    ModelSnapshot m_latest;
+};

@@ -1,0 +1,344 @@
+#include "ui/workbench/mainwindow.h"
+
+#include "ui/workbench/document.h"
+#include "ui/workbench/lab.h"
+#include "ui/workbench/runprogress.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QKeySequence>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScreen>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QToolBar>
+
+#include <algorithm>
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent), m_run(new RunState(this)), m_document(new Document(this)),
+      m_progress(new RunProgress(statusBar(), this)), m_tabs(new QTabWidget)
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("AttnScope"));
+    setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+    m_tabs->setObjectName(QStringLiteral("centralTabs"));
+    m_tabs->setDocumentMode(true);
+    setCentralWidget(m_tabs);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    createActions();
+
+    connect(m_document, &Document::changed, this, &MainWindow::updateActions);
+    connect(m_run, &RunState::trainingStarted, m_progress, &RunProgress::start);
+    connect(m_run, &RunState::changed, this, [this] {
+        m_progress->setVisible(m_run->isTraining());
+        updateActions();
+    });
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::addLab(Lab *lab)
+{
+    lab->setParent(this);
+    m_labs << lab;
+    for (const LabPage &page : lab->pages())
+        m_tabs->addTab(page.widget, QString(page.title).remove(QLatin1Char('&')));
+    for (const LabDock &placed : lab->docks()) {
+        if (placed.tabbedWith) {
+            tabifyDockWidget(placed.tabbedWith, placed.dock);
+        } else {
+            addDockWidget(placed.area, placed.dock);
+            (placed.area == Qt::LeftDockWidgetArea ? m_leftDocks : m_rightDocks) << placed.dock;
+        }
+        if (placed.front)
+            m_frontDocks << placed.dock;
+        m_docks << placed.dock;
+    }
+    connect(lab, &Lab::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(lab, &Lab::actionsChanged, this, &MainWindow::updateActions);
+}
+
+void MainWindow::finishSetup()
+{
+    createMenus();
+    applyDefaultSizes();
+    m_defaultState = saveState();
+    readSettings();
+    updateActions();
+    statusBar()->showMessage(tr("Ready. Press Train (F5) to train a model, or type a sentence."));
+}
+
+QList<QAction *> MainWindow::runActions() const
+{
+    return {m_trainAction, m_pauseAction, m_resumeAction, m_stopAction};
+}
+
+void MainWindow::createActions()
+{
+    QStyle *s = style();
+    m_openAction = new QAction(s->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open Model…"), this);
+    m_openAction->setShortcut(QKeySequence::Open);
+    m_openAction->setStatusTip(tr("Load a trained model from a checkpoint file."));
+    connect(m_openAction, &QAction::triggered, m_document, &Document::openWithDialog);
+
+    m_saveAction = new QAction(s->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save Model"), this);
+    m_saveAction->setShortcut(QKeySequence::Save);
+    m_saveAction->setStatusTip(tr("Save the best model so far to a checkpoint file."));
+    connect(m_saveAction, &QAction::triggered, m_document, &Document::save);
+
+    m_saveAsAction = new QAction(tr("Save Model &As…"), this);
+    m_saveAsAction->setShortcut(QKeySequence::SaveAs);
+    connect(m_saveAsAction, &QAction::triggered, m_document, &Document::saveAs);
+
+    m_quitAction = new QAction(tr("&Quit"), this);
+    m_quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    m_quitAction->setMenuRole(QAction::QuitRole);
+    connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+
+    m_trainAction = new QAction(s->standardIcon(QStyle::SP_MediaPlay), tr("&Train"), this);
+    m_trainAction->setObjectName(QStringLiteral("trainAction"));
+    m_trainAction->setShortcut(QKeySequence(Qt::Key_F5));
+    connect(m_trainAction, &QAction::triggered, this, &MainWindow::train);
+
+    m_pauseAction = new QAction(s->standardIcon(QStyle::SP_MediaPause), tr("&Pause"), this);
+    m_pauseAction->setObjectName(QStringLiteral("pauseAction"));
+    m_pauseAction->setShortcut(QKeySequence(Qt::Key_F6));
+    m_pauseAction->setStatusTip(tr("Pause training after the current batch (F6)."));
+    connect(m_pauseAction, &QAction::triggered, this, &MainWindow::pause);
+
+    m_resumeAction = new QAction(s->standardIcon(QStyle::SP_MediaSeekForward), tr("&Resume"), this);
+    m_resumeAction->setObjectName(QStringLiteral("resumeAction"));
+    // F5 continues a paused run, as in a debugger; Train is disabled meanwhile, so no clash.
+    m_resumeAction->setShortcut(QKeySequence(Qt::Key_F5));
+    m_resumeAction->setStatusTip(tr("Continue the paused training (F5)."));
+    connect(m_resumeAction, &QAction::triggered, this, &MainWindow::resume);
+
+    m_stopAction = new QAction(s->standardIcon(QStyle::SP_MediaStop), tr("&Stop"), this);
+    m_stopAction->setObjectName(QStringLiteral("stopAction"));
+    m_stopAction->setShortcuts({QKeySequence(Qt::Key_Escape), QKeySequence(Qt::CTRL | Qt::Key_Period)});
+    m_stopAction->setStatusTip(tr("Stop training and keep the best model so far (Esc)."));
+    connect(m_stopAction, &QAction::triggered, this, &MainWindow::stop);
+
+    m_resetLayoutAction = new QAction(tr("&Reset Layout"), this);
+    connect(m_resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
+
+    for (QAction *action : runActions()) {
+        const QString shortcuts = action->shortcut().toString(QKeySequence::NativeText);
+        action->setToolTip(QStringLiteral("%1 (%2)").arg(action->text().remove(QLatin1Char('&')), shortcuts));
+    }
+}
+
+void MainWindow::createMenus()
+{
+    m_fileMenu = menuBar()->addMenu(tr("&File"));
+    m_fileMenu->addAction(m_openAction);
+    m_fileMenu->addMenu(m_document->recentMenu());
+    m_fileMenu->addAction(m_saveAction);
+    m_fileMenu->addAction(m_saveAsAction);
+    m_fileMenu->addSeparator();
+    for (Lab *lab : std::as_const(m_labs))
+        m_fileMenu->addActions(lab->exportActions());
+    m_fileMenu->addSeparator();
+    m_fileMenu->addAction(m_quitAction);
+
+    QMenu *training = menuBar()->addMenu(tr("&Training"));
+    training->addActions(runActions());
+
+    QToolBar *toolBar = addToolBar(tr("Main"));
+    toolBar->setObjectName(QStringLiteral("mainToolBar"));
+    toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolBar->setMovable(false);
+    toolBar->addAction(m_openAction);
+    toolBar->addAction(m_saveAction);
+    toolBar->addSeparator();
+    toolBar->addActions(runActions());
+    for (Lab *lab : std::as_const(m_labs))
+        if (!lab->exportActions().isEmpty()) {
+            toolBar->addSeparator();
+            toolBar->addAction(lab->exportActions().constFirst());
+        }
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget *dock : std::as_const(m_docks))
+        m_viewMenu->addAction(dock->toggleViewAction());
+    m_viewMenu->addAction(toolBar->toggleViewAction());
+    m_viewMenu->addSeparator();
+    int page = 0;
+    for (Lab *lab : std::as_const(m_labs))
+        for (const LabPage &labPage : lab->pages()) {
+            QAction *show = m_viewMenu->addAction(labPage.title, this, [this, page] { m_tabs->setCurrentIndex(page); });
+            show->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + page)));
+            ++page;
+        }
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(m_resetLayoutAction);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *aboutAction = help->addAction(tr("&About AttnScope"), this, &MainWindow::about);
+    aboutAction->setMenuRole(QAction::AboutRole);
+    QAction *aboutQt = help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+    aboutQt->setMenuRole(QAction::AboutQtRole);
+}
+
+void MainWindow::applyDefaultSizes()
+{
+    // The page gets the middle; the docks on the right grow with the screen.
+    const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1280, 800);
+    const QSize size = available.size().boundedTo(QSize(std::max(1280, available.width() * 17 / 20),
+                                                        std::max(800, available.height() * 17 / 20)));
+    resize(size);
+    move(available.center() - rect().center());
+    if (!m_leftDocks.isEmpty() && !m_rightDocks.isEmpty())
+        resizeDocks({m_leftDocks.constFirst(), m_rightDocks.constFirst()},
+                    {std::clamp(size.width() / 4, 300, 380), std::clamp(size.width() * 7 / 20, 430, 640)}, Qt::Horizontal);
+    if (m_rightDocks.size() > 1)
+        resizeDocks(m_rightDocks, QList<int>(m_rightDocks.size(), size.height() / int(m_rightDocks.size())),
+                    Qt::Vertical);
+    for (QDockWidget *dock : std::as_const(m_frontDocks))
+        dock->raise();
+}
+
+void MainWindow::readSettings()
+{
+    QSettings settings;
+    for (Lab *lab : std::as_const(m_labs))
+        lab->restoreSettings(settings);
+    settings.beginGroup(QStringLiteral("window"));
+    m_tabs->setCurrentIndex(settings.value(QStringLiteral("centralTab"), 0).toInt());
+    restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("state")).toByteArray());
+    settings.endGroup();
+}
+
+void MainWindow::writeSettings() const
+{
+    QSettings settings;
+    for (Lab *lab : m_labs)
+        lab->saveSettings(settings);
+    settings.beginGroup(QStringLiteral("window"));
+    settings.setValue(QStringLiteral("centralTab"), m_tabs->currentIndex());
+    settings.setValue(QStringLiteral("geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("state"), saveState());
+    settings.endGroup();
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(m_defaultState);
+    for (QDockWidget *dock : std::as_const(m_docks))
+        dock->show();
+    for (QDockWidget *dock : std::as_const(m_frontDocks))
+        dock->raise();
+}
+
+Lab *MainWindow::trainingLab() const
+{
+    const auto found = std::find_if(m_labs.begin(), m_labs.end(), [](Lab *lab) { return lab->trains(); });
+    return found == m_labs.end() ? nullptr : *found;
+}
+
+void MainWindow::updateActions()
+{
+    const bool idle = m_run->phase() == RunState::Phase::Idle;
+    Lab *lab = trainingLab();
+    const QString problem = lab ? lab->trainProblem() : tr("no lab trains");
+    m_trainAction->setEnabled(idle && problem.isEmpty());
+    m_trainAction->setStatusTip(problem.isEmpty() ? tr("Train a new model with the settings on the left (F5).")
+                                                  : tr("Cannot train: %1").arg(problem));
+    m_pauseAction->setEnabled(m_run->phase() == RunState::Phase::Training);
+    m_resumeAction->setEnabled(m_run->phase() == RunState::Phase::Paused);
+    m_stopAction->setEnabled(m_run->phase() == RunState::Phase::Training || m_run->phase() == RunState::Phase::Paused);
+    m_openAction->setEnabled(m_run->isQuiet());
+    m_document->recentMenu()->setEnabled(m_run->isQuiet());
+    m_saveAction->setEnabled(m_document->hasContent());
+    m_saveAsAction->setEnabled(m_document->hasContent());
+    if (windowTitle().contains(QLatin1String("[*]")))
+        setWindowModified(m_document->isModified());
+}
+
+void MainWindow::train()
+{
+    Lab *lab = trainingLab();
+    if (!lab || m_run->phase() != RunState::Phase::Idle)
+        return;
+    const QString problem = lab->trainProblem();
+    if (!problem.isEmpty()) {
+        statusBar()->showMessage(tr("Cannot train: %1").arg(problem), 8000);
+        return;
+    }
+    lab->train();
+}
+
+void MainWindow::pause()
+{
+    if (m_run->phase() != RunState::Phase::Training)
+        return;
+    m_progress->setPaused(true);
+    m_run->setPhase(RunState::Phase::Paused);
+    statusBar()->showMessage(tr("Paused. Press Resume (F5) to continue or Stop (Esc) to end training."));
+    emit pauseRequested();
+}
+
+void MainWindow::resume()
+{
+    if (m_run->phase() != RunState::Phase::Paused)
+        return;
+    m_progress->setPaused(false);
+    m_run->setPhase(RunState::Phase::Training);
+    statusBar()->showMessage(tr("Training…"));
+    emit resumeRequested();
+}
+
+void MainWindow::stop()
+{
+    if (m_run->phase() != RunState::Phase::Training && m_run->phase() != RunState::Phase::Paused)
+        return;
+    m_progress->setPaused(false);
+    m_run->setPhase(RunState::Phase::Stopping);
+    statusBar()->showMessage(tr("Stopping after the current batch…"));
+    emit stopRequested();
+}
+
+void MainWindow::setPaused(bool paused)
+{
+    if (paused && m_run->phase() == RunState::Phase::Paused)
+        statusBar()->showMessage(tr("Paused. Press Resume (F5) to continue or Stop (Esc) to end training."));
+}
+
+void MainWindow::showBatch(const BatchProgress &progress)
+{
+    if (m_run->isTraining())
+        m_progress->showBatch(progress);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (!m_document->maybeSave(m_run->isTraining())) {
+        event->ignore();
+        return;
+    }
+    writeSettings();
+    event->accept();
+    emit closed();
+}
+
+void MainWindow::about()
+{
+    QMessageBox::about(
+        this, tr("About AttnScope"),
+        tr("<h3>AttnScope %1</h3>"
+           "<p>A workbench of labs for learning how neural sequence models work: train them and look "
+           "inside. The attention lab trains a GRU encoder and decoder with attention to reverse the "
+           "order of words, with live loss curves, attention heatmaps and word embeddings; the "
+           "self-attention explorer computes scaled dot-product attention step by step.</p>"
+           "<p>Trained with LibTorch on the CPU. Built with Qt %2 and QCustomPlot.</p>")
+            .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+}

@@ -1,0 +1,94 @@
+#pragma once
+
+#include "ui/workbench/runstate.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QMainWindow>
+
+class Document;
+class Lab;
+class QAction;
+class QCloseEvent;
+class QDockWidget;
+class QMenu;
+class QTabWidget;
+class RunProgress;
+struct BatchProgress;
+
+// The workbench: the labs' pages as tabs in the middle, their docks around them, the menus, the
+// open document, and the run's controls and progress. It knows labs only through Lab, and the
+// worker only through signals.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Labs are added once, in order, before finishSetup() lays out the window and restores settings.
+    void addLab(Lab *lab);
+    void finishSetup();
+
+    RunState *runState() const { return m_run; }
+    RunProgress *runProgress() const { return m_progress; }
+    Document *document() const { return m_document; }
+    QTabWidget *centralTabs() const { return m_tabs; }
+    QList<QAction *> runActions() const;  // Train, Pause, Resume, Stop: for a lab's own buttons
+    QAction *trainAction() const { return m_trainAction; }
+    QAction *pauseAction() const { return m_pauseAction; }
+    QAction *resumeAction() const { return m_resumeAction; }
+    QAction *stopAction() const { return m_stopAction; }
+    QAction *saveAction() const { return m_saveAction; }
+
+signals:
+    void pauseRequested();
+    void resumeRequested();
+    void stopRequested();
+    void closed();  // the window accepted a close: background work should end now
+
+public slots:
+    void train();
+    void pause();
+    void resume();
+    void stop();
+    void setPaused(bool paused);
+    void showBatch(const BatchProgress &progress);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void applyDefaultSizes();
+    void readSettings();
+    void writeSettings() const;
+    void resetLayout();
+    void updateActions();
+    void about();
+    Lab *trainingLab() const;
+
+    QList<Lab *> m_labs;
+    RunState *m_run;
+    Document *m_document;
+    RunProgress *m_progress;
+    QTabWidget *m_tabs;
+    QList<QDockWidget *> m_docks;
+    QList<QDockWidget *> m_leftDocks;   // placed by area, not tabbed
+    QList<QDockWidget *> m_rightDocks;
+    QList<QDockWidget *> m_frontDocks;
+    QByteArray m_defaultState;
+
+    QAction *m_openAction;
+    QAction *m_saveAction;
+    QAction *m_saveAsAction;
+    QAction *m_quitAction;
+    QAction *m_trainAction;
+    QAction *m_pauseAction;
+    QAction *m_resumeAction;
+    QAction *m_stopAction;
+    QAction *m_resetLayoutAction;
+    QMenu *m_fileMenu;
+    QMenu *m_viewMenu;
+};
