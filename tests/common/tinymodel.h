@@ -3,7 +3,6 @@
 #include "engine/attention/dataset.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/trainer.h"
-#include "engine/core/vocabulary.h"
 
 // A small reversal task and model that train to perfection in a few seconds on one core.
 inline DatasetConfig tinyDataset()
@@ -76,17 +75,3 @@ inline TrainingConfig quickTraining(int epochs)
     return t;
 }
 
-// The quick task learnt: 30 epochs on the test's own thread, the weights of the epoch with the
-// lowest validation loss left in the model. Callers check `outcome` before using it.
-inline Seq2SeqModel trainedQuickModel(TrainingOutcome *outcome)
-{
-    const DatasetConfig data = quickDataset();
-    const Dataset dataset = Dataset::build(data);
-    Seq2SeqModel model(quickModelConfig(), Vocabulary::build(dataset.train), 7);
-    model.datasetConfig = data;
-    TrainingConfig training = quickTraining(30);
-    training.learningRate = 0.005;
-    Trainer trainer(model, dataset, training);
-    *outcome = trainer.run();
-    return model;
-}

@@ -1,5 +1,5 @@
 #include "tests/common/messageboxanswerer.h"
-#include "tests/common/tinymodel.h"
+#include "tests/common/workbenchfixture.h"
 
 #include "app/trainingcontroller.h"
 #include "app/trainingworker.h"
@@ -13,8 +13,8 @@
 #include "ui/attention/experimentspanel.h"
 #include "ui/attention/inferencepanel.h"
 #include "ui/attention/lengthaccuracyplot.h"
-#include "ui/attention/trainingpanel.h"
 #include "ui/attention/losspanel.h"
+#include "ui/attention/trainingpanel.h"
 #include "ui/core/attentionheatmap.h"
 #include "ui/core/lossplot.h"
 #include "ui/workbench/document.h"
@@ -68,26 +68,14 @@ private:
 
 void TestMainWindow::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("AttnScopeTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
-    QSettings().clear();
-
-    // A model that has learnt the task, trained here on the test's own thread.
-    TrainingOutcome outcome;
-    Seq2SeqModel model = trainedQuickModel(&outcome);
-    QCOMPARE(int(outcome.status), int(TrainingOutcome::Status::Finished));
-    const EpochStats &best = model.history.at(std::size_t(outcome.bestEpoch - 1));
-    QVERIFY2(best.valExactMatch > 0.95, "the tiny model should learn to reverse six words");
-    m_model = std::make_shared<const Seq2SeqModel>(std::move(model));
+    useTestSettings(QStringLiteral("tst_mainwindow"));
+    m_model = learntQuickModel();
+    QVERIFY2(m_model, "the tiny model should learn to reverse six words");
 }
 
 void TestMainWindow::init()
 {
-    QSettings().clear();
-    m_window = new MainWindow;
-    m_labs = addLabs(m_window);
-    m_window->show();
+    m_window = shownWorkbench(&m_labs);
     QVERIFY(QTest::qWaitForWindowExposed(m_window));
 }
 

@@ -1,5 +1,5 @@
 #include "app/workbench.h"
-#include "tests/common/tinymodel.h"
+#include "tests/common/workbenchfixture.h"
 #include "ui/attention/attentionexports.h"
 #include "ui/attention/attentionlab.h"
 #include "ui/attention/beamview.h"
@@ -62,26 +62,14 @@ private:
 
 void TestAttentionLab::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("AttnScopeTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_attentionlab"));
-    QSettings().clear();
-
-    // A model that has learnt the task, trained here on the test's own thread.
-    TrainingOutcome outcome;
-    Seq2SeqModel model = trainedQuickModel(&outcome);
-    QCOMPARE(int(outcome.status), int(TrainingOutcome::Status::Finished));
-    const EpochStats &best = model.history.at(std::size_t(outcome.bestEpoch - 1));
-    QVERIFY2(best.valExactMatch > 0.95, "the tiny model should learn to reverse six words");
-    m_model = std::make_shared<const Seq2SeqModel>(std::move(model));
+    useTestSettings(QStringLiteral("tst_attentionlab"));
+    m_model = learntQuickModel();
+    QVERIFY2(m_model, "the tiny model should learn to reverse six words");
 }
 
 void TestAttentionLab::init()
 {
-    QSettings().clear();
-    m_window = new MainWindow;
-    m_labs = addLabs(m_window);
-    m_window->show();
+    m_window = shownWorkbench(&m_labs);
     QVERIFY(QTest::qWaitForWindowExposed(m_window));
 }
 
