@@ -8,11 +8,11 @@
 #include "engine/core/tokenizer.h"
 #include "ui/attention/lengthaccuracyplot.h"
 #include "ui/core/attentionheatmap.h"
+#include "ui/core/plotexport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 
 namespace runfiles {
 namespace {
@@ -104,17 +104,6 @@ QJsonObject trainingJson(const TrainingConfig &t)
             {"seed", double(t.seed)}, {"threads", t.threads}};
 }
 
-bool writeBytes(const QString &path, const QByteArray &bytes, QString *error)
-{
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
-}
-
 }
 
 bool writeMetrics(const QString &path, const Seq2SeqModel &model, const TrainingConfig &t,
@@ -144,12 +133,12 @@ bool writeMetrics(const QString &path, const Seq2SeqModel &model, const Training
                                           {"decoding", "greedy, one sentence at a time"},
                                           {"by_length", byLength}}},
                      {"config", config}};
-    return writeBytes(path, QJsonDocument(root).toJson(QJsonDocument::Indented), error);
+    return writeFileAtomically(path, QJsonDocument(root).toJson(QJsonDocument::Indented), error);
 }
 
 bool writeText(const QString &path, const std::string &text, QString *error)
 {
-    return writeBytes(path, QByteArray::fromStdString(text), error);
+    return writeFileAtomically(path, QByteArray::fromStdString(text), error);
 }
 
 bool writeHeatmap(const QString &path, const DecodedSentence &sentence, QString *error)
@@ -228,7 +217,7 @@ bool writeComparison(const QString &path, const std::vector<ExperimentResult> &r
                               {"seed", double(d.seed + 1)}}},
         {"training", trainingJson(t)},
         {"decoding", "greedy, batched"}};
-    return writeBytes(path, QJsonDocument(root).toJson(QJsonDocument::Indented), error);
+    return writeFileAtomically(path, QJsonDocument(root).toJson(QJsonDocument::Indented), error);
 }
 
 bool writeLengthPlot(const QString &path, const std::vector<ExperimentResult> &results, int trainedMin,

@@ -24,8 +24,10 @@ std::string folderOf(const std::string &path)
 
 }
 
-void writeFileAtomically(const std::string &path, const std::string &bytes)
+void writeFileAtomically(const std::string &path, std::string_view bytes)
 {
+    struct stat existing {};
+    const mode_t mode = ::stat(path.c_str(), &existing) == 0 ? existing.st_mode & 07777 : 0644;
     std::string temp = path + ".tmp-XXXXXX";
     std::vector<char> name(temp.begin(), temp.end());
     name.push_back('\0');
@@ -46,7 +48,7 @@ void writeFileAtomically(const std::string &path, const std::string &bytes)
         }
         written += std::size_t(n);
     }
-    if (::fchmod(fd, 0644) != 0 || ::fsync(fd) != 0) {
+    if (::fchmod(fd, mode) != 0 || ::fsync(fd) != 0) {
         const int error = errno;
         ::close(fd);
         ::unlink(temp.c_str());

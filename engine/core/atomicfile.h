@@ -1,11 +1,14 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 // Replaces `path` with `bytes` so that a reader sees either the old file or the new one, never a
-// mix: a temporary file in the same folder is written, fsync'ed, then renamed over `path`.
+// mix: a temporary file in the same folder is written, fsync'ed, then renamed over `path`. A
+// replaced file keeps its permissions; a new one gets rw-r--r--. Every file the program writes
+// goes through here (Qt callers through ui/core/plotexport.h).
 // Throws std::runtime_error with the reason (and removes the temporary file) on failure.
-void writeFileAtomically(const std::string &path, const std::string &bytes);
+void writeFileAtomically(const std::string &path, std::string_view bytes);
 
 // Whole file into memory; throws std::runtime_error when it cannot be read or exceeds `maxBytes`.
 std::string readWholeFile(const std::string &path, std::size_t maxBytes);

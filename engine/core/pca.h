@@ -1,6 +1,5 @@
 #pragma once
 
-#include <utility>
 #include <vector>
 
 // The main directions of variation of a row-major matrix (one sample per row), largest first.
@@ -13,13 +12,9 @@ struct PrincipalComponents {
     std::vector<double> projected;          // rows x components: (x - mean) . axis
 };
 
-// Exact eigen-decomposition (Jacobi) of the covariance, or of the Gram matrix when there are fewer
-// rows than columns. Constant data gives zero explained variance, never NaN. Throws
-// std::invalid_argument when `values` does not hold rows x columns numbers.
+// LibTorch's SVD of the centred data. Where the data has fewer directions than `components`,
+// the remaining axes complete an orthonormal basis. The fixed signs keep a refit of slightly
+// changed data from mirroring its plot. Constant data gives zero explained variance, never NaN.
+// Throws std::invalid_argument when `values` does not hold rows x columns numbers.
 PrincipalComponents principalComponents(const std::vector<float> &values, int rows, int columns,
                                         int components = 2);
-
-// The `count` rows most similar to row `index` by cosine similarity, best first, `index` itself
-// excluded; a zero row has similarity 0 to everything. Throws std::invalid_argument on bad sizes.
-std::vector<std::pair<int, double>> nearestByCosine(const std::vector<float> &values, int rows,
-                                                    int columns, int index, int count);

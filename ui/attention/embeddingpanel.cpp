@@ -8,6 +8,8 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <exception>
+
 EmbeddingPanel::EmbeddingPanel(QWidget *parent) : QWidget(parent)
 {
     m_side = new QComboBox;
@@ -44,7 +46,7 @@ EmbeddingPanel::EmbeddingPanel(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_splitter, 1);
 
     connect(m_side, &QComboBox::currentIndexChanged, this, &EmbeddingPanel::refresh);
-    connect(m_plot, &EmbeddingPlot::wordSelected, this, &EmbeddingPanel::showNeighbours);
+    connect(m_plot, &EmbeddingPlot::wordClicked, this, &EmbeddingPanel::selectWord);
     refresh();
 }
 
@@ -78,8 +80,9 @@ void EmbeddingPanel::setSide(Side side)
 void EmbeddingPanel::refresh()
 {
     const int selected = m_plot->selectedWord();
+    m_table = EmbeddingTable{};
     if (!m_model) {
-        m_plot->setEmbeddings(EmbeddingTable{}, tr("No model yet"));
+        m_plot->showMessage(tr("No embeddings to show"), tr("No model yet"));
         m_neighbours->setText(tr("<i>Train or open a model to see its word vectors.</i>"));
         return;
     }
@@ -87,24 +90,41 @@ void EmbeddingPanel::refresh()
     const EmbeddingTable table = encoder ? m_model->encoderEmbeddings() : m_model->decoderEmbeddings();
     // The combo box above already names the side; the title says which snapshot this is.
     const QString title = m_description.isEmpty() ? m_side->currentText() : m_description;
-    m_plot->setEmbeddings(table, title);
+    try {
+        m_plot->setProjection(projectEmbeddings2d(table), title);
+    } catch (const std::exception &error) {
+        m_plot->showMessage(tr("Cannot show embeddings: %1").arg(QString::fromStdString(error.what())), title);
+        m_neighbours->clear();
+        return;
+    }
+    m_table = table;
     // Same vocabulary at the next epoch: keep following the word the user picked.
-    if (selected >= 0 && selected < int(table.words.size()))
-        m_plot->selectWord(selected);
+    if (selected >= 0 && selected < int(m_table.words.size()))
+        selectWord(selected);
     else
         m_neighbours->setText(tr("<i>Click a word to list its nearest neighbours.</i>"));
 }
 
-void EmbeddingPanel::showNeighbours(const QString &word, const QStringList &neighbours)
+void EmbeddingPanel::selectWord(int index)
 {
-    // Each neighbour reads "word  0.93": the word, then its cosine similarity.
-    QString html = tr("<b>%1</b><br><small>nearest, by cosine:</small><table cellspacing=\"0\" cellpadding=\"1\">")
-                       .arg(word.toHtmlEscaped());
-    for (const QString &neighbour : neighbours) {
-        const QString similarity = neighbour.section(QLatin1Char(' '), -1);
-        const QString name = neighbour.section(QLatin1Char(' '), 0, 0);
-        html += QStringLiteral("<tr><td>%1&nbsp;</td><td align=\"right\">%2</td></tr>")
-                    .arg(name.toHtmlEscaped(), similarity.toHtmlEscaped());
+    if (index < 0 || index >= int(m_table.words.size())) {
+        m_plot->setSelection(-1, {});
+        m_neighbours->setText(tr("<i>Click a word to list its nearest neighbours.</i>"));
+        return;
     }
+    const std::vector<WordNeighbour> neighbours = nearestWords(m_table, index, kNeighbours);
+    m_plot->setSelection(index, neighbours);
+    showNeighbours(index, neighbours);
+}
+
+void EmbeddingPanel::showNeighbours(int index, const std::vector<WordNeighbour> &neighbours)
+{
+    const auto word = [this](int row) { return QString::fromStdString(m_table.words[std::size_t(row)]).toHtmlEscaped(); };
+    QString html = tr("<b>%1</b><br><small>nearest, by cosine:</small><table cellspacing=\"0\" cellpadding=\"1\">")
+                       .arg(word(index));
+    for (const WordNeighbour &neighbour : neighbours)
+        html += QStringLiteral("<tr><td>%1&nbsp;</td><td align=\"right\">%2</td></tr>")
+                    .arg(word(neighbour.index))
+                    .arg(neighbour.similarity, 0, 'f', 2);
     m_neighbours->setText(html + QStringLiteral("</table>"));
 }

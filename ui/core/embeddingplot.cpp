@@ -1,14 +1,11 @@
 #include "ui/core/embeddingplot.h"
 
-#include "engine/core/pca.h"
 #include "ui/core/plotexport.h"
 #include "ui/core/plotstyle.h"
 
 #include <algorithm>
-#include <exception>
 #include <cmath>
 #include <limits>
-#include <numeric>
 
 namespace {
 
@@ -19,18 +16,13 @@ const QColor kSpecialColor(165, 165, 165);
 const QColor kSelectedColor(200, 30, 45);
 const QColor kNeighbourColor(215, 105, 0);
 
-bool isSpecialToken(const std::string &word)
+QString componentLabel(int component, const EmbeddingProjection &projection)
 {
-    return word.size() > 2 && word.front() == '<' && word.back() == '>';
-}
-
-QString componentLabel(int component, const PrincipalComponents &pca)
-{
-    if (component >= pca.components)
+    if (component >= projection.components)
         return QObject::tr("PC%1 (none: too few dimensions)").arg(component + 1);
     return QObject::tr("PC%1 (%2% of variance)")
         .arg(component + 1)
-        .arg(100 * pca.explainedVariance[std::size_t(component)], 0, 'f', 1);
+        .arg(100 * projection.explainedVariance[component], 0, 'f', 1);
 }
 
 } // namespace
@@ -76,110 +68,55 @@ EmbeddingPlot::EmbeddingPlot(QWidget *parent)
     showMessage(tr("No embeddings to show yet"));
 }
 
-void EmbeddingPlot::setEmbeddings(const EmbeddingTable &table, const QString &title)
+void EmbeddingPlot::setProjection(const EmbeddingProjection &projection, const QString &title)
 {
+    if (projection.words.empty()) {
+        showMessage(tr("No embeddings to show"), title);
+        return;
+    }
     clearPoints();
     m_title->setText(title);
-    const int rows = int(table.words.size());
-    const int dimensions = table.dimensions;
-    if (rows == 0) {
-        showMessage(tr("No embeddings to show"));
-        return;
-    }
-    if (dimensions <= 0 || table.values.size() != std::size_t(rows) * std::size_t(dimensions)) {
-        showMessage(tr("Cannot show embeddings: %1 values for %2 words x %3 dimensions")
-                        .arg(table.values.size()).arg(rows).arg(dimensions));
-        return;
-    }
-
-    // Special tokens are trained differently (or not at all, like <PAD>); fitting the axes to the
-    // vocabulary's words keeps them from spending a component on a few outliers.
-    std::vector<int> fitRows;
-    for (int row = 0; row < rows; ++row)
-        if (!isSpecialToken(table.words[std::size_t(row)]))
-            fitRows.push_back(row);
-    if (fitRows.size() < 2) {
-        fitRows.resize(std::size_t(rows));
-        std::iota(fitRows.begin(), fitRows.end(), 0);
-    }
-    std::vector<float> fitValues;
-    fitValues.reserve(fitRows.size() * std::size_t(dimensions));
-    for (int row : fitRows) {
-        const auto begin = table.values.begin() + std::ptrdiff_t(row) * dimensions;
-        fitValues.insert(fitValues.end(), begin, begin + dimensions);
-    }
-    PrincipalComponents pca;
-    try {
-        pca = principalComponents(fitValues, int(fitRows.size()), dimensions, 2);
-    } catch (const std::exception &error) {
-        showMessage(tr("Cannot show embeddings: %1").arg(QString::fromStdString(error.what())));
-        return;
-    }
-
-    m_values = table.values;
-    m_dimensions = dimensions;
-    for (int row = 0; row < rows; ++row) {
-        const std::string &word = table.words[std::size_t(row)];
-        double coordinates[2] = {0, 0};
-        for (int component = 0; component < pca.components; ++component) {
-            for (int d = 0; d < dimensions; ++d) {
-                const double centred = double(table.values[std::size_t(row) * dimensions + d]) - pca.mean[std::size_t(d)];
-                coordinates[component] += centred * pca.axes[std::size_t(component) * dimensions + d];
-            }
-        }
-        const QPointF position(coordinates[0], coordinates[1]);
-        const bool special = isSpecialToken(word);
-        m_words.push_back(QString::fromStdString(word));
-        m_special.push_back(special);
-        m_positions.push_back(position);
-        (special ? m_specialGraph : m_wordGraph)->addData(position.x(), position.y());
-
+    m_words = projection.words;
+    for (const ProjectedWord &word : m_words) {
+        (word.special ? m_specialGraph : m_wordGraph)->addData(word.x, word.y);
         auto *label = new QCPItemText(this);
-        label->position->setCoords(position);
+        label->position->setCoords(word.x, word.y);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         label->setPadding(QMargins(6, 0, 0, 0));
-        label->setText(m_words.back());
+        label->setText(QString::fromStdString(word.word));
         label->setSelectable(false);
         m_labels << label;
     }
-    xAxis->setLabel(componentLabel(0, pca));
-    yAxis->setLabel(componentLabel(1, pca));
+    xAxis->setLabel(componentLabel(0, projection));
+    yAxis->setLabel(componentLabel(1, projection));
     m_message->setVisible(false);
     updateHighlight();
     resetView();
     replot(rpQueuedReplot);
 }
 
-void EmbeddingPlot::selectWord(int index)
+void EmbeddingPlot::setSelection(int index, const std::vector<WordNeighbour> &neighbours)
 {
-    if (index < 0 || index >= wordCount()) {
-        m_selected = -1;
-        updateHighlight();
-        replot(rpQueuedReplot);
-        return;
-    }
-    m_selected = index;
+    m_selected = index >= 0 && index < wordCount() ? index : -1;
+    m_neighbours.clear();
+    if (m_selected >= 0)
+        for (const WordNeighbour &neighbour : neighbours)
+            if (neighbour.index >= 0 && neighbour.index < wordCount())
+                m_neighbours.push_back(neighbour);
     updateHighlight();
     replot(rpQueuedReplot);
-    emit wordSelected(m_words[std::size_t(index)], neighbours(index));
 }
 
 QString EmbeddingPlot::word(int index) const
 {
-    return index >= 0 && index < wordCount() ? m_words[std::size_t(index)] : QString();
+    return index >= 0 && index < wordCount() ? QString::fromStdString(m_words[std::size_t(index)].word) : QString();
 }
 
 QPointF EmbeddingPlot::wordPosition(int index) const
 {
-    return index >= 0 && index < wordCount() ? m_positions[std::size_t(index)] : QPointF();
-}
-
-QStringList EmbeddingPlot::neighbours(int index) const
-{
-    QStringList result;
-    for (const auto &[row, similarity] : nearestWords(index))
-        result << QStringLiteral("%1  %2").arg(m_words[std::size_t(row)]).arg(similarity, 0, 'f', 2);
-    return result;
+    if (index < 0 || index >= wordCount())
+        return QPointF();
+    return QPointF(m_words[std::size_t(index)].x, m_words[std::size_t(index)].y);
 }
 
 bool EmbeddingPlot::exportImage(const QString &path, int width, int height, QString *error)
@@ -189,9 +126,10 @@ bool EmbeddingPlot::exportImage(const QString &path, int width, int height, QStr
     return written;
 }
 
-void EmbeddingPlot::showMessage(const QString &message)
+void EmbeddingPlot::showMessage(const QString &message, const QString &title)
 {
     clearPoints();
+    m_title->setText(title);
     xAxis->setLabel(QStringLiteral("PC1"));
     yAxis->setLabel(QStringLiteral("PC2"));
     xAxis->setRange(-1, 1);
@@ -208,26 +146,23 @@ void EmbeddingPlot::clearPoints()
     for (QCPGraph *graph : {m_wordGraph, m_specialGraph, m_neighbourGraph, m_selectedGraph})
         graph->data()->clear();
     m_words.clear();
-    m_special.clear();
-    m_values.clear();
-    m_positions.clear();
-    m_dimensions = 0;
+    m_neighbours.clear();
     m_selected = -1;
 }
 
 void EmbeddingPlot::resetView()
 {
-    if (m_positions.empty())
+    if (m_words.empty())
         return;
     double left = std::numeric_limits<double>::max();
     double right = std::numeric_limits<double>::lowest();
     double bottom = left;
     double top = right;
-    for (const QPointF &p : m_positions) {
-        left = std::min(left, p.x());
-        right = std::max(right, p.x());
-        bottom = std::min(bottom, p.y());
-        top = std::max(top, p.y());
+    for (const ProjectedWord &word : m_words) {
+        left = std::min(left, word.x);
+        right = std::max(right, word.x);
+        bottom = std::min(bottom, word.y);
+        top = std::max(top, word.y);
     }
     const double width = right - left > 1e-9 ? right - left : 1.0;
     const double height = top - bottom > 1e-9 ? top - bottom : 1.0;
@@ -240,7 +175,6 @@ void EmbeddingPlot::updateHighlight()
 {
     m_neighbourGraph->data()->clear();
     m_selectedGraph->data()->clear();
-    const auto near = nearestWords(m_selected);
     QFont wordFont = xAxis->tickLabelFont();
     QFont specialFont = wordFont;
     specialFont.setItalic(true);
@@ -248,18 +182,18 @@ void EmbeddingPlot::updateHighlight()
     QFont strongFont = wordFont;
     strongFont.setBold(true);
     for (int i = 0; i < m_labels.size(); ++i) {
-        const bool special = m_special[std::size_t(i)];
+        const bool special = m_words[std::size_t(i)].special;
         m_labels[i]->setFont(special ? specialFont : wordFont);
         m_labels[i]->setColor(special ? kSpecialColor.darker(115) : QColor(40, 40, 40));
     }
-    for (const auto &neighbour : near) {
-        const int index = neighbour.first;
-        m_neighbourGraph->addData(m_positions[std::size_t(index)].x(), m_positions[std::size_t(index)].y());
+    for (const WordNeighbour &neighbour : m_neighbours) {
+        const int index = neighbour.index;
+        m_neighbourGraph->addData(m_words[std::size_t(index)].x, m_words[std::size_t(index)].y);
         m_labels[index]->setFont(strongFont);
         m_labels[index]->setColor(kNeighbourColor);
     }
     if (m_selected >= 0) {
-        m_selectedGraph->addData(m_positions[std::size_t(m_selected)].x(), m_positions[std::size_t(m_selected)].y());
+        m_selectedGraph->addData(m_words[std::size_t(m_selected)].x, m_words[std::size_t(m_selected)].y);
         m_labels[m_selected]->setFont(strongFont);
         m_labels[m_selected]->setColor(kSelectedColor);
     }
@@ -271,13 +205,12 @@ void EmbeddingPlot::placeLabels()
         return;
     const QRectF area = axisRect()->rect();
     std::vector<QPointF> pixels;
-    for (const QPointF &p : m_positions)
-        pixels.emplace_back(xAxis->coordToPixel(p.x()), yAxis->coordToPixel(p.y()));
+    for (const ProjectedWord &word : m_words)
+        pixels.emplace_back(xAxis->coordToPixel(word.x), yAxis->coordToPixel(word.y));
     // Rings drawn around highlighted points make them larger obstacles.
     std::vector<double> radius(pixels.size(), 4.0);
-    const auto near = nearestWords(m_selected);
-    for (const auto &neighbour : near)
-        radius[std::size_t(neighbour.first)] = 7.5;
+    for (const WordNeighbour &neighbour : m_neighbours)
+        radius[std::size_t(neighbour.index)] = 7.5;
     if (m_selected >= 0)
         radius[std::size_t(m_selected)] = 9.5;
     const auto overlap = [](const QRectF &a, const QRectF &b) {
@@ -289,11 +222,11 @@ void EmbeddingPlot::placeLabels()
     std::vector<int> order;
     if (m_selected >= 0)
         order.push_back(m_selected);
-    for (const auto &neighbour : near)
-        order.push_back(neighbour.first);
+    for (const WordNeighbour &neighbour : m_neighbours)
+        order.push_back(neighbour.index);
     for (int pass = 0; pass < 2; ++pass)
         for (int i = 0; i < wordCount(); ++i)
-            if (m_special[std::size_t(i)] == (pass == 1) && std::find(order.begin(), order.end(), i) == order.end())
+            if (m_words[std::size_t(i)].special == (pass == 1) && std::find(order.begin(), order.end(), i) == order.end())
                 order.push_back(i);
 
     std::vector<QRectF> taken;
@@ -351,29 +284,14 @@ void EmbeddingPlot::placeLabels()
     }
 }
 
-std::vector<std::pair<int, double>> EmbeddingPlot::nearestWords(int index) const
-{
-    std::vector<std::pair<int, double>> result;
-    if (index < 0 || index >= wordCount())
-        return result;
-    for (const auto &entry : nearestByCosine(m_values, wordCount(), m_dimensions, index, wordCount() - 1)) {
-        if (m_special[std::size_t(entry.first)])
-            continue;
-        result.push_back(entry);
-        if (int(result.size()) == kNeighbours)
-            break;
-    }
-    return result;
-}
-
 int EmbeddingPlot::wordAt(const QPointF &pixel) const
 {
     int best = -1;
     double bestDistance = kPickRadius;
     for (int i = 0; i < wordCount(); ++i) {
-        const QPointF p = m_positions[std::size_t(i)];
-        const double distance = std::hypot(xAxis->coordToPixel(p.x()) - pixel.x(),
-                                           yAxis->coordToPixel(p.y()) - pixel.y());
+        const ProjectedWord &word = m_words[std::size_t(i)];
+        const double distance = std::hypot(xAxis->coordToPixel(word.x) - pixel.x(),
+                                           yAxis->coordToPixel(word.y) - pixel.y());
         if (distance <= bestDistance) {
             best = i;
             bestDistance = distance;
@@ -388,5 +306,5 @@ void EmbeddingPlot::onMousePress(QMouseEvent *event)
         return;
     const int index = wordAt(event->position());
     if (index >= 0)
-        selectWord(index);
+        emit wordClicked(index);
 }

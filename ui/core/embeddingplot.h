@@ -1,62 +1,55 @@
 #pragma once
 
-#include "engine/core/embeddingtable.h"
+#include "engine/core/embeddingprojection.h"
 
 #include <qcustomplot.h>
 
 #include <QPointF>
-#include <QStringList>
 #include <QVector>
 
-#include <utility>
 #include <vector>
 
-// Learned word embeddings on their first two principal components, one labelled point per word;
-// special tokens (<PAD>, <EOS>, ...) are greyed out and left out of the PCA fit. Click a point to
-// select the word and learn its nearest neighbours by cosine similarity in the full space.
+// Word embeddings on their first two principal components (as the engine projected them), one
+// labelled point per word; special tokens are greyed out. Clicking a point reports the word; its
+// owner answers with the neighbours to highlight.
 class EmbeddingPlot : public QCustomPlot
 {
     Q_OBJECT
 public:
-    static constexpr int kNeighbours = 5;
     // Above this many words labels keep one side: placing them costs quadratic time per repaint.
     static constexpr int kMaxPlacedLabels = 400;
 
     explicit EmbeddingPlot(QWidget *parent = nullptr);
 
-    // A table that is empty or inconsistent shows a message instead of points.
-    void setEmbeddings(const EmbeddingTable &table, const QString &title);
-    // Highlights the word and its neighbours and emits wordSelected; out of range clears.
-    void selectWord(int index);
+    void setProjection(const EmbeddingProjection &projection, const QString &title);
+    // No points, only `message` (e.g. why there is nothing to show).
+    void showMessage(const QString &message, const QString &title = QString());
+    // Highlights word `index` and its `neighbours` (rows of the same projection); an index out of
+    // range clears the highlight.
+    void setSelection(int index, const std::vector<WordNeighbour> &neighbours);
     int selectedWord() const { return m_selected; }  // -1: none
 
     int wordCount() const { return int(m_words.size()); }
     QString word(int index) const;
     QPointF wordPosition(int index) const;  // (PC1, PC2) of the word
-    // The kNeighbours most similar other words (special tokens excluded), best first, "word  0.93".
-    QStringList neighbours(int index) const;
+    const std::vector<WordNeighbour> &neighbours() const { return m_neighbours; }  // of the selected word
 
     bool exportImage(const QString &path, int width, int height, QString *error = nullptr);
 
 signals:
-    void wordSelected(const QString &word, const QStringList &neighbours);
+    void wordClicked(int index);
 
 private:
-    void showMessage(const QString &message);
     void clearPoints();
     void resetView();
     void updateHighlight();
     // Puts each label right, left, above or below its point, wherever it overlaps least.
     void placeLabels();
-    std::vector<std::pair<int, double>> nearestWords(int index) const;
     int wordAt(const QPointF &pixel) const;
     void onMousePress(QMouseEvent *event);
 
-    std::vector<QString> m_words;
-    std::vector<bool> m_special;
-    std::vector<float> m_values;
-    int m_dimensions = 0;
-    std::vector<QPointF> m_positions;
+    std::vector<ProjectedWord> m_words;
+    std::vector<WordNeighbour> m_neighbours;
     int m_selected = -1;
 
     QCPTextElement *m_title = nullptr;

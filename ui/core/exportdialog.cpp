@@ -9,38 +9,50 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 
+#include <algorithm>
+
 namespace {
 
+const QString kDirectoryKey = QStringLiteral("exportDirectory");
 constexpr int kMinExportWidth = 1200;
+constexpr int kStatusMilliseconds = 5000;
 
-}
+} // namespace
 
 QString askExportPath(QWidget *parent, const QString &title, const QString &defaultName, const QString &filters)
 {
     QSettings settings;
-    const QString dir = settings.value(QStringLiteral("exportDirectory"),
-                                       QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)).toString();
+    const QString dir = settings.value(kDirectoryKey, QStandardPaths::writableLocation(QStandardPaths::PicturesLocation))
+                            .toString();
     QString selectedFilter;
-    QString path = QFileDialog::getSaveFileName(parent, title, QDir(dir).filePath(defaultName), filters, &selectedFilter);
-    if (path.isEmpty())
+    const QString chosen = QFileDialog::getSaveFileName(parent, title, QDir(dir).filePath(defaultName), filters,
+                                                        &selectedFilter);
+    if (chosen.isEmpty())
         return {};
-    if (QFileInfo(path).suffix().isEmpty()) {
-        // "PNG image (*.png)" -> ".png"
-        const int star = selectedFilter.indexOf(QStringLiteral("*."));
-        const QString suffix = star >= 0 ? selectedFilter.mid(star + 1).section(QLatin1Char(')'), 0, 0).section(QLatin1Char(' '), 0, 0)
-                                         : QStringLiteral(".") + QFileInfo(defaultName).suffix();
-        path += suffix;
-    }
-    settings.setValue(QStringLiteral("exportDirectory"), QFileInfo(path).absolutePath());
+    const QString path = withFilterSuffix(chosen, selectedFilter, defaultName);
+    settings.setValue(kDirectoryKey, QFileInfo(path).absolutePath());
     return path;
+}
+
+QString withFilterSuffix(const QString &path, const QString &selectedFilter, const QString &defaultName)
+{
+    if (!QFileInfo(path).suffix().isEmpty())
+        return path;
+    const int star = selectedFilter.indexOf(QStringLiteral("*."));
+    if (star < 0) {
+        const QString suffix = QFileInfo(defaultName).suffix();
+        return suffix.isEmpty() ? path : path + QLatin1Char('.') + suffix;
+    }
+    // "PNG image (*.png *.PNG)" -> ".png"
+    return path + selectedFilter.mid(star + 1).section(QLatin1Char(')'), 0, 0).section(QLatin1Char(' '), 0, 0);
 }
 
 QSize exportSize(const QWidget *widget)
 {
     const QSize size = widget->size().expandedTo(QSize(320, 240));
-    if (size.width() >= kMinExportWidth)
-        return size;
-    return QSize(kMinExportWidth, kMinExportWidth * size.height() / size.width());
+    const int width = std::max(size.width(), kMinExportWidth);
+    const int height = std::clamp(width * size.height() / size.width(), width / 2, width * 2);
+    return QSize(width, height);
 }
 
 void reportExport(QWidget *parent, bool ok, const QString &path, const QString &error)
@@ -50,5 +62,6 @@ void reportExport(QWidget *parent, bool ok, const QString &path, const QString &
         return;
     }
     if (auto *window = qobject_cast<QMainWindow *>(parent ? parent->window() : nullptr))
-        window->statusBar()->showMessage(QObject::tr("Exported %1.").arg(QDir::toNativeSeparators(path)), 5000);
+        window->statusBar()->showMessage(QObject::tr("Exported %1.").arg(QDir::toNativeSeparators(path)),
+                                         kStatusMilliseconds);
 }

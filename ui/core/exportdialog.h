@@ -5,10 +5,20 @@
 
 class QWidget;
 
-// Asks where to export: the last export folder (remembered), `defaultName` in it, the chosen
-// filter's suffix added when the name has none. Empty when the user cancels.
+// The steps every "Export…" action shares: ask where, pick the size, tell how it went.
+
+// Asks for a file to write, starting in the folder of the last export (remembered in QSettings
+// as "exportDirectory"). A name typed without a suffix gets the one of the chosen filter, e.g.
+// "PNG image (*.png)" -> ".png". Empty when the user cancels.
 QString askExportPath(QWidget *parent, const QString &title, const QString &defaultName, const QString &filters);
-// The widget's size, widened to a legible export of at least 1200 pixels across.
+
+// The suffix rule of askExportPath: `path` unchanged when it has a suffix, otherwise with the
+// first suffix of `selectedFilter`, or of `defaultName` when the filter names none.
+QString withFilterSuffix(const QString &path, const QString &selectedFilter, const QString &defaultName);
+
+// Wide enough to print, in the shape `widget` has on screen (at most 2:1 either way).
 QSize exportSize(const QWidget *widget);
-// Success in the window's status bar, failure in a message box.
+
+// Success goes to the status bar of the main window `parent` is in, for a few seconds; a failure
+// to a warning box that gives `error`.
 void reportExport(QWidget *parent, bool ok, const QString &path, const QString &error);

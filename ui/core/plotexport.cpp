@@ -1,14 +1,17 @@
 #include "ui/core/plotexport.h"
 
+#include "engine/core/atomicfile.h"
+
 #include <qcustomplot.h>
 
+#include <QBuffer>
 #include <QDir>
 #include <QFileInfo>
-#include <QRandomGenerator>
-#include <QSaveFile>
+#include <QTemporaryDir>
 
 #include <algorithm>
-#include <cstdio>
+#include <stdexcept>
+#include <string_view>
 
 namespace {
 
@@ -36,30 +39,17 @@ bool checkTarget(const QString &path, QString *error)
     return true;
 }
 
-bool savePdfAtomically(QCustomPlot &plot, const QString &path, int width, int height, QString *error)
+bool savePdf(QCustomPlot &plot, const QString &path, int width, int height, QString *error)
 {
-    // savePdf only takes a file name: write a new file beside the target, then rename it over.
-    // QFile creates it with the usual permissions (QTemporaryFile would make it private).
-    QFile temporary;
-    for (int attempt = 0; attempt < 16 && !temporary.isOpen(); ++attempt) {
-        temporary.setFileName(path + QStringLiteral(".%1.tmp").arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0')));
-        temporary.open(QIODevice::WriteOnly | QIODevice::NewOnly);
-    }
-    if (!temporary.isOpen())
-        return fail(error, QStringLiteral("Cannot write %1: %2").arg(path, temporary.errorString()));
-    temporary.close();
-    if (QFile::exists(path))
-        temporary.setPermissions(QFile::permissions(path));
-    if (!plot.savePdf(temporary.fileName(), width, height)) {
-        temporary.remove();
+    // savePdf only writes to a file name: render into a private folder, then move the bytes over.
+    const QTemporaryDir folder;
+    const QString rendered = folder.filePath(QStringLiteral("plot.pdf"));
+    if (!folder.isValid() || !plot.savePdf(rendered, width, height))
         return fail(error, QStringLiteral("Cannot write PDF %1").arg(path));
-    }
-    // POSIX rename replaces an existing file atomically, unlike QFile::rename.
-    if (std::rename(QFile::encodeName(temporary.fileName()).constData(), QFile::encodeName(path).constData()) != 0) {
-        temporary.remove();
-        return fail(error, QStringLiteral("Cannot replace %1").arg(path));
-    }
-    return true;
+    QFile file(rendered);
+    if (!file.open(QIODevice::ReadOnly))
+        return fail(error, QStringLiteral("Cannot write PDF %1: %2").arg(path, file.errorString()));
+    return writeFileAtomically(path, file.readAll(), error);
 }
 
 } // namespace
@@ -81,7 +71,7 @@ bool exportPlotImage(QCustomPlot &plot, const QString &path, int width, int heig
     if (!checkTarget(path, error))
         return false;
     if (!format)
-        return savePdfAtomically(plot, path, width, height, error);
+        return savePdf(plot, path, width, height, error);
 
     const QSize layout = exportLayoutSize(width, height);
     QImage image = plot.toPixmap(layout.width(), layout.height(), double(width) / layout.width()).toImage();
@@ -89,16 +79,12 @@ bool exportPlotImage(QCustomPlot &plot, const QString &path, int width, int heig
         return fail(error, QStringLiteral("Could not render the plot at %1 x %2.").arg(width).arg(height));
     if (image.size() != QSize(width, height))  // a pixel lost to rounding the scale
         image = image.scaled(width, height, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(error, QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));
-    if (!image.save(&file, format)) {
-        file.cancelWriting();
+    QByteArray encoded;
+    QBuffer buffer(&encoded);
+    buffer.open(QIODevice::WriteOnly);
+    if (!image.save(&buffer, format))
         return fail(error, QStringLiteral("Cannot encode %1 as %2").arg(path, QString::fromLatin1(format)));
-    }
-    if (!file.commit())
-        return fail(error, QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));
-    return true;
+    return writeFileAtomically(path, encoded, error);
 }
 
 QSize exportLayoutSize(int width, int height)
@@ -111,15 +97,12 @@ bool writeFileAtomically(const QString &path, const QByteArray &contents, QStrin
 {
     if (!checkTarget(path, error))
         return false;
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(error, QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));
-    if (file.write(contents) != contents.size()) {
-        file.cancelWriting();
-        return fail(error, QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));
+    try {
+        writeFileAtomically(QFile::encodeName(path).toStdString(),
+                            std::string_view(contents.constData(), std::size_t(contents.size())));
+    } catch (const std::runtime_error &failure) {
+        return fail(error, QString::fromLocal8Bit(failure.what()));
     }
-    if (!file.commit())
-        return fail(error, QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));
     return true;
 }
 

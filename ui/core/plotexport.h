@@ -13,7 +13,8 @@ class QCustomPlot;
 bool exportPlotImage(QCustomPlot &plot, const QString &path, int width, int height, QString *error);
 QSize exportLayoutSize(int width, int height);
 
-// Replaces `path` with `contents` in one step, so a failed write leaves no partial file.
+// The engine's writeFileAtomically (engine/core/atomicfile.h) for Qt callers: `path` is replaced
+// in one step, so a failed write leaves no partial file; on failure `error` says why.
 bool writeFileAtomically(const QString &path, const QByteArray &contents, QString *error);
 
 // Quotes a CSV field when it holds a comma, quote or line break (RFC 4180).

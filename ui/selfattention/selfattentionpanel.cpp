@@ -3,50 +3,30 @@
 #include "engine/core/tokenizer.h"
 #include "engine/selfattention/selfattentioninputs.h"
 #include "ui/core/attentionheatmap.h"
+#include "ui/core/exportdialog.h"
 #include "ui/selfattention/attentionarrows.h"
-#include "ui/selfattention/matrixtable.h"
+#include "ui/selfattention/attentionsteps.h"
 #include "ui/selfattention/predictiontable.h"
+#include "ui/selfattention/selfattentioncontrols.h"
 
 #include <QBoxLayout>
-#include <QCheckBox>
-#include <QComboBox>
-#include <QDir>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QGridLayout>
 #include <QGroupBox>
 #include <QLabel>
-#include <QLineEdit>
-#include <QLocale>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QSettings>
 #include <QShortcut>
-#include <QSpinBox>
-#include <QStandardPaths>
-#include <QTableWidget>
 
 #include <algorithm>
-#include <cmath>
 #include <exception>
 
 namespace {
 
-enum MatrixIndex { kX, kWq, kWk, kWv, kQ, kK, kV, kScores, kWeights, kOutput, kMatrixCount };
-const QString kDefaultSentence = QStringLiteral("I love AI");
+using Source = SelfAttentionControls::Source;
+
 // Side by side above this width: prediction and tables on the left, heatmap and arrows right.
 constexpr int kTwoColumnWidth = 900;
 // Heatmap and arrows side by side when their column is at least this wide.
 constexpr int kSideBySideViews = 640;
-constexpr int kExportWidth = 1200;
-
-QStringList numbered(int count)
-{
-    QStringList labels;
-    for (int i = 1; i <= count; ++i)
-        labels << QString::number(i);
-    return labels;
-}
 
 std::vector<float> toFloats(const Matrix &m)
 {
@@ -57,57 +37,7 @@ std::vector<float> toFloats(const Matrix &m)
 
 SelfAttentionPanel::SelfAttentionPanel(QWidget *parent) : QWidget(parent)
 {
-    m_sentence = new QLineEdit(kDefaultSentence);
-    m_sentence->setObjectName(QStringLiteral("selfAttentionSentence"));
-    m_sentence->setPlaceholderText(tr("A short sentence, e.g. I love AI"));
-    m_sentence->setClearButtonEnabled(true);
-    m_source = new QComboBox;
-    m_source->setObjectName(QStringLiteral("selfAttentionSource"));
-    m_source->addItem(tr("Random from the seed"), int(Source::Random));
-    m_source->addItem(tr("Trained encoder embeddings"), int(Source::Trained));
-    m_source->setToolTip(tr("Where the rows of X come from"));
-    const auto spin = [](int minimum, int maximum, int value, const QString &tip) {
-        auto *box = new QSpinBox;
-        box->setRange(minimum, maximum);
-        box->setValue(value);
-        box->setToolTip(tip);
-        return box;
-    };
-    m_dModel = spin(kMinDimension, kMaxDimension, 4, tr("d_model: numbers per word in X"));
-    m_dModel->setObjectName(QStringLiteral("dModel"));
-    m_dK = spin(kMinDimension, kMaxDimension, 3, tr("d_k: numbers per word in Q, K and V; scores are divided by √d_k"));
-    m_dK->setObjectName(QStringLiteral("dK"));
-    m_seed = spin(0, 99999, 1, tr("Seed for the random numbers in X (random embeddings) and W_Q, W_K, W_V"));
-    m_seed->setObjectName(QStringLiteral("seed"));
-    m_predictFirst = new QCheckBox(tr("&Predict before revealing"));
-    m_predictFirst->setObjectName(QStringLiteral("predictFirst"));
-    m_predictFirst->setChecked(true);
-    m_predictFirst->setToolTip(tr("Keep the scores, weights and output hidden until you check your prediction; "
-                                  "any change to the inputs hides them again."));
-
-    auto *sentenceLabel = new QLabel(tr("&Sentence:"));
-    sentenceLabel->setBuddy(m_sentence);
-    auto *sourceLabel = new QLabel(tr("&Embeddings:"));
-    sourceLabel->setBuddy(m_source);
-    auto *dModelLabel = new QLabel(tr("d_&model:"));
-    dModelLabel->setBuddy(m_dModel);
-    auto *dKLabel = new QLabel(tr("d_&k:"));
-    dKLabel->setBuddy(m_dK);
-    auto *seedLabel = new QLabel(tr("S&eed:"));
-    seedLabel->setBuddy(m_seed);
-    auto *controls = new QGridLayout;
-    controls->addWidget(sentenceLabel, 0, 0);
-    controls->addWidget(m_sentence, 0, 1, 1, 8);
-    controls->addWidget(sourceLabel, 1, 0);
-    controls->addWidget(m_source, 1, 1);
-    controls->addWidget(dModelLabel, 1, 2);
-    controls->addWidget(m_dModel, 1, 3);
-    controls->addWidget(dKLabel, 1, 4);
-    controls->addWidget(m_dK, 1, 5);
-    controls->addWidget(seedLabel, 1, 6);
-    controls->addWidget(m_seed, 1, 7);
-    controls->addWidget(m_predictFirst, 2, 1, 1, 8);
-    controls->setColumnStretch(8, 1);
+    m_controls = new SelfAttentionControls;
 
     m_inputMessage = new QLabel;
     m_inputMessage->setObjectName(QStringLiteral("selfAttentionMessage"));
@@ -144,37 +74,7 @@ SelfAttentionPanel::SelfAttentionPanel(QWidget *parent) : QWidget(parent)
     predictionLayout->addLayout(predictionButtons);
 
     // 2. Step by step.
-    const QStringList titles = {tr("X (words × d_model)"), tr("W_Q"), tr("W_K"), tr("W_V"),
-                                tr("Q = X·W_Q"), tr("K = X·W_K"), tr("V = X·W_V"),
-                                tr("Scores = Q·Kᵀ / √d_k"), tr("Weights = softmax(scores)"), tr("Output = weights·V")};
-    const QStringList names = {"matrixX", "matrixWQ", "matrixWK", "matrixWV", "matrixQ", "matrixK", "matrixV",
-                               "matrixScores", "matrixWeights", "matrixOutput"};
-    for (int i = 0; i < kMatrixCount; ++i) {
-        auto *table = new MatrixTable;
-        table->setObjectName(names[i]);
-        auto *title = new QLabel(QStringLiteral("<b>%1</b>").arg(titles[i].toHtmlEscaped()));
-        title->setObjectName(names[i] + QStringLiteral("Title"));
-        if (i == kScores)
-            m_scoresTitle = title;
-        auto *cell = new QWidget;
-        auto *cellLayout = new QVBoxLayout(cell);
-        cellLayout->setContentsMargins(0, 0, 8, 6);
-        cellLayout->setSpacing(2);
-        cellLayout->addWidget(title);
-        cellLayout->addWidget(table);
-        cellLayout->addStretch(1);
-        m_matrices.push_back(table);
-        m_matrixCells.push_back(cell);
-    }
-    m_matrices[kWeights]->setToolTip(tr("Each row sums to 1: the query's attention shared out over the keys"));
-    m_hiddenNote = new QLabel(tr("<i>Scores, weights and output stay hidden until you reveal them (Ctrl+Return).</i>"));
-    m_hiddenNote->setWordWrap(true);
-    m_matrixGrid = new QGridLayout;
-    m_matrixGrid->setSpacing(4);
-    auto *stepsBox = new QGroupBox(tr("2. Step by step"));
-    auto *stepsLayout = new QVBoxLayout(stepsBox);
-    stepsLayout->addLayout(m_matrixGrid);
-    stepsLayout->addWidget(m_hiddenNote);
+    m_steps = new AttentionSteps;
 
     // 3. Pictures.
     m_heatmap = new AttentionHeatmap;
@@ -202,7 +102,7 @@ SelfAttentionPanel::SelfAttentionPanel(QWidget *parent) : QWidget(parent)
     auto *left = new QVBoxLayout(m_left);
     left->setContentsMargins(0, 0, 0, 0);
     left->addWidget(predictionBox);
-    left->addWidget(stepsBox);
+    left->addWidget(m_steps);
     left->addStretch(1);
     m_views = new QBoxLayout(QBoxLayout::TopToBottom);
     m_views->addWidget(m_heatmap, 1);
@@ -223,7 +123,7 @@ SelfAttentionPanel::SelfAttentionPanel(QWidget *parent) : QWidget(parent)
     scroll->setFrameShape(QFrame::NoFrame);
 
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(controls);
+    layout->addWidget(m_controls);
     layout->addWidget(m_inputMessage);
     layout->addWidget(m_explanation);
     layout->addWidget(scroll, 1);
@@ -242,11 +142,7 @@ SelfAttentionPanel::SelfAttentionPanel(QWidget *parent) : QWidget(parent)
     connect(m_showButton, &QPushButton::clicked, this, &SelfAttentionPanel::revealWithoutPrediction);
     connect(m_exportHeatmapButton, &QPushButton::clicked, this, [this] { exportWithDialog(true); });
     connect(m_exportArrowsButton, &QPushButton::clicked, this, [this] { exportWithDialog(false); });
-    connect(m_sentence, &QLineEdit::textChanged, this, &SelfAttentionPanel::onInputChanged);
-    connect(m_source, &QComboBox::currentIndexChanged, this, &SelfAttentionPanel::onInputChanged);
-    for (QSpinBox *box : {m_dModel, m_dK, m_seed})
-        connect(box, &QSpinBox::valueChanged, this, &SelfAttentionPanel::onInputChanged);
-    connect(m_predictFirst, &QCheckBox::toggled, this, &SelfAttentionPanel::onInputChanged);
+    connect(m_controls, &SelfAttentionControls::changed, this, &SelfAttentionPanel::onInputChanged);
     connect(m_prediction, &PredictionTable::guessesEdited, this, [this] { m_compared = false; });
     connect(m_heatmap, &AttentionHeatmap::cellSelected, m_arrows, [this](int row) { m_arrows->selectQuery(row); });
 
@@ -258,7 +154,7 @@ void SelfAttentionPanel::setModel(const ModelSnapshot &model, const QString &des
 {
     m_model = model;
     m_modelDescription = description;
-    if (source() != Source::Trained)
+    if (m_controls->source() != Source::Trained)
         return;
     // A new epoch arrives every few seconds while training: project only when someone looks.
     if (isVisible())
@@ -267,95 +163,19 @@ void SelfAttentionPanel::setModel(const ModelSnapshot &model, const QString &des
         m_stale = true;
 }
 
-QString SelfAttentionPanel::sentence() const
-{
-    return m_sentence->text();
-}
-
-void SelfAttentionPanel::setSentence(const QString &sentence)
-{
-    m_sentence->setText(sentence);
-}
-
-SelfAttentionPanel::Source SelfAttentionPanel::source() const
-{
-    return Source(m_source->currentData().toInt());
-}
-
-void SelfAttentionPanel::setSource(Source source)
-{
-    m_source->setCurrentIndex(std::max(0, m_source->findData(int(source))));
-}
-
-int SelfAttentionPanel::dModel() const
-{
-    return m_dModel->value();
-}
-
-void SelfAttentionPanel::setDModel(int dModel)
-{
-    m_dModel->setValue(dModel);
-}
-
-int SelfAttentionPanel::dK() const
-{
-    return m_dK->value();
-}
-
-void SelfAttentionPanel::setDK(int dK)
-{
-    m_dK->setValue(dK);
-}
-
-int SelfAttentionPanel::seed() const
-{
-    return m_seed->value();
-}
-
-void SelfAttentionPanel::setSeed(int seed)
-{
-    m_seed->setValue(seed);
-}
-
-bool SelfAttentionPanel::predictFirst() const
-{
-    return m_predictFirst->isChecked();
-}
-
-void SelfAttentionPanel::setPredictFirst(bool predictFirst)
-{
-    m_predictFirst->setChecked(predictFirst);
-}
-
 void SelfAttentionPanel::saveSettings(QSettings &settings) const
 {
-    settings.beginGroup(QStringLiteral("selfAttention"));
-    settings.setValue(QStringLiteral("sentence"), sentence());
-    settings.setValue(QStringLiteral("source"), source() == Source::Trained ? QStringLiteral("trained")
-                                                                            : QStringLiteral("random"));
-    settings.setValue(QStringLiteral("dModel"), dModel());
-    settings.setValue(QStringLiteral("dK"), dK());
-    settings.setValue(QStringLiteral("seed"), seed());
-    settings.setValue(QStringLiteral("predictFirst"), predictFirst());
-    settings.endGroup();
+    m_controls->saveSettings(settings);
 }
 
 void SelfAttentionPanel::restoreSettings(QSettings &settings)
 {
-    settings.beginGroup(QStringLiteral("selfAttention"));
-    setSentence(settings.value(QStringLiteral("sentence"), kDefaultSentence).toString());
-    setSource(settings.value(QStringLiteral("source")).toString() == QLatin1String("trained") ? Source::Trained
-                                                                                            : Source::Random);
-    setDModel(settings.value(QStringLiteral("dModel"), dModel()).toInt());
-    setDK(settings.value(QStringLiteral("dK"), dK()).toInt());
-    setSeed(settings.value(QStringLiteral("seed"), seed()).toInt());
-    setPredictFirst(settings.value(QStringLiteral("predictFirst"), true).toBool());
-    settings.endGroup();
+    m_controls->restoreSettings(settings);
 }
 
 bool SelfAttentionPanel::isRevealed() const
 {
-    return m_hasResult && (m_revealed || !predictFirst());
+    return m_hasResult && (m_revealed || !m_controls->predictFirst());
 }
 
 QString SelfAttentionPanel::inputMessage() const
@@ -372,7 +192,7 @@ bool SelfAttentionPanel::checkAndReveal()
     m_revealed = true;
     m_compared = true;
     showResults();
-    reportStatus(tr("Revealed: compare your guess with the computed weights."), false);
+    m_status->setText(tr("Revealed: compare your guess with the computed weights."));
     return true;
 }
 
@@ -450,13 +270,14 @@ void SelfAttentionPanel::recompute()
 
 bool SelfAttentionPanel::buildInputs(SelfAttentionInputs *inputs)
 {
-    const bool trained = source() == Source::Trained;
+    const bool trained = m_controls->source() == Source::Trained;
     if (trained && !m_model) {
         setInputMessage(tr("There is no trained model yet: train one (F5) or open one (Ctrl+O), "
                            "or choose random embeddings."));
         return false;
     }
-    const std::vector<std::string> words = tokenize(m_sentence->text().toStdString(), trained && m_model->lowercase());
+    const std::vector<std::string> words =
+        tokenize(m_controls->sentence().toStdString(), trained && m_model->lowercase());
     if (words.empty()) {
         setInputMessage(tr("Type a sentence of 1 to %1 words, e.g. “I love AI”.").arg(kMaxWords));
         return false;
@@ -466,16 +287,18 @@ bool SelfAttentionPanel::buildInputs(SelfAttentionInputs *inputs)
                            "the tables.").arg(kMaxWords).arg(words.size()));
         return false;
     }
+    const int dModel = m_controls->dModel();
+    const auto seed = std::uint64_t(m_controls->seed());
     try {
         if (trained) {
-            if (m_projectedFrom != m_model.get() || m_projectedDimensions != dModel()) {
-                m_projected = SelfAttentionInputs::projectEmbeddings(m_model->encoderEmbeddings(), dModel());
+            if (m_projectedFrom != m_model.get() || m_projectedDimensions != dModel) {
+                m_projected = SelfAttentionInputs::projectEmbeddings(m_model->encoderEmbeddings(), dModel);
                 m_projectedFrom = m_model.get();
-                m_projectedDimensions = dModel();
+                m_projectedDimensions = dModel;
             }
-            *inputs = SelfAttentionInputs::fromEmbeddings(words, m_projected, dK(), std::uint64_t(seed()));
+            *inputs = SelfAttentionInputs::fromEmbeddings(words, m_projected, m_controls->dK(), seed);
         } else {
-            *inputs = SelfAttentionInputs::random(words, dModel(), dK(), std::uint64_t(seed()));
+            *inputs = SelfAttentionInputs::random(words, dModel, m_controls->dK(), seed);
         }
     } catch (const std::exception &e) {
         setInputMessage(tr("Cannot compute attention: %1").arg(QString::fromStdString(e.what())));
@@ -490,41 +313,21 @@ void SelfAttentionPanel::showResults()
     const bool revealed = isRevealed();
     const int n = int(m_tokens.size());
     if (!m_hasResult) {
-        for (MatrixTable *table : m_matrices)
-            table->clearMatrix();
+        m_steps->showNothing(m_controls->dK());
         const QString message = inputMessage().isEmpty() ? tr("Type a sentence") : tr("Nothing to show: see the message above");
         m_heatmap->showMessage(message);
         m_arrows->showMessage(message);
     } else {
-        const ScaledDotProductAttention &a = m_result;
-        // Random X and W are tenths and Q, K, V sums of their products: shown exactly.
-        const bool exact = source() == Source::Random;
-        m_matrices[kX]->setMatrix(a.x, m_tokens, numbered(a.dModel()), exact ? 1 : 2);
-        for (int i : {kWq, kWk, kWv})
-            m_matrices[std::size_t(i)]->setMatrix(i == kWq ? a.wq : i == kWk ? a.wk : a.wv, numbered(a.dModel()),
-                                                  numbered(a.dK()), 1);
-        m_matrices[kQ]->setMatrix(a.q, m_tokens, numbered(a.dK()), 2);
-        m_matrices[kK]->setMatrix(a.k, m_tokens, numbered(a.dK()), 2);
-        m_matrices[kV]->setMatrix(a.v, m_tokens, numbered(a.dK()), 2);
+        m_steps->showResult(m_result, m_tokens, revealed, m_controls->source() == Source::Random);
         if (revealed) {
-            m_matrices[kScores]->setMatrix(a.scores, m_tokens, m_tokens, 3);
-            m_matrices[kWeights]->setMatrix(a.weights, m_tokens, m_tokens, 3);
-            m_matrices[kOutput]->setMatrix(a.output, m_tokens, numbered(a.dK()), 3);
-            m_heatmap->setMatrix(m_tokens, m_tokens, toFloats(a.weights));
-            m_arrows->setWeights(m_tokens, toFloats(a.weights));
+            m_heatmap->setMatrix(m_tokens, m_tokens, toFloats(m_result.weights));
+            m_arrows->setWeights(m_tokens, toFloats(m_result.weights));
         } else {
-            for (int i : {kScores, kWeights, kOutput})
-                m_matrices[std::size_t(i)]->clearMatrix();
             const QString hidden = tr("Hidden until you reveal (Ctrl+Return)");
             m_heatmap->showMessage(hidden);
             m_arrows->showMessage(hidden);
         }
     }
-    m_scoresTitle->setText(tr("<b>Scores = Q·Kᵀ / √%1</b>").arg(m_hasResult ? m_result.dK() : dK()));
-    for (int i : {kScores, kWeights, kOutput})
-        m_matrixCells[std::size_t(i)]->setVisible(revealed);
-    m_hiddenNote->setVisible(m_hasResult && !revealed);
-
     if (revealed && m_compared)
         m_prediction->showDifferences(m_result.weights.values);
     else
@@ -540,7 +343,7 @@ void SelfAttentionPanel::showResults()
 
 void SelfAttentionPanel::updateSourceControls()
 {
-    if (source() == Source::Random) {
+    if (m_controls->source() == Source::Random) {
         m_explanation->setText(tr("X: each word gets d_model numbers drawn from the seed and the word itself "
                                   "(multiples of 0.1 between −1 and 1), so a repeated word has the same row. "
                                   "W_Q, W_K and W_V are drawn from the seed the same way."));
@@ -562,34 +365,10 @@ void SelfAttentionPanel::arrangeForWidth(int width)
     // Long wrapped texts would widen the left column without end; the pictures need the room.
     const int leftWidth = twoColumns ? width * 45 / 100 : width;
     m_left->setMaximumWidth(twoColumns ? leftWidth : QWIDGETSIZE_MAX);
-    // As many matrices per row as fit in the space the left column gets.
-    const int available = leftWidth - 40;
-    int widest = 1;
-    for (QWidget *cell : m_matrixCells)
-        widest = std::max(widest, cell->sizeHint().width());
-    const int perRow = std::clamp(available / widest, 1, 4);
     const int viewsWidth = twoColumns ? width - std::min(leftWidth, m_left->sizeHint().width()) : width;
     m_views->setDirection(viewsWidth >= kSideBySideViews ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
-    if (perRow == m_matrixColumns)
-        return;
-    m_matrixColumns = perRow;
-    for (QWidget *cell : m_matrixCells)
-        m_matrixGrid->removeWidget(cell);
-    // X and the three projections, then Q, K, V, then the results: each group starts a new row.
-    int row = 0;
-    int column = 0;
-    for (int i = 0; i < kMatrixCount; ++i) {
-        if (i == kQ || i == kScores) {
-            row += column > 0 ? 1 : 0;
-            column = 0;
-        }
-        m_matrixGrid->addWidget(m_matrixCells[std::size_t(i)], row, column, Qt::AlignLeft | Qt::AlignTop);
-        if (++column == perRow) {
-            column = 0;
-            ++row;
-        }
-    }
-    m_matrixGrid->setColumnStretch(perRow, 1);
+    // As many matrices per row as fit in the space the left column gets.
+    m_steps->arrangeForWidth(leftWidth - 40);
 }
 
 void SelfAttentionPanel::setInputMessage(const QString &message)
@@ -600,31 +379,15 @@ void SelfAttentionPanel::setInputMessage(const QString &message)
 
 void SelfAttentionPanel::exportWithDialog(bool heatmap)
 {
-    QSettings settings;
-    const QString dir = settings.value(QStringLiteral("exportDirectory"),
-                                       QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)).toString();
-    const QString name = heatmap ? QStringLiteral("self_attention_heatmap.png") : QStringLiteral("self_attention_arrows.png");
-    QString path = QFileDialog::getSaveFileName(this, heatmap ? tr("Export Heatmap") : tr("Export Arrows"),
-                                                QDir(dir).filePath(name), tr("PNG image (*.png)"));
+    const QString path = askExportPath(this, heatmap ? tr("Export Heatmap") : tr("Export Arrows"),
+                                       heatmap ? QStringLiteral("self_attention_heatmap.png")
+                                               : QStringLiteral("self_attention_arrows.png"),
+                                       tr("PNG image (*.png)"));
     if (path.isEmpty())
         return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".png");
-    settings.setValue(QStringLiteral("exportDirectory"), QFileInfo(path).absolutePath());
-    // Wide enough to print; the shape of the widget on screen.
-    const QWidget *view = heatmap ? static_cast<QWidget *>(m_heatmap) : static_cast<QWidget *>(m_arrows);
-    const int height = std::clamp(kExportWidth * std::max(1, view->height()) / std::max(1, view->width()), 600, 2400);
+    const QSize size = exportSize(heatmap ? static_cast<QWidget *>(m_heatmap) : static_cast<QWidget *>(m_arrows));
     QString error;
-    const bool ok = heatmap ? exportHeatmap(path, kExportWidth, height, &error)
-                            : exportArrows(path, kExportWidth, height, &error);
-    if (ok)
-        reportStatus(tr("Exported %1.").arg(QDir::toNativeSeparators(path)), false);
-    else
-        reportStatus(tr("Export failed: %1").arg(error), true);
-}
-
-void SelfAttentionPanel::reportStatus(const QString &text, bool error)
-{
-    m_status->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QString());
-    m_status->setText(text);
+    const bool ok = heatmap ? exportHeatmap(path, size.width(), size.height(), &error)
+                            : exportArrows(path, size.width(), size.height(), &error);
+    reportExport(this, ok, path, error);
 }

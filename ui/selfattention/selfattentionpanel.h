@@ -9,19 +9,15 @@
 #include <vector>
 
 class AttentionArrows;
-struct SelfAttentionInputs;
 class AttentionHeatmap;
-class MatrixTable;
+class AttentionSteps;
 class PredictionTable;
 class QBoxLayout;
-class QCheckBox;
-class QComboBox;
-class QGridLayout;
 class QLabel;
-class QLineEdit;
 class QPushButton;
 class QSettings;
-class QSpinBox;
+class SelfAttentionControls;
+struct SelfAttentionInputs;
 
 // The self-attention exercise: type a short sentence, predict how much each word attends to
 // each other word, then reveal the computed scaled dot-product attention step by step
@@ -31,9 +27,6 @@ class SelfAttentionPanel : public QWidget
 {
     Q_OBJECT
 public:
-    enum class Source { Random, Trained };
-    static constexpr int kMinDimension = 3;
-    static constexpr int kMaxDimension = 8;
     // More words make the tables and arrows unreadable and the prediction a chore.
     static constexpr int kMaxWords = 8;
 
@@ -42,19 +35,8 @@ public:
     // The model whose encoder embeddings the Trained source uses; `description` names it.
     void setModel(const ModelSnapshot &model, const QString &description);
 
-    QString sentence() const;
-    void setSentence(const QString &sentence);
-    Source source() const;
-    void setSource(Source source);
-    int dModel() const;
-    void setDModel(int dModel);
-    int dK() const;
-    void setDK(int dK);
-    int seed() const;
-    void setSeed(int seed);
-    bool predictFirst() const;
-    void setPredictFirst(bool predictFirst);
-
+    // The sentence, the source of X, d_model, d_k, the seed and predict-first.
+    SelfAttentionControls *controls() const { return m_controls; }
     void saveSettings(QSettings &settings) const;
     void restoreSettings(QSettings &settings);
 
@@ -75,7 +57,6 @@ public:
     AttentionHeatmap *heatmap() const { return m_heatmap; }
     AttentionArrows *arrows() const { return m_arrows; }
     QPushButton *revealButton() const { return m_revealButton; }
-    QLineEdit *sentenceField() const { return m_sentence; }
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -90,14 +71,8 @@ private:
     void arrangeForWidth(int width);
     void setInputMessage(const QString &message);
     void exportWithDialog(bool heatmap);
-    void reportStatus(const QString &text, bool error);
 
-    QLineEdit *m_sentence;
-    QComboBox *m_source;
-    QSpinBox *m_dModel;
-    QSpinBox *m_dK;
-    QSpinBox *m_seed;
-    QCheckBox *m_predictFirst;
+    SelfAttentionControls *m_controls;
     QLabel *m_inputMessage;
     QLabel *m_explanation;
     PredictionTable *m_prediction;
@@ -108,16 +83,11 @@ private:
     QLabel *m_status;
     AttentionHeatmap *m_heatmap;
     AttentionArrows *m_arrows;
+    AttentionSteps *m_steps;
     QWidget *m_left;  // prediction and step-by-step tables
     QBoxLayout *m_columns;
     QBoxLayout *m_plots;
     QBoxLayout *m_views;  // heatmap and arrows: side by side when there is room
-    QGridLayout *m_matrixGrid;
-    std::vector<QWidget *> m_matrixCells;  // title + table, in the order of m_matrices
-    int m_matrixColumns = 0;
-    std::vector<MatrixTable *> m_matrices;  // X, W_Q, W_K, W_V, Q, K, V, scores, weights, output
-    QLabel *m_scoresTitle = nullptr;  // names the actual d_k
-    QLabel *m_hiddenNote;
 
     ModelSnapshot m_model;
     QString m_modelDescription;

@@ -1,10 +1,13 @@
 #include "engine/attention/seq2seqmodel.h"
+#include "engine/core/atomicfile.h"
+#include "ui/core/plotexport.h"
 
 #include <QtTest>
 
 #include <csignal>
 #include <fstream>
 #include <random>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,6 +44,8 @@ class TestAtomicSave : public QObject
 private slots:
     void initTestCase();
     void killedSaverLeavesALoadableCheckpoint();
+    void replacedFileKeepsItsPermissions();
+    void qtCallersLearnWhyAWriteFailed();
 
 private:
     QTemporaryDir m_dir;
@@ -114,6 +119,37 @@ void TestAtomicSave::killedSaverLeavesALoadableCheckpoint()
             dir.remove(name);
     }
     qInfo("%d of %d kills landed inside a save", interrupted, kRounds);
+}
+
+void TestAtomicSave::replacedFileKeepsItsPermissions()
+{
+    const std::string path = m_dir.filePath("notes.txt").toStdString();
+    writeFileAtomically(path, "first");
+    struct stat info {};
+    QCOMPARE(::stat(path.c_str(), &info), 0);
+    QCOMPARE(info.st_mode & 07777, mode_t(0644));
+    QCOMPARE(::chmod(path.c_str(), 0600), 0);
+    writeFileAtomically(path, "second");
+    QCOMPARE(readFile(path), std::string("second"));
+    QCOMPARE(::stat(path.c_str(), &info), 0);
+    QCOMPARE(info.st_mode & 07777, mode_t(0600));
+}
+
+void TestAtomicSave::qtCallersLearnWhyAWriteFailed()
+{
+    const QString path = m_dir.filePath("report.json");
+    QString error;
+    QVERIFY2(writeFileAtomically(path, QByteArray("{}\n"), &error), qPrintable(error));
+    QCOMPARE(readFile(path.toStdString()), std::string("{}\n"));
+
+    QVERIFY(!writeFileAtomically(m_dir.filePath("missing/report.json"), "{}", &error));
+    QVERIFY2(error.startsWith("Folder does not exist"), qPrintable(error));
+    QVERIFY(!writeFileAtomically(m_dir.path(), "{}", &error));
+    QVERIFY2(error.endsWith("is a folder, not a file."), qPrintable(error));
+    // A folder no file can be created in, not even by root: the engine's reason comes through.
+    QVERIFY(!writeFileAtomically("/proc/attnscope-report.json", "{}", &error));
+    QVERIFY2(error.startsWith("cannot create a file in the folder of '/proc/attnscope-report.json'"),
+             qPrintable(error));
 }
 
 QTEST_APPLESS_MAIN(TestAtomicSave)

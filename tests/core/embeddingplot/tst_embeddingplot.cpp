@@ -1,5 +1,8 @@
+#include "engine/attention/seq2seqmodel.h"
+#include "ui/attention/embeddingpanel.h"
 #include "ui/core/embeddingplot.h"
 
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -32,6 +35,18 @@ EmbeddingTable table()
 
 const int kCat = 4;
 
+// Shows `plot` on screen and returns the pixel of word `index`, a couple of pixels off its centre.
+QPoint showAndLocate(EmbeddingPlot &plot, int index)
+{
+    plot.show();
+    if (!QTest::qWaitForWindowExposed(&plot))
+        return {};
+    plot.replot();
+    const QPointF position = plot.wordPosition(index);
+    return QPoint(qRound(plot.xAxis->coordToPixel(position.x())) + 2,
+                  qRound(plot.yAxis->coordToPixel(position.y())) - 1);
+}
+
 } // namespace
 
 class TestEmbeddingPlot : public QObject
@@ -39,131 +54,165 @@ class TestEmbeddingPlot : public QObject
     Q_OBJECT
 
 private slots:
-    void setEmbeddingsPlacesEveryWord();
-    void neighboursByCosine();
-    void clickSelectsWord_data();
-    void clickSelectsWord();
-    void clickAwayFromPointsSelectsNothing();
-    void badTableShowsNothing_data();
-    void badTableShowsNothing();
+    void setProjectionPlacesEveryWord();
+    void clickReportsWord_data();
+    void clickReportsWord();
+    void clickAwayFromPointsReportsNothing();
+    void selectionHighlightsNeighbours();
+    void messageClearsPoints();
     void exportImageHasRequestedSize();
+    void panelListsNeighboursOfClickedWord();
 
 private:
     QTemporaryDir m_dir;
 };
 
-void TestEmbeddingPlot::setEmbeddingsPlacesEveryWord()
+void TestEmbeddingPlot::setProjectionPlacesEveryWord()
 {
     EmbeddingPlot plot;
-    plot.setEmbeddings(table(), "Encoder embeddings");
+    const EmbeddingProjection projection = projectEmbeddings2d(table());
+    plot.setProjection(projection, "Encoder embeddings");
     QCOMPARE(plot.wordCount(), 11);
     QCOMPARE(plot.word(kCat), QString("cat"));
     QCOMPARE(plot.selectedWord(), -1);
-    QVERIFY(plot.xAxis->label().startsWith("PC1 ("));
-    QVERIFY(plot.xAxis->label().endsWith("% of variance)"));
-    QVERIFY(plot.yAxis->label().startsWith("PC2 ("));
+    QCOMPARE(plot.xAxis->label(), QString("PC1 (%1% of variance)").arg(100 * projection.explainedVariance[0], 0, 'f', 1));
+    QCOMPARE(plot.yAxis->label(), QString("PC2 (%1% of variance)").arg(100 * projection.explainedVariance[1], 0, 'f', 1));
+    for (int i = 0; i < 11; ++i)
+        QCOMPARE(plot.wordPosition(i), QPointF(projection.words[std::size_t(i)].x, projection.words[std::size_t(i)].y));
     // Words that point the same way land near each other; opposite ones far apart.
     const QPointF cat = plot.wordPosition(kCat);
     const QPointF dog = plot.wordPosition(5);
     const QPointF sky = plot.wordPosition(10);
     QVERIFY(QLineF(cat, dog).length() < QLineF(cat, sky).length());
+
+    EmbeddingProjection flat = projection;
+    flat.components = 1;
+    plot.setProjection(flat, "one dimension");
+    QCOMPARE(plot.yAxis->label(), QString("PC2 (none: too few dimensions)"));
 }
 
-void TestEmbeddingPlot::neighboursByCosine()
-{
-    EmbeddingPlot plot;
-    plot.setEmbeddings(table(), "Encoder embeddings");
-    QCOMPARE(plot.neighbours(kCat),
-             QStringList({"dog  0.99", "fox  0.80", "bus  0.21", "car  0.10", "tree  0.00"}));
-}
-
-void TestEmbeddingPlot::clickSelectsWord_data()
+void TestEmbeddingPlot::clickReportsWord_data()
 {
     QTest::addColumn<int>("index");
-    QTest::addColumn<QString>("word");
-    QTest::addColumn<QString>("nearest");
-    QTest::newRow("cat") << kCat << "cat" << "dog  0.99";
-    QTest::newRow("tree") << 8 << "tree" << "fox  0.60";
-    QTest::newRow("special token") << 2 << "<EOS>" << "cat  1.00";
+    QTest::newRow("cat") << kCat;
+    QTest::newRow("tree") << 8;
+    QTest::newRow("special token") << 2;
 }
 
-void TestEmbeddingPlot::clickSelectsWord()
+void TestEmbeddingPlot::clickReportsWord()
 {
     QFETCH(int, index);
-    QFETCH(QString, word);
-    QFETCH(QString, nearest);
     EmbeddingPlot plot;
     plot.resize(800, 600);
-    plot.setEmbeddings(table(), "Encoder embeddings");
-    plot.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&plot));
-    plot.replot();
+    plot.setProjection(projectEmbeddings2d(table()), "Encoder embeddings");
+    const QPoint pixel = showAndLocate(plot, index);
 
-    QSignalSpy spy(&plot, &EmbeddingPlot::wordSelected);
-    const QPointF position = plot.wordPosition(index);
-    // A couple of pixels off the centre still hits the point.
-    const QPoint pixel(qRound(plot.xAxis->coordToPixel(position.x())) + 2,
-                       qRound(plot.yAxis->coordToPixel(position.y())) - 1);
+    QSignalSpy spy(&plot, &EmbeddingPlot::wordClicked);
     QTest::mouseClick(&plot, Qt::LeftButton, {}, pixel);
-
     QCOMPARE(spy.count(), 1);
-    const QList<QVariant> arguments = spy.takeFirst();
-    QCOMPARE(arguments.at(0).toString(), word);
-    const QStringList neighbours = arguments.at(1).toStringList();
-    QCOMPARE(neighbours.size(), 5);
-    QCOMPARE(neighbours.first(), nearest);
-    QCOMPARE(neighbours, plot.neighbours(index));
-    QCOMPARE(plot.selectedWord(), index);
+    QCOMPARE(spy.takeFirst().at(0).toInt(), index);
+    // The owner decides what a click selects.
+    QCOMPARE(plot.selectedWord(), -1);
 }
 
-void TestEmbeddingPlot::clickAwayFromPointsSelectsNothing()
+void TestEmbeddingPlot::clickAwayFromPointsReportsNothing()
 {
     EmbeddingPlot plot;
     plot.resize(800, 600);
-    plot.setEmbeddings(table(), "Encoder embeddings");
-    plot.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&plot));
-    plot.replot();
+    plot.setProjection(projectEmbeddings2d(table()), "Encoder embeddings");
+    showAndLocate(plot, kCat);
 
-    QSignalSpy spy(&plot, &EmbeddingPlot::wordSelected);
+    QSignalSpy spy(&plot, &EmbeddingPlot::wordClicked);
     QTest::mouseClick(&plot, Qt::LeftButton, {}, QPoint(2, 2));
     QCOMPARE(spy.count(), 0);
-    QCOMPARE(plot.selectedWord(), -1);
 }
 
-void TestEmbeddingPlot::badTableShowsNothing_data()
+void TestEmbeddingPlot::selectionHighlightsNeighbours()
 {
-    QTest::addColumn<int>("dimensions");
-    QTest::addColumn<int>("valueCount");
-    QTest::newRow("too few values") << 3 << 10;
-    QTest::newRow("zero dimensions") << 0 << 0;
-}
-
-void TestEmbeddingPlot::badTableShowsNothing()
-{
-    QFETCH(int, dimensions);
-    QFETCH(int, valueCount);
     EmbeddingPlot plot;
-    plot.setEmbeddings(table(), "before");
-    EmbeddingTable bad = table();
-    bad.dimensions = dimensions;
-    bad.values.resize(std::size_t(valueCount));
-    plot.setEmbeddings(bad, "bad");
-    QCOMPARE(plot.wordCount(), 0);
-    QSignalSpy spy(&plot, &EmbeddingPlot::wordSelected);
-    plot.selectWord(0);
-    QCOMPARE(spy.count(), 0);
+    plot.setProjection(projectEmbeddings2d(table()), "Encoder embeddings");
+    plot.setSelection(kCat, {{5, 0.99}, {9, 0.8}, {42, 0.5}});
+    QCOMPARE(plot.selectedWord(), kCat);
+    // Rows the plot does not have are dropped.
+    QCOMPARE(int(plot.neighbours().size()), 2);
+    QCOMPARE(plot.neighbours()[1].index, 9);
+    plot.setSelection(11, {{5, 0.99}});
     QCOMPARE(plot.selectedWord(), -1);
+    QVERIFY(plot.neighbours().empty());
+    plot.setSelection(kCat, {{5, 0.99}});
+    // New points drop the old highlight.
+    plot.setProjection(projectEmbeddings2d(table()), "next epoch");
+    QCOMPARE(plot.selectedWord(), -1);
+    QVERIFY(plot.neighbours().empty());
+}
+
+void TestEmbeddingPlot::messageClearsPoints()
+{
+    EmbeddingPlot plot;
+    plot.setProjection(projectEmbeddings2d(table()), "before");
+    plot.showMessage("Cannot show embeddings", "bad");
+    QCOMPARE(plot.wordCount(), 0);
+    plot.setSelection(0, {});
+    QCOMPARE(plot.selectedWord(), -1);
+    plot.setProjection(EmbeddingProjection{}, "empty");
+    QCOMPARE(plot.wordCount(), 0);
 }
 
 void TestEmbeddingPlot::exportImageHasRequestedSize()
 {
     EmbeddingPlot plot;
-    plot.setEmbeddings(table(), "Encoder embeddings");
+    plot.setProjection(projectEmbeddings2d(table()), "Encoder embeddings");
     const QString path = m_dir.filePath("embeddings.png");
     QString error;
     QVERIFY2(plot.exportImage(path, 800, 700, &error), qPrintable(error));
     QCOMPARE(QImage(path).size(), QSize(800, 700));
+}
+
+void TestEmbeddingPlot::panelListsNeighboursOfClickedWord()
+{
+    ModelConfig config;
+    config.embedSize = 6;
+    config.hiddenSize = 8;
+    config.layers = 1;
+    const Vocabulary vocabulary({"cat", "dog", "car", "bus", "tree", "fox", "sky"});
+    EmbeddingPanel panel;
+    panel.resize(900, 600);
+    panel.setModel(std::make_shared<const Seq2SeqModel>(config, vocabulary, 1), "epoch 1");
+    EmbeddingPlot *plot = panel.plot();
+    QCOMPARE(plot->wordCount(), vocabulary.size());
+    const int dog = vocabulary.id("dog");
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    const QPoint pixel = showAndLocate(*plot, dog);
+    QTest::mouseClick(plot, Qt::LeftButton, {}, pixel);
+
+    const EmbeddingTable embeddings = Seq2SeqModel(config, vocabulary, 1).encoderEmbeddings();
+    const std::vector<WordNeighbour> expected = nearestWords(embeddings, dog, EmbeddingPanel::kNeighbours);
+    QCOMPARE(plot->selectedWord(), dog);
+    QCOMPARE(int(plot->neighbours().size()), EmbeddingPanel::kNeighbours);
+    const QString listed = panel.findChild<QLabel *>("neighbours")->text();
+    QVERIFY(listed.startsWith("<b>dog</b>"));
+    int at = 0;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        QCOMPARE(plot->neighbours()[i].index, expected[i].index);
+        // Listed best first, each with its similarity.
+        const QString row = QString("<tr><td>%1&nbsp;</td><td align=\"right\">%2</td></tr>")
+                                .arg(QString::fromStdString(embeddings.words[std::size_t(expected[i].index)]))
+                                .arg(expected[i].similarity, 0, 'f', 2);
+        const int found = listed.indexOf(row, at);
+        QVERIFY2(found > at, qPrintable(row));
+        at = found;
+    }
+
+    // The next snapshot keeps following the picked word; the decoder side has its own vectors.
+    panel.setModel(std::make_shared<const Seq2SeqModel>(config, vocabulary, 2), "epoch 2");
+    QCOMPARE(plot->selectedWord(), dog);
+    panel.setSide(EmbeddingPanel::Side::Decoder);
+    QCOMPARE(plot->selectedWord(), dog);
+    const EmbeddingTable decoder = Seq2SeqModel(config, vocabulary, 2).decoderEmbeddings();
+    QCOMPARE(plot->neighbours().front().index, nearestWords(decoder, dog, 1).front().index);
+    panel.setModel(nullptr, QString());
+    QCOMPARE(plot->wordCount(), 0);
 }
 
 QTEST_MAIN(TestEmbeddingPlot)

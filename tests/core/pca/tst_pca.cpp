@@ -28,6 +28,16 @@ std::vector<float> lineWithSpread(int dimensions)
     return values;
 }
 
+std::vector<float> randomValues(int rows, int columns, unsigned seed)
+{
+    std::mt19937 random(seed);
+    std::normal_distribution<float> normal;
+    std::vector<float> values(std::size_t(rows * columns));
+    for (float &x : values)
+        x = normal(random);
+    return values;
+}
+
 double axisEntry(const PrincipalComponents &pca, int component, int dimension)
 {
     return pca.axes[std::size_t(component * pca.dimensions + dimension)];
@@ -47,15 +57,15 @@ private slots:
     void degenerateData_data();
     void degenerateData();
     void rejectsBadShape();
-    void nearestByCosineOrder();
-    void nearestByCosineRejectsBadIndex();
+    void signsAreFixed_data();
+    void signsAreFixed();
 };
 
 void TestPca::knownDirection_data()
 {
     QTest::addColumn<int>("dimensions");
-    QTest::newRow("more rows than columns (covariance)") << 3;
-    QTest::newRow("fewer rows than columns (Gram)") << 8;
+    QTest::newRow("more rows than columns") << 3;
+    QTest::newRow("fewer rows than columns") << 8;
 }
 
 void TestPca::knownDirection()
@@ -101,11 +111,7 @@ void TestPca::orthonormalAxesAndFullVariance()
 {
     QFETCH(int, rows);
     QFETCH(int, columns);
-    std::mt19937 random(7);
-    std::normal_distribution<float> normal;
-    std::vector<float> values(std::size_t(rows * columns));
-    for (float &x : values)
-        x = normal(random);
+    const std::vector<float> values = randomValues(rows, columns, 7);
 
     // All components: together they explain everything, each axis is a unit vector orthogonal to the others.
     const PrincipalComponents pca = principalComponents(values, rows, columns, columns);
@@ -171,42 +177,48 @@ void TestPca::rejectsBadShape()
     QCOMPARE(principalComponents({1, 2, 3, 4}, 2, 2, 5).components, 2);
 }
 
-void TestPca::nearestByCosineOrder()
+void TestPca::signsAreFixed_data()
 {
-    const std::vector<float> values = {
-        1, 0,    // 0: the query
-        1, 1,    // 1: 45 degrees, cos 0.707
-        0, 1,    // 2: orthogonal, cos 0
-        -1, 0,   // 3: opposite, cos -1
-        2, 0.1f, // 4: almost the same direction, cos 0.99875
-        0, 0,    // 5: zero row, similarity 0 rather than NaN
-    };
-    const auto nearest = nearestByCosine(values, 6, 2, 0, 3);
-    QCOMPARE(int(nearest.size()), 3);
-    QCOMPARE(nearest[0].first, 4);
-    QVERIFY(std::abs(nearest[0].second - 2 / std::sqrt(4.01)) < 1e-6);
-    QCOMPARE(nearest[1].first, 1);
-    QVERIFY(std::abs(nearest[1].second - std::sqrt(0.5)) < 1e-6);
-    QCOMPARE(nearest[2].first, 2);
-    QCOMPARE(nearest[2].second, 0.0);
-
-    const auto all = nearestByCosine(values, 6, 2, 0, 100);
-    QCOMPARE(int(all.size()), 5);
-    QCOMPARE(all[3].first, 5);
-    QCOMPARE(all[4].first, 3);
-    QVERIFY(std::abs(all[4].second + 1) < 1e-9);
-
-    const auto fromZero = nearestByCosine(values, 6, 2, 5, 2);
-    QCOMPARE(int(fromZero.size()), 2);
-    for (const auto &entry : fromZero)
-        QCOMPARE(entry.second, 0.0);
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<int>("columns");
+    QTest::newRow("40 x 6") << 40 << 6;
+    QTest::newRow("5 x 12, fewer rows than columns") << 5 << 12;
 }
 
-void TestPca::nearestByCosineRejectsBadIndex()
+void TestPca::signsAreFixed()
 {
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, nearestByCosine({1, 0, 0, 1}, 2, 2, 2, 1));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, nearestByCosine({1, 0, 0, 1}, 2, 2, -1, 1));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, nearestByCosine({1, 0, 0}, 2, 2, 0, 1));
+    QFETCH(int, rows);
+    QFETCH(int, columns);
+    const std::vector<float> values = randomValues(rows, columns, 11);
+    // The same points negated, and in the opposite order: LAPACK's singular vectors may come out
+    // with either sign for these, the fitted axes must not.
+    std::vector<float> negated;
+    for (float x : values)
+        negated.push_back(-x);
+    std::vector<float> reversed;
+    for (int r = rows - 1; r >= 0; --r)
+        reversed.insert(reversed.end(), values.begin() + r * columns, values.begin() + (r + 1) * columns);
+
+    const int k = std::min(rows - 1, 3);
+    const PrincipalComponents pca = principalComponents(values, rows, columns, k);
+    const PrincipalComponents fromNegated = principalComponents(negated, rows, columns, k);
+    const PrincipalComponents fromReversed = principalComponents(reversed, rows, columns, k);
+    for (int i = 0; i < k; ++i) {
+        int largest = 0;
+        for (int d = 1; d < columns; ++d)
+            if (std::abs(axisEntry(pca, i, d)) > std::abs(axisEntry(pca, i, largest)))
+                largest = d;
+        QVERIFY2(axisEntry(pca, i, largest) > 0, qPrintable(QString("axis %1").arg(i)));
+        for (int d = 0; d < columns; ++d) {
+            QVERIFY(std::abs(axisEntry(fromNegated, i, d) - axisEntry(pca, i, d)) < 1e-9);
+            QVERIFY(std::abs(axisEntry(fromReversed, i, d) - axisEntry(pca, i, d)) < 1e-9);
+        }
+        for (int r = 0; r < rows; ++r) {
+            const double p = pca.projected[std::size_t(r * k + i)];
+            QVERIFY(std::abs(fromNegated.projected[std::size_t(r * k + i)] + p) < 1e-9);
+            QVERIFY(std::abs(fromReversed.projected[std::size_t((rows - 1 - r) * k + i)] - p) < 1e-9);
+        }
+    }
 }
 
 QTEST_MAIN(TestPca)

@@ -1,7 +1,9 @@
 #include "engine/selfattention/selfattentioninputs.h"
 #include "ui/core/attentionheatmap.h"
 #include "ui/selfattention/attentionarrows.h"
+#include "ui/selfattention/matrixtable.h"
 #include "ui/selfattention/predictiontable.h"
+#include "ui/selfattention/selfattentioncontrols.h"
 #include "ui/selfattention/selfattentionpanel.h"
 
 #include <QImage>
@@ -17,6 +19,8 @@
 #include <memory>
 
 namespace {
+
+using Source = SelfAttentionControls::Source;
 
 void fillGuesses(PredictionTable *table, const QList<QStringList> &rows)
 {
@@ -38,6 +42,7 @@ private slots:
     void validPredictionRevealsAndShowsDifferences();
     void rowSumColumnFollowsTyping();
     void changedInputHidesWeightsAgain();
+    void stepsShowResultsOnlyOnceRevealed();
     void badInputShowsMessage_data();
     void badInputShowsMessage();
     void trainedEmbeddingsUseUnknownRow();
@@ -57,9 +62,9 @@ void TestSelfAttentionPanel::init()
     m_panel->resize(1200, 900);
     m_panel->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_panel.get()));
-    m_panel->setSentence(QStringLiteral("I love AI"));
-    m_panel->setSource(SelfAttentionPanel::Source::Random);
-    m_panel->setPredictFirst(true);
+    m_panel->controls()->setSentence(QStringLiteral("I love AI"));
+    m_panel->controls()->setSource(Source::Random);
+    m_panel->controls()->setPredictFirst(true);
 }
 
 void TestSelfAttentionPanel::predictionRejectsBadRow_data()
@@ -140,17 +145,40 @@ void TestSelfAttentionPanel::changedInputHidesWeightsAgain()
     m_panel->revealWithoutPrediction();
     QVERIFY(m_panel->isRevealed());
     const std::vector<double> before = m_panel->result().weights.values;
-    m_panel->setSeed(m_panel->seed() + 1);
+    m_panel->controls()->setSeed(m_panel->controls()->seed() + 1);
     QVERIFY(!m_panel->isRevealed());
     QVERIFY(m_panel->result().weights.values != before);
     QCOMPARE(m_panel->heatmap()->rows(), 0);
 
     // Without "predict first" the weights are always on show.
-    m_panel->setPredictFirst(false);
+    m_panel->controls()->setPredictFirst(false);
     QVERIFY(m_panel->isRevealed());
-    m_panel->setDK(m_panel->dK() == 3 ? 4 : 3);
+    m_panel->controls()->setDK(m_panel->controls()->dK() == 3 ? 4 : 3);
     QVERIFY(m_panel->isRevealed());
     QCOMPARE(m_panel->heatmap()->rows(), 3);
+}
+
+void TestSelfAttentionPanel::stepsShowResultsOnlyOnceRevealed()
+{
+    const auto table = [this](const char *name) { return m_panel->findChild<MatrixTable *>(name); };
+    const ScaledDotProductAttention &a = m_panel->result();
+    QCOMPARE(table("matrixQ")->rowCount(), 3);
+    QCOMPARE(table("matrixQ")->value(2, 1), a.q.at(2, 1));
+    QCOMPARE(table("matrixWK")->rowCount(), m_panel->controls()->dModel());
+    QCOMPARE(table("matrixWeights")->rowCount(), 0);
+    QVERIFY(!table("matrixWeights")->isVisible());
+    QVERIFY(m_panel->findChild<QLabel *>("matrixScoresTitle")->text().contains("√3"));
+
+    m_panel->revealWithoutPrediction();
+    QVERIFY(table("matrixWeights")->isVisible());
+    QCOMPARE(table("matrixWeights")->value(1, 2), a.weights.at(1, 2));
+    QCOMPARE(table("matrixOutput")->value(0, 0), a.output.at(0, 0));
+
+    m_panel->controls()->setDK(4);
+    QVERIFY(!table("matrixWeights")->isVisible());
+    QVERIFY(m_panel->findChild<QLabel *>("matrixScoresTitle")->text().contains("√4"));
+    m_panel->controls()->setSentence(QString());
+    QCOMPARE(table("matrixQ")->rowCount(), 0);
 }
 
 void TestSelfAttentionPanel::badInputShowsMessage_data()
@@ -169,15 +197,15 @@ void TestSelfAttentionPanel::badInputShowsMessage()
     QFETCH(QString, sentence);
     QFETCH(bool, trained);
     QFETCH(QString, expected);
-    m_panel->setSentence(sentence);
-    m_panel->setSource(trained ? SelfAttentionPanel::Source::Trained : SelfAttentionPanel::Source::Random);
+    m_panel->controls()->setSentence(sentence);
+    m_panel->controls()->setSource(trained ? Source::Trained : Source::Random);
     QVERIFY(!m_panel->hasResult());
     QVERIFY2(m_panel->inputMessage().contains(expected), qPrintable(m_panel->inputMessage()));
     QVERIFY(m_panel->findChild<QLabel *>(QStringLiteral("selfAttentionMessage"))->isVisible());
     QVERIFY(!m_panel->revealButton()->isEnabled());
 
-    m_panel->setSource(SelfAttentionPanel::Source::Random);
-    m_panel->setSentence(QStringLiteral("I love AI"));
+    m_panel->controls()->setSource(Source::Random);
+    m_panel->controls()->setSentence(QStringLiteral("I love AI"));
     QVERIFY(m_panel->hasResult());
     QVERIFY(m_panel->inputMessage().isEmpty());
 }
@@ -190,9 +218,9 @@ void TestSelfAttentionPanel::trainedEmbeddingsUseUnknownRow()
     config.layers = 1;
     auto model = std::make_shared<const Seq2SeqModel>(config, Vocabulary({"cat", "dog", "sun", "moon"}), 5);
     m_panel->setModel(model, QStringLiteral("test model"));
-    m_panel->setSource(SelfAttentionPanel::Source::Trained);
-    m_panel->setDModel(5);
-    m_panel->setSentence(QStringLiteral("cat zebra cat"));
+    m_panel->controls()->setSource(Source::Trained);
+    m_panel->controls()->setDModel(5);
+    m_panel->controls()->setSentence(QStringLiteral("cat zebra cat"));
     QVERIFY2(m_panel->hasResult(), qPrintable(m_panel->inputMessage()));
     QCOMPARE(m_panel->tokens(), (QStringList{"cat", "zebra*", "cat"}));
 
@@ -208,7 +236,7 @@ void TestSelfAttentionPanel::trainedEmbeddingsUseUnknownRow()
         QCOMPARE(x.at(1, c), double(projected.values[std::size_t(rowOf("<UNK>") * 5 + c)]));
     }
     QCOMPARE(m_panel->result().wq.rows, 5);
-    QCOMPARE(m_panel->result().wq.columns, m_panel->dK());
+    QCOMPARE(m_panel->result().wq.columns, m_panel->controls()->dK());
 }
 
 void TestSelfAttentionPanel::exportWritesPngOfRequestedSize_data()
@@ -270,22 +298,22 @@ void TestSelfAttentionPanel::clickingWordSelectsItsArrows()
 void TestSelfAttentionPanel::settingsRoundTrip()
 {
     QSettings settings(m_dir.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
-    m_panel->setSentence(QStringLiteral("the cat sat"));
-    m_panel->setDModel(6);
-    m_panel->setDK(5);
-    m_panel->setSeed(77);
-    m_panel->setPredictFirst(false);
-    m_panel->setSource(SelfAttentionPanel::Source::Trained);
+    m_panel->controls()->setSentence(QStringLiteral("the cat sat"));
+    m_panel->controls()->setDModel(6);
+    m_panel->controls()->setDK(5);
+    m_panel->controls()->setSeed(77);
+    m_panel->controls()->setPredictFirst(false);
+    m_panel->controls()->setSource(Source::Trained);
     m_panel->saveSettings(settings);
 
     SelfAttentionPanel restored;
     restored.restoreSettings(settings);
-    QCOMPARE(restored.sentence(), QStringLiteral("the cat sat"));
-    QCOMPARE(restored.dModel(), 6);
-    QCOMPARE(restored.dK(), 5);
-    QCOMPARE(restored.seed(), 77);
-    QCOMPARE(restored.predictFirst(), false);
-    QCOMPARE(restored.source(), SelfAttentionPanel::Source::Trained);
+    QCOMPARE(restored.controls()->sentence(), QStringLiteral("the cat sat"));
+    QCOMPARE(restored.controls()->dModel(), 6);
+    QCOMPARE(restored.controls()->dK(), 5);
+    QCOMPARE(restored.controls()->seed(), 77);
+    QCOMPARE(restored.controls()->predictFirst(), false);
+    QCOMPARE(restored.controls()->source(), Source::Trained);
 }
 
 QTEST_MAIN(TestSelfAttentionPanel)
