@@ -1,42 +1,55 @@
 #include "app/commandline.h"
 
-#include <cerrno>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
+CommandLine::CommandLine(const std::set<std::string> &valueOptions, const std::set<std::string> &flags)
+{
+    for (const std::string &name : valueOptions)
+        addValueOption(name);
+    for (const std::string &name : flags)
+        addFlag(name);
+}
 
 CommandLine::CommandLine(const std::vector<std::string> &arguments, const std::set<std::string> &valueOptions,
                          const std::set<std::string> &flags)
+    : CommandLine(valueOptions, flags)
 {
-    for (std::size_t i = 0; i < arguments.size(); ++i) {
-        const std::string &arg = arguments[i];
-        if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
-            m_positional.push_back(arg);
-            continue;
-        }
-        std::string name = arg.substr(2), value;
-        const auto equals = name.find('=');
-        const bool inlineValue = equals != std::string::npos;
-        if (inlineValue) {
-            value = name.substr(equals + 1);
-            name = name.substr(0, equals);
-        }
-        if (flags.count(name) && !inlineValue) {
-            m_flags.insert(name);
-        } else if (valueOptions.count(name)) {
-            if (!inlineValue) {
-                if (i + 1 >= arguments.size()) {
-                    fail("--" + name + " needs a value");
-                    return;
-                }
-                value = arguments[++i];
-            }
-            m_values[name] = value;
-        } else {
-            fail("unknown option --" + name);
-            return;
-        }
+    parse(arguments);
+}
+
+void CommandLine::addValueOption(const std::string &name)
+{
+    m_parser.addOption(QCommandLineOption(QString::fromStdString(name), QString(), QStringLiteral("value")));
+}
+
+void CommandLine::addFlag(const std::string &name)
+{
+    m_parser.addOption(QCommandLineOption(QString::fromStdString(name)));
+}
+
+void CommandLine::addField(const FieldSpec &field)
+{
+    if (field.type == FieldType::Flag) {
+        addFlag(field.key);
+        addFlag("no-" + field.key);
+    } else {
+        addValueOption(field.key);
     }
+}
+
+void CommandLine::parse(const std::vector<std::string> &arguments)
+{
+    QStringList list{QStringLiteral("attnscope")};  // the parser skips the program's name
+    for (const std::string &argument : arguments)
+        list << QString::fromStdString(argument);
+    if (!m_parser.parse(list)) {
+        const QStringList unknown = m_parser.unknownOptionNames();
+        if (unknown.isEmpty())
+            fail(m_parser.errorText().toStdString());
+        else
+            fail("unknown option " + std::string(unknown.front().size() == 1 ? "-" : "--") + unknown.front().toStdString());
+        return;
+    }
+    for (const QString &argument : m_parser.positionalArguments())
+        m_positional.push_back(argument.toStdString());
 }
 
 void CommandLine::fail(const std::string &message)
@@ -45,40 +58,55 @@ void CommandLine::fail(const std::string &message)
         m_error = message;
 }
 
+bool CommandLine::has(const std::string &name) const
+{
+    return m_parser.isSet(QString::fromStdString(name));
+}
+
 std::string CommandLine::text(const std::string &name, const std::string &fallback) const
 {
-    auto it = m_values.find(name);
-    return it == m_values.end() ? fallback : it->second;
+    return has(name) ? m_parser.value(QString::fromStdString(name)).toStdString() : fallback;
 }
 
 int CommandLine::integer(const std::string &name, int fallback, int min, int max)
 {
-    auto it = m_values.find(name);
-    if (it == m_values.end())
-        return fallback;
-    char *end = nullptr;
-    errno = 0;
-    const long v = std::strtol(it->second.c_str(), &end, 10);
-    if (it->second.empty() || *end != '\0' || errno != 0 || v < min || v > max) {
-        fail("--" + name + " expects a whole number from " + std::to_string(min) + " to " + std::to_string(max)
-             + ", got '" + it->second + "'");
-        return fallback;
-    }
-    return int(v);
+    FieldSpec field;
+    field.key = name;
+    field.type = FieldType::Integer;
+    field.minimum = min;
+    field.maximum = max;
+    FieldValue value;
+    return readField(field, &value) ? int(value.number) : fallback;
 }
 
 double CommandLine::number(const std::string &name, double fallback, double min, double max)
 {
-    auto it = m_values.find(name);
-    if (it == m_values.end())
-        return fallback;
-    char *end = nullptr;
-    const double v = std::strtod(it->second.c_str(), &end);
-    if (it->second.empty() || *end != '\0' || !std::isfinite(v) || v < min || v > max) {
-        char range[96];
-        std::snprintf(range, sizeof range, "%g to %g", min, max);
-        fail("--" + name + " expects a number from " + range + ", got '" + it->second + "'");
-        return fallback;
+    FieldSpec field;
+    field.key = name;
+    field.type = FieldType::Real;
+    field.minimum = min;
+    field.maximum = max;
+    FieldValue value;
+    return readField(field, &value) ? value.number : fallback;
+}
+
+bool CommandLine::readField(const FieldSpec &field, FieldValue *value)
+{
+    if (field.type == FieldType::Flag) {
+        // --key and --no-key: the last one given counts.
+        bool given = false;
+        for (const QString &name : m_parser.optionNames())
+            if (name.toStdString() == field.key || name.toStdString() == "no-" + field.key) {
+                given = true;
+                value->number = name.toStdString() == field.key ? 1 : 0;
+            }
+        return given;
     }
-    return v;
+    if (!has(field.key))
+        return false;
+    const std::string problem = parseValue(field, text(field.key), value);
+    if (problem.empty())
+        return true;
+    fail("--" + field.key + " " + problem);
+    return false;
 }

@@ -1,6 +1,7 @@
 #include "app/attention/commands.h"
 
 #include "app/attention/runfiles.h"
+#include "app/attention/runoptions.h"
 #include "app/commandline.h"
 #include "engine/attention/attentionanalysis.h"
 #include "engine/attention/dataset.h"
@@ -16,9 +17,9 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <set>
+#include <stdexcept>
 #include <sstream>
 
 namespace {
@@ -45,23 +46,6 @@ std::string percent(double share)
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.2f%%", 100.0 * share);
     return buffer;
-}
-
-std::vector<std::string> readWords(const std::string &path, std::string *error)
-{
-    std::ifstream in(path);
-    if (!in) {
-        *error = "cannot open words file '" + path + "'";
-        return {};
-    }
-    std::vector<std::string> words;
-    std::string word;
-    while (in >> word)
-        if (std::find(words.begin(), words.end(), word) == words.end())
-            words.push_back(word);
-    if (words.empty())
-        *error = "words file '" + path + "' has no words";
-    return words;
 }
 
 void printEpoch(const EpochStats &e, bool best)
@@ -142,83 +126,34 @@ std::string comparisonTable(const std::vector<ExperimentResult> &results, int tr
     return out.str();
 }
 
-// The options train and compare share: dataset, model (but --attention) and training.
-const std::set<std::string> kRunOptions = {"task", "words-file", "corpus", "min-len", "max-len", "train", "val",
-                                           "test", "embed", "hidden", "layers", "dropout", "teacher-forcing", "lr",
-                                           "batch", "epochs", "clip", "seed", "data-seed", "threads", "patience",
-                                           "unk-rate", "weight-decay", "lr-decay", "lr-epoch-decay", "out", "attention"};
-const std::set<std::string> kRunFlags = {"bidirectional", "no-bidirectional", "keep-case"};
-
-// Reads the shared options into `d`, `m` and `t`; problems go to `cl`.
-void readRunOptions(CommandLine &cl, DatasetConfig &d, ModelConfig &m, TrainingConfig &t)
-{
-    if (cl.has("task") && !parseTask(cl.text("task"), &d.task))
-        cl.fail("--task must be 'reverse' or 'copy', got '" + cl.text("task") + "'");
-    if (cl.has("words-file")) {
-        std::string error;
-        d.words = readWords(cl.text("words-file"), &error);
-        if (!error.empty())
-            cl.fail(error);
-    }
-    d.corpusPath = cl.text("corpus");
-    d.minLength = cl.integer("min-len", d.minLength, 1, 100);
-    d.maxLength = cl.integer("max-len", d.maxLength, 1, 100);
-    d.trainSize = cl.integer("train", d.trainSize, 1, 10000000);
-    d.valSize = cl.integer("val", d.valSize, 1, 10000000);
-    d.testSize = cl.integer("test", d.testSize, 1, 10000000);
-    d.lowercase = !cl.flag("keep-case");
-    m.embedSize = cl.integer("embed", m.embedSize, 1, 4096);
-    m.hiddenSize = cl.integer("hidden", m.hiddenSize, 2, 4096);
-    m.layers = cl.integer("layers", m.layers, 1, 8);
-    m.dropout = cl.number("dropout", m.dropout, 0.0, 0.95);
-    if (cl.flag("no-bidirectional"))
-        m.bidirectional = false;
-    t.teacherForcing = cl.number("teacher-forcing", t.teacherForcing, 0.0, 1.0);
-    t.learningRate = cl.number("lr", t.learningRate, 1e-12, 1e6);
-    t.learningRateDecay = cl.number("lr-decay", t.learningRateDecay, 1e-6, 1.0);
-    t.learningRateEpochDecay = cl.number("lr-epoch-decay", t.learningRateEpochDecay, 1e-6, 1.0);
-    t.batchSize = cl.integer("batch", t.batchSize, 1, 65536);
-    t.epochs = cl.integer("epochs", t.epochs, 1, 100000);
-    t.clipNorm = cl.number("clip", t.clipNorm, 0.0, 1e9);
-    t.seed = std::uint64_t(cl.integer("seed", int(t.seed), 0, 2147483647));
-    d.seed = std::uint64_t(cl.integer("data-seed", int(t.seed), 0, 2147483647));
-    t.threads = cl.integer("threads", t.threads, 0, 1024);
-    t.patience = cl.integer("patience", t.patience, 0, 100000);
-    t.unknownWordRate = cl.number("unk-rate", t.unknownWordRate, 0.0, 0.5);
-    t.weightDecay = cl.number("weight-decay", t.weightDecay, 0.0, 1.0);
-    if (cl.text("out").empty())
-        cl.fail("--out DIR is required (the folder for the model files and the reports)");
-    if (!cl.positional().empty())
-        cl.fail("unexpected argument '" + cl.positional().front() + "'");
-    for (const std::string &problem : {validate(d), validate(m), validate(t)})
-        if (!problem.empty())
-            cl.fail(problem);
-}
-
 QString outputFile(const std::string &folder, const std::string &name)
 {
     return QDir(QString::fromStdString(folder)).filePath(QString::fromStdString(name));
 }
 
-std::string attentionChoices()
+// The attention field, for compare's list of variants.
+const FieldSpec &attentionField()
 {
-    return "'bahdanau', 'luong-dot', 'luong-general' or 'none'";
+    for (const FieldSpec &field : modelConfigFields())
+        if (field.key == "attention")
+            return field;
+    throw std::logic_error("ModelConfig has no attention field");
 }
 
 }
 
 int runTrain(const std::vector<std::string> &arguments)
 {
-    CommandLine cl(arguments, kRunOptions, kRunFlags);
-    DatasetConfig d;
-    ModelConfig m;
-    TrainingConfig t;
-    if (cl.has("attention") && !parseAttention(cl.text("attention"), &m.attention))
-        cl.fail("--attention must be " + attentionChoices() + ", got '" + cl.text("attention") + "'");
-    readRunOptions(cl, d, m, t);
+    CommandLine cl({}, {});
+    addRunOptions(cl);
+    cl.parse(arguments);
+    const RunOptions options = readRunOptions(cl);
     if (!cl.ok())
         return usageError("train", cl.error());
-    const std::string out = cl.text("out");
+    const DatasetConfig &d = options.dataset;
+    const ModelConfig &m = options.model;
+    TrainingConfig t = options.training;
+    const std::string &out = options.out;
     if (!QDir().mkpath(QString::fromStdString(out)))
         return failure("cannot create output folder '" + out + "'");
     const auto file = [&](const std::string &name) { return outputFile(out, name); };
@@ -274,26 +209,31 @@ int runTrain(const std::vector<std::string> &arguments)
 
 int runCompare(const std::vector<std::string> &arguments)
 {
-    std::set<std::string> options = kRunOptions;
-    options.insert({"probe-max-len", "probe"});
-    CommandLine cl(arguments, options, kRunFlags);
-    DatasetConfig d;
-    ModelConfig m;
-    TrainingConfig t;
+    CommandLine cl({"probe-max-len", "probe"}, {});
+    addRunOptions(cl);
+    cl.parse(arguments);
+    const FieldSpec &attention = attentionField();
+    std::string every;
+    for (const std::string &name : attention.choices)
+        every += (every.empty() ? "" : ",") + name;
     std::vector<AttentionKind> kinds;
-    std::istringstream list(cl.text("attention", "bahdanau,luong-dot,luong-general,none"));
+    std::istringstream list(cl.text("attention", every));
     for (std::string name; std::getline(list, name, ',');) {
-        AttentionKind kind;
-        if (!parseAttention(name, &kind))
-            cl.fail("--attention takes a comma-separated list of " + attentionChoices() + ", got '" + name + "'");
-        else if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end())
+        FieldValue kind;
+        const std::string problem = parseValue(attention, name, &kind);
+        if (!problem.empty())
+            cl.fail("--attention takes a comma-separated list whose items " + problem);
+        else if (std::find(kinds.begin(), kinds.end(), AttentionKind(int(kind.number))) != kinds.end())
             cl.fail("--attention lists '" + name + "' twice");
         else
-            kinds.push_back(kind);
+            kinds.push_back(AttentionKind(int(kind.number)));
     }
     if (kinds.empty())
         cl.fail("--attention needs at least one variant");
-    readRunOptions(cl, d, m, t);
+    const RunOptions options = readRunOptions(cl, {"attention"});
+    const DatasetConfig &d = options.dataset;
+    const ModelConfig &m = options.model;
+    const TrainingConfig &t = options.training;
     const int probeMaxLength = cl.integer("probe-max-len", std::max(20, d.maxLength), 1, 100);
     const int probeCount = cl.integer("probe", 2000, 1, 1000000);
     if (probeMaxLength < d.maxLength)
@@ -303,7 +243,7 @@ int runCompare(const std::vector<std::string> &arguments)
         cl.fail("compare generates its sentences, so that it can probe any length; --corpus is not supported");
     if (!cl.ok())
         return usageError("compare", cl.error());
-    const std::string out = cl.text("out");
+    const std::string &out = options.out;
     if (!QDir().mkpath(QString::fromStdString(out)))
         return failure("cannot create output folder '" + out + "'");
     const auto file = [&](const std::string &name) { return outputFile(out, name); };
@@ -451,68 +391,4 @@ int runEvaluate(const std::vector<std::string> &arguments)
         return failure(e.what());
     }
     return 0;
-}
-
-std::string helpText()
-{
-    return R"(AttnScope: train a GRU seq2seq model with attention to reverse sentences, and look inside it.
-
-Usage:
-  attnscope                      open the desktop app (needs a display)
-  attnscope train --out DIR [options]
-  attnscope reverse --model FILE [--json] [--heatmap OUT.png] [--no-unk-replace]
-                    [--beam K] [--alpha A] [--nbest N] "a sentence"
-  attnscope evaluate --model FILE [--corpus FILE] [--examples N] [--batched]
-  attnscope compare --out DIR [--attention LIST] [--probe-max-len N] [--probe N] [train options]
-  attnscope bench [--threads N] [--json OUT] [--quick]
-  attnscope --help
-
-train writes DIR/model.ckpt (best epoch by validation loss), metrics.json, examples.txt,
-attention_heatmap.png and analysis.md.
-
-compare trains one model per attention variant in --attention LIST (comma-separated; default
-bahdanau,luong-dot,luong-general,none) one after another, on the same data and seed, and tests
-each on the test split and on probe sentences of every length from --min-len to --probe-max-len
-(default 20; --probe N sentences, default 2000, seed --data-seed + 1). It writes
-DIR/comparison.json (per variant: test exact match and token accuracy, exact match by probe
-length, epochs, seconds, parameters), DIR/comparison.png (exact match by length, trained lengths
-shaded) and DIR/<variant>.ckpt. It takes the train options except --corpus.
-
-reverse decodes greedily; --beam K (1-64) keeps the K best hypotheses per step instead, ranked
-at the end by score = log P / length^A (--alpha A, 0-2, default 0.6: 0 favours short outputs, 1
-is the mean log-probability per token), and --nbest N (1-K) lists the N best under the output
-(--json: "nbest" and "beam_steps", the hypotheses kept at each step). The heatmap is the best's.
-
-bench trains the default model and measures training samples/s (median over epochs after a
-warm-up), wall time to 99% test exact match, greedy and beam-5 latency for one 10-word sentence,
-the GUI's worst event-loop stall while the app trains (offscreen window, a sentence typed every
-150 ms) and peak memory; --json OUT also writes the figures as JSON, --quick measures fewer epochs.
-
-Dataset options (train):
-  --task reverse|copy      what the output is (default reverse)
-  --words-file FILE        words for generated sentences (default: the 34 reference words)
-  --corpus FILE            sentences from FILE, one per line, instead of generated ones
-  --min-len N --max-len N  sentence length in words (default 3 and 10; corpus lines outside are skipped)
-  --train N --val N --test N   generated split sizes (default 8000 1000 1000)
-  --data-seed N            seed for the data (default: --seed)
-  --keep-case              do not lower-case input
-Model options:
-  --embed N (128)  --hidden N (256)  --layers N (2)  --dropout X (0.1)
-  --bidirectional (default) | --no-bidirectional
-  --attention bahdanau|luong-dot|luong-general|none (default bahdanau)
-      bahdanau: additive, scored with the decoder state before its GRU step; luong-dot and
-      luong-general: multiplicative (s.h, s.W h), scored with the state after the step, with
-      Luong's attentional layer and input feeding; none: the decoder sees only the encoder's
-      final state (no heatmap, no <UNK> copying)
-Training options:
-  --lr X (2e-3)  --lr-decay X (0.5: the rate is multiplied by X after an epoch that does not
-                 improve validation loss; 1 = constant)
-  --lr-epoch-decay X (0.5: the rate is multiplied by X after every epoch; 1 = constant)
-  --batch N (128)  --epochs N (30)  --teacher-forcing X (1.0)  --clip X (1.0, 0 = off)
-  --patience N (5, 0 = never stop early)  --seed N (42)  --threads N (0 = all cores)
-  --unk-rate X (0.02: share of training words shown as <UNK>, so unknown words are copied)
-  --weight-decay X (0)
-
-Exit codes: 0 success, 1 failure while running, 2 bad options.
-)";
 }

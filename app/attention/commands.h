@@ -1,5 +1,7 @@
 #pragma once
 
+#include "app/attention/helptext.h"  // helpText(), which main() prints for --help
+
 #include <string>
 #include <vector>
 
@@ -9,5 +11,3 @@ int runTrain(const std::vector<std::string> &arguments);
 int runReverse(const std::vector<std::string> &arguments);
 int runEvaluate(const std::vector<std::string> &arguments);
 int runCompare(const std::vector<std::string> &arguments);
-
-std::string helpText();

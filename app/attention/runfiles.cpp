@@ -8,6 +8,7 @@
 #include "engine/core/tokenizer.h"
 #include "ui/attention/lengthaccuracyplot.h"
 #include "ui/core/attentionheatmap.h"
+#include "ui/core/configmap.h"
 #include "ui/core/plotexport.h"
 
 #include <QJsonArray>
@@ -96,12 +97,12 @@ QJsonArray historyJson(const std::vector<EpochStats> &history)
     return epochs;
 }
 
-QJsonObject trainingJson(const TrainingConfig &t)
+// The dataset's fields and its word list, which is not one.
+QJsonObject datasetJson(const DatasetConfig &d)
 {
-    return {{"lr", t.learningRate}, {"lr_decay", t.learningRateDecay}, {"lr_epoch_decay", t.learningRateEpochDecay},
-            {"batch", t.batchSize}, {"epochs", t.epochs}, {"teacher_forcing", t.teacherForcing}, {"clip", t.clipNorm},
-            {"weight_decay", t.weightDecay}, {"unknown_word_rate", t.unknownWordRate}, {"patience", t.patience},
-            {"seed", double(t.seed)}, {"threads", t.threads}};
+    QJsonObject dataset = toJson(d, datasetConfigFields());
+    dataset.insert("words", stringArray(d.words));
+    return dataset;
 }
 
 }
@@ -111,18 +112,12 @@ bool writeMetrics(const QString &path, const Seq2SeqModel &model, const Training
 {
     const QJsonArray epochs = historyJson(model.history);
     const QJsonObject byLength = byLengthJson(test.byLength);
-    const ModelConfig &m = model.config();
-    const DatasetConfig &d = model.datasetConfig;
-    QJsonObject config{
-        {"model", QJsonObject{{"embed", m.embedSize}, {"hidden", m.hiddenSize}, {"layers", m.layers},
-                              {"dropout", m.dropout}, {"bidirectional", m.bidirectional},
-                              {"attention", attentionName(m.attention)},
-                              {"parameters", double(model.parameterCount())}}},
-        {"training", trainingJson(t)},
-        {"dataset", QJsonObject{{"task", taskName(d.task)}, {"corpus", QString::fromStdString(d.corpusPath)},
-                                {"words", stringArray(d.words)}, {"min_len", d.minLength}, {"max_len", d.maxLength},
-                                {"train", d.trainSize}, {"val", d.valSize}, {"test", d.testSize},
-                                {"seed", double(d.seed)}, {"vocabulary_size", model.vocabulary().size()}}}};
+    QJsonObject modelJson = toJson(model.config(), modelConfigFields());
+    modelJson.insert("parameters", double(model.parameterCount()));
+    QJsonObject dataset = datasetJson(model.datasetConfig);
+    dataset.insert("vocabulary_size", model.vocabulary().size());
+    const QJsonObject config{
+        {"model", modelJson}, {"training", toJson(t, trainingConfigFields())}, {"dataset", dataset}};
     QJsonObject root{{"epochs", epochs},
                      {"best_epoch", outcome.bestEpoch},
                      {"status", statusName(outcome)},
@@ -187,12 +182,10 @@ bool writeComparison(const QString &path, const std::vector<ExperimentResult> &r
 {
     QJsonArray runs;
     for (const ExperimentResult &r : results) {
-        const ModelConfig &m = r.model;
         runs.append(QJsonObject{
             {"label", QString::fromStdString(r.label)},
-            {"attention", attentionName(m.attention)},
-            {"model", QJsonObject{{"embed", m.embedSize}, {"hidden", m.hiddenSize}, {"layers", m.layers},
-                                  {"dropout", m.dropout}, {"bidirectional", m.bidirectional}}},
+            {"attention", attentionName(r.model.attention)},
+            {"model", toJson(r.model, modelConfigFields())},
             {"parameters", double(r.parameters)},
             {"epochs", int(r.history.size())},
             {"best_epoch", r.outcome.bestEpoch},
@@ -210,12 +203,10 @@ bool writeComparison(const QString &path, const std::vector<ExperimentResult> &r
     }
     const QJsonObject root{
         {"runs", runs},
-        {"dataset", QJsonObject{{"task", taskName(d.task)}, {"words", stringArray(d.words)}, {"min_len", d.minLength},
-                                {"max_len", d.maxLength}, {"train", d.trainSize}, {"val", d.valSize},
-                                {"test", d.testSize}, {"seed", double(d.seed)}}},
+        {"dataset", datasetJson(d)},
         {"probe", QJsonObject{{"min_len", d.minLength}, {"max_len", probeMaxLength}, {"sentences", probeSentences},
                               {"seed", double(d.seed + 1)}}},
-        {"training", trainingJson(t)},
+        {"training", toJson(t, trainingConfigFields())},
         {"decoding", "greedy, batched"}};
     return writeFileAtomically(path, QJsonDocument(root).toJson(QJsonDocument::Indented), error);
 }

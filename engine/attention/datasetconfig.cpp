@@ -1,5 +1,6 @@
 #include "engine/attention/datasetconfig.h"
 
+#include <climits>
 #include <sstream>
 
 const char *taskName(Task task)
@@ -26,27 +27,55 @@ std::vector<std::string> DatasetConfig::defaultWords()
             "sad",  "fast",  "slow",  "old",  "new",   "hot",    "cold"};
 }
 
+const std::vector<ConfigField<DatasetConfig>> &datasetConfigFields()
+{
+    using D = DatasetConfig;
+    constexpr int kMaxSplitSize = 10000000;
+    static const std::vector<ConfigField<D>> fields = {
+        choiceField<&D::task>("task", "task", {taskName(Task::Reverse), taskName(Task::Copy)},
+                              "What the model learns to output: the input words in reverse order, or the same words "
+                              "unchanged (a control task)."),
+        pathField<&D::corpusPath>("corpus", "corpus file",
+                                  "Sentences from this UTF-8 text file, one per line, instead of generated ones; "
+                                  "lines outside the length range are skipped."),
+        flagField<&D::lowercase, /*Inverted=*/true>("keep-case", "keep upper case",
+                                                    "Keep the text's case; otherwise ASCII letters are folded to "
+                                                    "lower case, so \"The\" and \"the\" are one word."),
+        integerField<&D::minLength>("min-len", "minimum length", 1, 100, "Shortest sentence, in words."),
+        integerField<&D::maxLength>("max-len", "maximum length", 1, 100, "Longest sentence, in words."),
+        integerField<&D::trainSize>("train", "training size", 1, kMaxSplitSize,
+                                    "Generated sentences the model learns from."),
+        integerField<&D::valSize>("val", "validation size", 1, kMaxSplitSize,
+                                  "Generated sentences scored after each epoch to pick the best model and to stop "
+                                  "early."),
+        integerField<&D::testSize>("test", "test size", 1, kMaxSplitSize,
+                                   "Generated sentences held out and scored once training ends."),
+        realField<&D::valFraction>("val-fraction", "validation fraction", 0.01, 0.9, 0.01,
+                                   "Share of a corpus file's sentences used for validation."),
+        realField<&D::testFraction>("test-fraction", "test fraction", 0.01, 0.9, 0.01,
+                                    "Share of a corpus file's sentences held out for the final test."),
+        integerField<&D::maxVocabulary>("max-vocabulary", "largest vocabulary", 0, 1000000,
+                                        "Keep only the most frequent words; the rest become <UNK>.", "no limit"),
+        integerField<&D::minCount>("min-count", "minimum word count", 1, 1000,
+                                   "Words seen fewer times than this in the training split become <UNK>."),
+        integerField<&D::seed>("data-seed", "data seed", 0, INT_MAX,
+                               "Seeds the sentences and their split: the same seed and settings always give the same "
+                               "data."),
+    };
+    return fields;
+}
+
 std::string validate(const DatasetConfig &c)
 {
     std::ostringstream out;
     if (c.corpusPath.empty() && c.words.empty())
         out << "the word list is empty";
-    else if (c.minLength < 1)
-        out << "minimum length must be at least 1 (got " << c.minLength << ")";
-    else if (c.maxLength < c.minLength)
-        out << "maximum length " << c.maxLength << " is below the minimum length " << c.minLength;
-    else if (c.maxLength > 100)
-        out << "maximum length must be at most 100 (got " << c.maxLength << ")";
-    else if (c.corpusPath.empty() && (c.trainSize < 1 || c.valSize < 1 || c.testSize < 1))
-        out << "train, validation and test sizes must each be at least 1";
-    else if (c.trainSize > 10000000 || c.valSize > 10000000 || c.testSize > 10000000)
-        out << "split sizes must be at most 10,000,000";
     else if (!c.corpusPath.empty()
              && !(c.valFraction > 0 && c.testFraction > 0 && c.valFraction + c.testFraction < 1))  // NaN too
         out << "validation and test fractions must be positive and leave some training data";
-    else if (c.maxVocabulary < 0)
-        out << "maximum vocabulary size cannot be negative";
-    else if (c.minCount < 1)
-        out << "minimum word count must be at least 1";
+    else if (const std::string problem = checkFields(c, datasetConfigFields()); !problem.empty())
+        out << problem;
+    else if (c.maxLength < c.minLength)
+        out << "maximum length " << c.maxLength << " is below the minimum length " << c.minLength;
     return out.str();
 }

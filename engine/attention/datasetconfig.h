@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/core/configfield.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,6 +32,10 @@ struct DatasetConfig {
     // The reference assignment's 34 words.
     static std::vector<std::string> defaultWords();
 };
+
+// Every field of DatasetConfig but `words` (a list, read by each reader in its own way): key,
+// range, help and access (see ConfigField).
+const std::vector<ConfigField<DatasetConfig>> &datasetConfigFields();
 
 // Empty when valid, otherwise a message naming the offending field.
 std::string validate(const DatasetConfig &config);

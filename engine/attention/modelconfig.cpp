@@ -1,8 +1,6 @@
 #include "engine/attention/modelconfig.h"
 
-#include <cmath>
 #include <utility>
-#include <sstream>
 
 namespace {
 constexpr std::pair<AttentionKind, const char *> kAttentionNames[] = {{AttentionKind::Bahdanau, "bahdanau"},
@@ -29,18 +27,37 @@ bool parseAttention(const std::string &name, AttentionKind *kind)
     return false;
 }
 
+const std::vector<ConfigField<ModelConfig>> &modelConfigFields()
+{
+    static const std::vector<ConfigField<ModelConfig>> fields = {
+        integerField<&ModelConfig::embedSize>("embed", "embedding size", 1, 4096,
+                                              "Length of the vector learned for each word: larger vectors tell more "
+                                              "words apart but train more slowly."),
+        integerField<&ModelConfig::hiddenSize>("hidden", "hidden size", 2, 4096,
+                                               "Width of the GRU state, how much the encoder can remember about the "
+                                               "sentence; even for a bidirectional encoder."),
+        integerField<&ModelConfig::layers>("layers", "layers", 1, 8,
+                                           "Stacked GRU layers in the encoder and in the decoder."),
+        realField<&ModelConfig::dropout>("dropout", "dropout", 0, 0.95, 0.05,
+                                         "Share of activations zeroed between GRU layers while training, against "
+                                         "overfitting; no effect with one layer."),
+        flagField<&ModelConfig::bidirectional>("bidirectional", "bidirectional encoder",
+                                               "Read the sentence in both directions, so every position knows the "
+                                               "words on either side of it."),
+        choiceField<&ModelConfig::attention>(
+            "attention", "attention",
+            {attentionName(AttentionKind::Bahdanau), attentionName(AttentionKind::LuongDot),
+             attentionName(AttentionKind::LuongGeneral), attentionName(AttentionKind::None)},
+            "How the decoder reads the encoder: additive scores (bahdanau), multiplicative ones (luong-dot, "
+            "luong-general), or only the encoder's final state (none)."),
+    };
+    return fields;
+}
+
 std::string validate(const ModelConfig &c)
 {
-    std::ostringstream out;
-    if (c.embedSize < 1 || c.embedSize > 4096)
-        out << "embedding size must be between 1 and 4096 (got " << c.embedSize << ")";
-    else if (c.hiddenSize < 2 || c.hiddenSize > 4096)
-        out << "hidden size must be between 2 and 4096 (got " << c.hiddenSize << ")";
-    else if (c.bidirectional && c.hiddenSize % 2 != 0)
-        out << "hidden size must be even for a bidirectional encoder (got " << c.hiddenSize << ")";
-    else if (c.layers < 1 || c.layers > 8)
-        out << "layers must be between 1 and 8 (got " << c.layers << ")";
-    else if (!(c.dropout >= 0 && c.dropout < 1))
-        out << "dropout must be at least 0 and below 1 (got " << c.dropout << ")";
-    return out.str();
+    std::string problem = checkFields(c, modelConfigFields());
+    if (problem.empty() && c.bidirectional && c.hiddenSize % 2 != 0)
+        problem = "hidden size must be even for a bidirectional encoder (got " + std::to_string(c.hiddenSize) + ")";
+    return problem;
 }

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "engine/core/configfield.h"
+
 #include <string>
+#include <vector>
 
 // How the decoder reads the encoder's outputs (see DecoderImpl for the equations of each).
 enum class AttentionKind { Bahdanau, LuongDot, LuongGeneral, None };
@@ -19,6 +22,9 @@ struct ModelConfig {
     bool bidirectional = true;
     AttentionKind attention = AttentionKind::Bahdanau;
 };
+
+// Every field of ModelConfig: key, range, help and access (see ConfigField).
+const std::vector<ConfigField<ModelConfig>> &modelConfigFields();
 
 // Empty when valid, otherwise a message naming the offending field.
 std::string validate(const ModelConfig &config);

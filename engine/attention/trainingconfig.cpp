@@ -1,32 +1,50 @@
 #include "engine/attention/trainingconfig.h"
 
-#include <cmath>
-#include <sstream>
+#include <climits>
+
+const std::vector<ConfigField<TrainingConfig>> &trainingConfigFields()
+{
+    using T = TrainingConfig;
+    static const std::vector<ConfigField<T>> fields = {
+        realField<&T::learningRate>("lr", "learning rate", 1e-6, 10, 1e-4,
+                                    "Step size of the Adam optimizer: too high and the loss jumps or diverges, too "
+                                    "low and learning crawls."),
+        realField<&T::learningRateDecay>("lr-decay", "learning-rate decay", 1e-6, 1, 0.05,
+                                         "The learning rate is multiplied by this after an epoch that does not "
+                                         "improve the validation loss; 1 keeps it."),
+        realField<&T::learningRateEpochDecay>("lr-epoch-decay", "learning-rate decay per epoch", 1e-6, 1, 0.05,
+                                              "The learning rate is multiplied by this after every epoch: big steps "
+                                              "while the model is far off, small ones to settle; 1 keeps it."),
+        integerField<&T::batchSize>("batch", "batch size", 1, 65536, "Sentences per gradient step."),
+        integerField<&T::epochs>("epochs", "epochs", 1, 100000,
+                                 "Passes over the training sentences, at most: early stopping may end training "
+                                 "sooner."),
+        realField<&T::teacherForcing>("teacher-forcing", "teacher forcing", 0, 1, 0.05,
+                                      "Probability that the decoder is fed the correct previous word while training "
+                                      "instead of its own guess."),
+        realField<&T::clipNorm>("clip", "gradient clipping", 0, 1000, 0.5,
+                                "Gradients whose overall length exceeds this are scaled down to it, which keeps "
+                                "training stable.",
+                                "off"),
+        realField<&T::weightDecay>("weight-decay", "weight decay", 0, 1, 1e-4,
+                                   "L2 penalty: this times each weight is added to its gradient."),
+        realField<&T::unknownWordRate>("unk-rate", "unknown-word rate", 0, 0.5, 0.01,
+                                       "Share of training source words shown as <UNK>, so that the model learns to "
+                                       "copy unknown words through attention."),
+        integerField<&T::patience>("patience", "early-stop patience", 0, 100000,
+                                   "Stop after this many epochs without a better validation loss.", "never"),
+        integerField<&T::seed>("seed", "seed", 0, INT_MAX,
+                               "Seeds the initial weights and the batch order: the same seed and settings train the "
+                               "same model."),
+        integerField<&T::threads>("threads", "threads", 0, 1024,
+                                  "CPU threads for training; all cores is fastest but slows the rest of the "
+                                  "computer.",
+                                  "all cores"),
+    };
+    return fields;
+}
 
 std::string validate(const TrainingConfig &c)
 {
-    std::ostringstream out;
-    if (!(c.learningRate > 0 && std::isfinite(c.learningRate)))
-        out << "learning rate must be a positive number (got " << c.learningRate << ")";
-    else if (!(c.learningRateDecay > 0 && c.learningRateDecay <= 1))
-        out << "learning-rate decay must be above 0 and at most 1 (got " << c.learningRateDecay << ")";
-    else if (!(c.learningRateEpochDecay > 0 && c.learningRateEpochDecay <= 1))
-        out << "learning-rate decay per epoch must be above 0 and at most 1 (got " << c.learningRateEpochDecay << ")";
-    else if (c.batchSize < 1 || c.batchSize > 65536)
-        out << "batch size must be between 1 and 65536 (got " << c.batchSize << ")";
-    else if (c.epochs < 1 || c.epochs > 100000)
-        out << "epochs must be between 1 and 100000 (got " << c.epochs << ")";
-    else if (!(c.teacherForcing >= 0 && c.teacherForcing <= 1))
-        out << "teacher forcing ratio must be between 0 and 1 (got " << c.teacherForcing << ")";
-    else if (!(c.clipNorm >= 0 && std::isfinite(c.clipNorm)))
-        out << "clip norm must be 0 (off) or positive (got " << c.clipNorm << ")";
-    else if (!(c.weightDecay >= 0 && std::isfinite(c.weightDecay)))
-        out << "weight decay cannot be negative (got " << c.weightDecay << ")";
-    else if (!(c.unknownWordRate >= 0 && c.unknownWordRate < 1))
-        out << "unknown-word rate must be at least 0 and below 1 (got " << c.unknownWordRate << ")";
-    else if (c.patience < 0)
-        out << "patience cannot be negative (got " << c.patience << ")";
-    else if (c.threads < 0 || c.threads > 1024)
-        out << "threads must be 0 (all cores) or a positive count (got " << c.threads << ")";
-    return out.str();
+    return checkFields(c, trainingConfigFields());
 }

@@ -1,7 +1,10 @@
 #pragma once
 
+#include "engine/core/configfield.h"
+
 #include <cstdint>
 #include <string>
+#include <vector>
 
 struct TrainingConfig {
     // Batch 128 at 2e-3 rather than the reference's 64 at 1e-3: 1,250 against 980 samples/s, and
@@ -30,4 +33,9 @@ struct TrainingConfig {
     std::string checkpointPath;  // best model (by validation loss) is saved here when set
 };
 
+// Every field of TrainingConfig but `checkpointPath` (where the caller saves, not a setting): key,
+// range, help and access (see ConfigField).
+const std::vector<ConfigField<TrainingConfig>> &trainingConfigFields();
+
+// Empty when valid, otherwise a message naming the offending field.
 std::string validate(const TrainingConfig &config);

@@ -1,10 +1,10 @@
 #include "ui/attention/datasetpanel.h"
 
 #include "engine/attention/dataset.h"
+#include "ui/core/configmap.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -18,37 +18,14 @@
 #include <QRadioButton>
 #include <QRegularExpression>
 #include <QSettings>
-#include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <climits>
 
 namespace {
 
 constexpr int kPreviewPairs = 5;
-constexpr int kMaxSplitSize = 10000000;  // the engine's limit
-constexpr int kMaxSentenceLength = 100;  // the engine's limit
-
-QSpinBox *spinBox(int minimum, int maximum, const QString &toolTip)
-{
-    auto *box = new QSpinBox;
-    box->setRange(minimum, maximum);
-    box->setGroupSeparatorShown(true);
-    box->setToolTip(toolTip);
-    return box;
-}
-
-QDoubleSpinBox *fractionBox(const QString &toolTip)
-{
-    auto *box = new QDoubleSpinBox;
-    box->setRange(0.01, 0.49);
-    box->setSingleStep(0.01);
-    box->setDecimals(2);
-    box->setToolTip(toolTip);
-    return box;
-}
 
 std::vector<std::string> parseWords(const QString &text)
 {
@@ -89,13 +66,11 @@ QString pairsHtml(const std::vector<SentencePair> &pairs)
 
 }
 
-DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
+DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent), m_fields(datasetConfigFields(), this)
 {
-    m_task = new QComboBox;
-    m_task->addItem(tr("Reverse the word order"), int(Task::Reverse));
-    m_task->addItem(tr("Copy the sentence"), int(Task::Copy));
-    m_task->setToolTip(tr("What the model learns to output: the input words in reverse order, or "
-                          "the same words unchanged (a control task)."));
+    auto *task = m_fields.widget<QComboBox>("task");
+    task->setItemText(int(Task::Reverse), tr("Reverse the word order"));
+    task->setItemText(int(Task::Copy), tr("Copy the sentence"));
 
     m_fromWords = new QRadioButton(tr("Random sentences from a word list"));
     m_fromWords->setToolTip(tr("Sentences are drawn word by word, uniformly at random, from the list below."));
@@ -113,25 +88,8 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
     m_corpusPath = new QLineEdit;
     m_corpusPath->setPlaceholderText(tr("Choose a .txt file…"));
     m_corpusPath->setClearButtonEnabled(true);
-    m_corpusPath->setToolTip(tr("Plain UTF-8 text, one sentence per line."));
+    m_corpusPath->setToolTip(QString::fromStdString(m_fields.field("corpus").help));
     m_browse = new QPushButton(tr("Browse…"));
-    m_lowercase = new QCheckBox(tr("Lower-case the text"));
-    m_lowercase->setToolTip(tr("Fold ASCII letters to lower case before tokenizing, so \"The\" and "
-                               "\"the\" are one word."));
-
-    m_minLength = spinBox(1, kMaxSentenceLength, tr("Shortest sentence, in words."));
-    m_maxLength = spinBox(1, kMaxSentenceLength, tr("Longest sentence, in words."));
-    m_trainSize = spinBox(1, kMaxSplitSize, tr("Sentences the model learns from."));
-    m_valSize = spinBox(1, kMaxSplitSize,
-                        tr("Sentences used after each epoch to pick the best model and to stop early."));
-    m_testSize = spinBox(1, kMaxSplitSize, tr("Held-out sentences scored once training ends."));
-    m_valFraction = fractionBox(tr("Share of the file's sentences used for validation."));
-    m_testFraction = fractionBox(tr("Share of the file's sentences held out for the final test."));
-    m_seed = spinBox(0, INT_MAX, tr("The same seed and settings always give the same sentences."));
-    m_maxVocabulary = spinBox(0, 1000000, tr("Keep only the most frequent words; the rest become "
-                                             "<UNK>. 0 keeps every word."));
-    m_maxVocabulary->setSpecialValueText(tr("No limit"));
-    m_minCount = spinBox(1, 1000, tr("Words seen fewer times than this in the training split become <UNK>."));
 
     m_problem = new QLabel;
     m_problem->setWordWrap(true);
@@ -143,7 +101,7 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
     m_preview->setToolTip(tr("The first sentences of the training split, as the model will see them."));
 
     auto *taskForm = new QFormLayout;
-    taskForm->addRow(tr("Task:"), m_task);
+    m_fields.addRow(taskForm, "task");
 
     auto *wordsButtons = new QHBoxLayout;
     wordsButtons->addWidget(m_wordCount, 1);
@@ -158,27 +116,23 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
     sourceLayout->addLayout(wordsButtons);
     sourceLayout->addWidget(m_fromCorpus);
     sourceLayout->addLayout(corpusRow);
-    sourceLayout->addWidget(m_lowercase);
+    sourceLayout->addWidget(m_fields.widget("keep-case"));
 
     auto *lengthRow = new QHBoxLayout;
-    lengthRow->addWidget(m_minLength);
+    lengthRow->addWidget(m_fields.widget("min-len"));
     lengthRow->addWidget(new QLabel(tr("to")));
-    lengthRow->addWidget(m_maxLength);
+    lengthRow->addWidget(m_fields.widget("max-len"));
     lengthRow->addWidget(new QLabel(tr("words")), 1);
     auto *splitBox = new QGroupBox(tr("Size and split"));
     auto *splitForm = new QFormLayout(splitBox);
     splitForm->addRow(tr("Length:"), lengthRow);
-    splitForm->addRow(tr("Training:"), m_trainSize);
-    splitForm->addRow(tr("Validation:"), m_valSize);
-    splitForm->addRow(tr("Test:"), m_testSize);
-    splitForm->addRow(tr("Validation share:"), m_valFraction);
-    splitForm->addRow(tr("Test share:"), m_testFraction);
-    splitForm->addRow(tr("Seed:"), m_seed);
+    for (const char *key : {"train", "val", "test", "val-fraction", "test-fraction", "data-seed"})
+        m_fields.addRow(splitForm, key);
 
     auto *vocabularyBox = new QGroupBox(tr("Vocabulary"));
     auto *vocabularyForm = new QFormLayout(vocabularyBox);
-    vocabularyForm->addRow(tr("Largest size:"), m_maxVocabulary);
-    vocabularyForm->addRow(tr("Minimum count:"), m_minCount);
+    m_fields.addRow(vocabularyForm, "max-vocabulary");
+    m_fields.addRow(vocabularyForm, "min-count");
 
     auto *previewBox = new QGroupBox(tr("Preview"));
     auto *previewLayout = new QVBoxLayout(previewBox);
@@ -201,16 +155,10 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
     connect(m_browse, &QPushButton::clicked, this, &DatasetPanel::browseCorpus);
     connect(m_resetWords, &QPushButton::clicked, this,
             [this] { m_words->setPlainText(joinWords(DatasetConfig::defaultWords())); });
-    connect(m_task, &QComboBox::currentIndexChanged, this, &DatasetPanel::changed);
+    m_fields.onChanged(this, [this] { changed(); });
     connect(m_fromWords, &QRadioButton::toggled, this, &DatasetPanel::changed);
     connect(m_words, &QPlainTextEdit::textChanged, this, &DatasetPanel::changed);
     connect(m_corpusPath, &QLineEdit::textChanged, this, &DatasetPanel::changed);
-    connect(m_lowercase, &QCheckBox::toggled, this, &DatasetPanel::changed);
-    for (QSpinBox *box : {m_minLength, m_maxLength, m_trainSize, m_valSize, m_testSize, m_seed,
-                          m_maxVocabulary, m_minCount})
-        connect(box, &QSpinBox::valueChanged, this, &DatasetPanel::changed);
-    for (QDoubleSpinBox *box : {m_valFraction, m_testFraction})
-        connect(box, &QDoubleSpinBox::valueChanged, this, &DatasetPanel::changed);
 
     setConfig(DatasetConfig{});
 }
@@ -218,44 +166,22 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
 DatasetConfig DatasetPanel::config() const
 {
     DatasetConfig c;
-    c.task = Task(m_task->currentData().toInt());
+    m_fields.read(c);
     c.words = parseWords(m_words->toPlainText());
     if (m_fromCorpus->isChecked())
         c.corpusPath = m_corpusPath->text().trimmed().toStdString();
-    c.lowercase = m_lowercase->isChecked();
-    c.minLength = m_minLength->value();
-    c.maxLength = m_maxLength->value();
-    c.trainSize = m_trainSize->value();
-    c.valSize = m_valSize->value();
-    c.testSize = m_testSize->value();
-    c.valFraction = m_valFraction->value();
-    c.testFraction = m_testFraction->value();
-    c.seed = std::uint64_t(m_seed->value());
-    c.maxVocabulary = m_maxVocabulary->value();
-    c.minCount = m_minCount->value();
     return c;
 }
 
 void DatasetPanel::setConfig(const DatasetConfig &c)
 {
     m_updating = true;
-    m_task->setCurrentIndex(m_task->findData(int(c.task)));
+    m_fields.write(c);
     m_words->setPlainText(joinWords(c.words));
     if (!c.corpusPath.empty())
         m_corpusPath->setText(QString::fromStdString(c.corpusPath));
     m_fromCorpus->setChecked(!c.corpusPath.empty());
     m_fromWords->setChecked(c.corpusPath.empty());
-    m_lowercase->setChecked(c.lowercase);
-    m_minLength->setValue(c.minLength);
-    m_maxLength->setValue(c.maxLength);
-    m_trainSize->setValue(c.trainSize);
-    m_valSize->setValue(c.valSize);
-    m_testSize->setValue(c.testSize);
-    m_valFraction->setValue(c.valFraction);
-    m_testFraction->setValue(c.testFraction);
-    m_seed->setValue(int(std::min<std::uint64_t>(c.seed, INT_MAX)));
-    m_maxVocabulary->setValue(c.maxVocabulary);
-    m_minCount->setValue(c.minCount);
     m_updating = false;
     changed();
 }
@@ -275,49 +201,26 @@ QString DatasetPanel::problem() const
 
 void DatasetPanel::saveSettings(QSettings &settings) const
 {
-    const DatasetConfig c = config();
+    // The file's name is kept while the word list is in use, as the line edit keeps it.
+    DatasetConfig c = config();
+    c.corpusPath = m_corpusPath->text().toStdString();
     settings.beginGroup(QStringLiteral("dataset"));
-    settings.setValue(QStringLiteral("task"), QString::fromLatin1(taskName(c.task)));
+    writeSettingsMap(settings, toVariantMap(c, datasetConfigFields()));
     settings.setValue(QStringLiteral("words"), m_words->toPlainText());
-    settings.setValue(QStringLiteral("useCorpus"), m_fromCorpus->isChecked());
-    settings.setValue(QStringLiteral("corpusPath"), m_corpusPath->text());
-    settings.setValue(QStringLiteral("lowercase"), c.lowercase);
-    settings.setValue(QStringLiteral("minLength"), c.minLength);
-    settings.setValue(QStringLiteral("maxLength"), c.maxLength);
-    settings.setValue(QStringLiteral("trainSize"), c.trainSize);
-    settings.setValue(QStringLiteral("valSize"), c.valSize);
-    settings.setValue(QStringLiteral("testSize"), c.testSize);
-    settings.setValue(QStringLiteral("valFraction"), c.valFraction);
-    settings.setValue(QStringLiteral("testFraction"), c.testFraction);
-    settings.setValue(QStringLiteral("seed"), quint64(c.seed));
-    settings.setValue(QStringLiteral("maxVocabulary"), c.maxVocabulary);
-    settings.setValue(QStringLiteral("minCount"), c.minCount);
+    settings.setValue(QStringLiteral("use_corpus"), m_fromCorpus->isChecked());
     settings.endGroup();
 }
 
 void DatasetPanel::restoreSettings(QSettings &settings)
 {
-    const DatasetConfig d;
     DatasetConfig c;
     settings.beginGroup(QStringLiteral("dataset"));
-    if (!parseTask(settings.value(QStringLiteral("task")).toString().toStdString(), &c.task))
-        c.task = d.task;
+    readVariantMap(settingsMap(settings), c, datasetConfigFields());
     if (settings.contains(QStringLiteral("words")))
         c.words = parseWords(settings.value(QStringLiteral("words")).toString());
-    const QString corpus = settings.value(QStringLiteral("corpusPath")).toString();
-    if (settings.value(QStringLiteral("useCorpus"), false).toBool() && !corpus.isEmpty())
-        c.corpusPath = corpus.toStdString();
-    c.lowercase = settings.value(QStringLiteral("lowercase"), d.lowercase).toBool();
-    c.minLength = settings.value(QStringLiteral("minLength"), d.minLength).toInt();
-    c.maxLength = settings.value(QStringLiteral("maxLength"), d.maxLength).toInt();
-    c.trainSize = settings.value(QStringLiteral("trainSize"), d.trainSize).toInt();
-    c.valSize = settings.value(QStringLiteral("valSize"), d.valSize).toInt();
-    c.testSize = settings.value(QStringLiteral("testSize"), d.testSize).toInt();
-    c.valFraction = settings.value(QStringLiteral("valFraction"), d.valFraction).toDouble();
-    c.testFraction = settings.value(QStringLiteral("testFraction"), d.testFraction).toDouble();
-    c.seed = settings.value(QStringLiteral("seed"), quint64(d.seed)).toULongLong();
-    c.maxVocabulary = settings.value(QStringLiteral("maxVocabulary"), d.maxVocabulary).toInt();
-    c.minCount = settings.value(QStringLiteral("minCount"), d.minCount).toInt();
+    const QString corpus = QString::fromStdString(c.corpusPath);
+    if (!settings.value(QStringLiteral("use_corpus"), false).toBool())
+        c.corpusPath.clear();
     settings.endGroup();
     m_corpusPath->setText(corpus);
     setConfig(c);
@@ -342,13 +245,12 @@ void DatasetPanel::updateEnabled()
     m_wordCount->setEnabled(!corpus);
     m_corpusPath->setEnabled(corpus);
     m_browse->setEnabled(true);
-    m_lowercase->setEnabled(corpus);
+    m_fields.widget("keep-case")->setEnabled(corpus);
     // A file is split by shares of its lines; generated data by counts.
-    m_trainSize->setEnabled(!corpus);
-    m_valSize->setEnabled(!corpus);
-    m_testSize->setEnabled(!corpus);
-    m_valFraction->setEnabled(corpus);
-    m_testFraction->setEnabled(corpus);
+    for (const char *key : {"train", "val", "test"})
+        m_fields.widget(key)->setEnabled(!corpus);
+    for (const char *key : {"val-fraction", "test-fraction"})
+        m_fields.widget(key)->setEnabled(corpus);
 }
 
 void DatasetPanel::changed()

@@ -1,23 +1,21 @@
 #pragma once
 
 #include "engine/attention/datasetconfig.h"
+#include "ui/core/configeditor.h"
 
 #include <QWidget>
 
-class QCheckBox;
-class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QRadioButton;
 class QSettings;
-class QSpinBox;
 class QTimer;
 
 // Where training sentences come from: task, word list or corpus file, lengths, split sizes and
-// seed, with a live preview and an inline message for settings the engine would reject.
+// seed, with a live preview and an inline message for settings the engine would reject. The number,
+// flag and choice widgets are made from datasetConfigFields() (objectName: the field's key).
 class DatasetPanel : public QWidget
 {
     Q_OBJECT
@@ -40,7 +38,7 @@ private:
     void changed();
     void refreshPreview();
 
-    QComboBox *m_task;
+    ConfigEditor<DatasetConfig> m_fields;
     QRadioButton *m_fromWords;
     QRadioButton *m_fromCorpus;
     QPlainTextEdit *m_words;
@@ -48,17 +46,6 @@ private:
     QPushButton *m_resetWords;
     QLineEdit *m_corpusPath;
     QPushButton *m_browse;
-    QCheckBox *m_lowercase;
-    QSpinBox *m_minLength;
-    QSpinBox *m_maxLength;
-    QSpinBox *m_trainSize;
-    QSpinBox *m_valSize;
-    QSpinBox *m_testSize;
-    QDoubleSpinBox *m_valFraction;
-    QDoubleSpinBox *m_testFraction;
-    QSpinBox *m_seed;
-    QSpinBox *m_maxVocabulary;
-    QSpinBox *m_minCount;
     QLabel *m_problem;
     QLabel *m_preview;
     QTimer *m_previewTimer;

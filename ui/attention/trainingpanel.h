@@ -2,17 +2,15 @@
 
 #include "engine/attention/modelconfig.h"
 #include "engine/attention/trainingconfig.h"
+#include "ui/core/configeditor.h"
 
 #include <QWidget>
 
-class QCheckBox;
-class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QSettings;
-class QSpinBox;
 
-// The network's shape and how it is trained, each field with a tooltip saying what it does.
+// The network's shape and how it is trained: a widget per field of ModelConfig and
+// TrainingConfig, with the field's range and its help as the tooltip (objectName: the field's key).
 class TrainingPanel : public QWidget
 {
     Q_OBJECT
@@ -34,21 +32,8 @@ signals:
 private:
     void changed();
 
-    QSpinBox *m_embedSize;
-    QSpinBox *m_hiddenSize;
-    QSpinBox *m_layers;
-    QDoubleSpinBox *m_dropout;
-    QCheckBox *m_bidirectional;
-    QComboBox *m_attention;
-    QDoubleSpinBox *m_learningRate;
-    QSpinBox *m_batchSize;
-    QSpinBox *m_epochs;
-    QDoubleSpinBox *m_teacherForcing;
-    QDoubleSpinBox *m_clipNorm;
-    QDoubleSpinBox *m_epochDecay;
-    QSpinBox *m_patience;
-    QSpinBox *m_seed;
-    QSpinBox *m_threads;
+    ConfigEditor<ModelConfig> m_model;
+    ConfigEditor<TrainingConfig> m_training;
     QLabel *m_problem;
     bool m_updating = false;
 };

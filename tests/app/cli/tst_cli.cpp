@@ -63,7 +63,7 @@ void TestCli::badOptionsExitWithTwo_data()
     QTest::newRow("bad task") << QStringList{"train", "--out", "x", "--task", "sort"} << "--task must be";
     QTest::newRow("min above max") << QStringList{"train", "--out", "x", "--min-len", "8", "--max-len", "4"} << "maximum length 4";
     QTest::newRow("odd bidirectional") << QStringList{"train", "--out", "x", "--hidden", "33"} << "must be even";
-    QTest::newRow("missing value") << QStringList{"train", "--out"} << "--out needs a value";
+    QTest::newRow("missing value") << QStringList{"train", "--out"} << "Missing value after '--out'";
     QTest::newRow("reverse without model") << QStringList{"reverse", "the cat"} << "--model FILE is required";
     QTest::newRow("reverse without sentence") << QStringList{"reverse", "--model", "m.ckpt"} << "exactly one sentence";
     QTest::newRow("unknown command") << QStringList{"fly"} << "unknown command 'fly'";

@@ -237,7 +237,7 @@ void TestAttentionLab::absurdSettingsCannotBeEntered()
     const ModelConfig model = m_labs.attention->trainingPanel()->modelConfig();
     QVERIFY(model.embedSize >= 1 && model.hiddenSize >= 2 && model.layers >= 1);
     const TrainingConfig training = m_labs.attention->trainingPanel()->trainingConfig();
-    QVERIFY(training.learningRate > 0 && training.learningRate <= 1 && training.batchSize >= 1 && training.epochs >= 1);
+    QVERIFY(training.learningRate > 0 && training.learningRate <= 10 && training.batchSize >= 1 && training.epochs >= 1);
 }
 
 void TestAttentionLab::oddSentencesGiveOutputOrAMessage_data()

@@ -1,0 +1,145 @@
+#include "app/attention/helptext.h"
+
+#include "engine/attention/datasetconfig.h"
+#include "engine/attention/modelconfig.h"
+#include "engine/attention/trainingconfig.h"
+
+#include <map>
+#include <sstream>
+
+namespace {
+
+constexpr std::size_t kOptionColumn = 27;
+constexpr std::size_t kLineWidth = 100;
+
+// `option` and then `text`, wrapped into the column after it.
+std::string optionLine(const std::string &option, const std::string &text)
+{
+    std::string out = "  " + option;
+    std::size_t column = out.size();
+    if (column + 1 >= kOptionColumn) {
+        out += "\n";
+        column = 0;
+    }
+    std::istringstream words(text);
+    bool first = true;
+    for (std::string word; words >> word; first = false) {
+        if (!first && column + 1 + word.size() > kLineWidth) {
+            out += "\n";
+            column = 0;
+        }
+        if (column < kOptionColumn) {
+            out += std::string(kOptionColumn - column, ' ');
+            column = kOptionColumn;
+        } else {
+            out += " ";
+            ++column;
+        }
+        out += word;
+        column += word.size();
+    }
+    return out + "\n";
+}
+
+std::string optionName(const FieldSpec &field)
+{
+    switch (field.type) {
+    case FieldType::Integer:
+        return "--" + field.key + " N";
+    case FieldType::Real:
+        return "--" + field.key + " X";
+    case FieldType::Flag:
+        return "--" + field.key + ", --no-" + field.key;
+    case FieldType::Choice: {
+        std::string names;
+        for (const std::string &choice : field.choices)
+            names += (names.empty() ? "" : "|") + choice;
+        return "--" + field.key + " " + names;
+    }
+    case FieldType::Path:
+        return "--" + field.key + " FILE";
+    }
+    return {};
+}
+
+// One line per field: its help, its default and what its minimum means when that is special.
+// `defaults` replaces the struct's default where the command line sets another.
+template <typename Config>
+std::string fieldLines(const std::vector<ConfigField<Config>> &fields,
+                       const std::map<std::string, std::string> &defaults = {})
+{
+    std::string out;
+    for (const ConfigField<Config> &field : fields) {
+        const FieldValue value = field.defaultValue();
+        std::string shown = field.type == FieldType::Flag ? (value.number != 0 ? "on" : "off")
+                                                           : formatValue(field, value);
+        if (defaults.count(field.key))
+            shown = defaults.at(field.key);
+        std::string text = field.help;
+        if (!text.empty() && text.back() == '.')
+            text.pop_back();
+        if (!shown.empty()) {
+            text += " (default " + shown;
+            if (!field.minimumMeans.empty()) {
+                FieldValue minimum;
+                minimum.number = field.minimum;
+                const bool atMinimum = value.number == field.minimum;
+                text += (atMinimum ? " = " : "; " + formatValue(field, minimum) + " = ") + field.minimumMeans;
+            }
+            text += ")";
+        }
+        out += optionLine(optionName(field), text + ".");
+    }
+    return out;
+}
+
+}
+
+std::string helpText()
+{
+    std::string text = R"(AttnScope: train a GRU seq2seq model with attention to reverse sentences, and look inside it.
+
+Usage:
+  attnscope                      open the desktop app (needs a display)
+  attnscope train --out DIR [options]
+  attnscope reverse --model FILE [--json] [--heatmap OUT.png] [--no-unk-replace]
+                    [--beam K] [--alpha A] [--nbest N] "a sentence"
+  attnscope evaluate --model FILE [--corpus FILE] [--examples N] [--batched]
+  attnscope compare --out DIR [--attention LIST] [--probe-max-len N] [--probe N] [train options]
+  attnscope bench [--threads N] [--json OUT] [--quick]
+  attnscope --help
+
+train writes DIR/model.ckpt (best epoch by validation loss), metrics.json, examples.txt,
+attention_heatmap.png and analysis.md.
+
+compare trains one model per attention variant in --attention LIST (comma-separated; default
+bahdanau,luong-dot,luong-general,none) one after another, on the same data and seed, and tests
+each on the test split and on probe sentences of every length from --min-len to --probe-max-len
+(default 20; --probe N sentences, default 2000, seed --data-seed + 1). It writes
+DIR/comparison.json (per variant: test exact match and token accuracy, exact match by probe
+length, epochs, seconds, parameters), DIR/comparison.png (exact match by length, trained lengths
+shaded) and DIR/<variant>.ckpt. It takes the train options except --corpus.
+
+reverse decodes greedily; --beam K (1-64) keeps the K best hypotheses per step instead, ranked
+at the end by score = log P / length^A (--alpha A, 0-2, default 0.6: 0 favours short outputs, 1
+is the mean log-probability per token), and --nbest N (1-K) lists the N best under the output
+(--json: "nbest" and "beam_steps", the hypotheses kept at each step). The heatmap is the best's.
+
+bench trains the default model and measures training samples/s (median over epochs after a
+warm-up), wall time to 99% test exact match, greedy and beam-5 latency for one 10-word sentence,
+the GUI's worst event-loop stall while the app trains (offscreen window, a sentence typed every
+150 ms) and peak memory; --json OUT also writes the figures as JSON, --quick measures fewer epochs.
+
+Dataset options (train):
+)";
+    text += optionLine("--words-file FILE", "Words for generated sentences, separated by white space (default: the "
+                                            "34 reference words).");
+    text += fieldLines(datasetConfigFields(), {{"data-seed", "--seed"}});
+    text += "Model options:\n" + fieldLines(modelConfigFields());
+    text += R"(      bahdanau scores with the decoder state before its GRU step; luong-dot and luong-general
+      (s.h, s.W h) with the state after it, with Luong's attentional layer and input feeding;
+      none gives the decoder only the encoder's final state (no heatmap, no <UNK> copying).
+)";
+    text += "Training options:\n" + fieldLines(trainingConfigFields());
+    return text + "\nExit codes: 0 success, 1 failure while running, 2 bad options.\n";
+}

@@ -1,0 +1,341 @@
+#include "app/attention/helptext.h"
+#include "app/attention/runfiles.h"
+#include "app/attention/runoptions.h"
+#include "app/commandline.h"
+#include "engine/attention/evaluation.h"
+#include "engine/attention/experiment.h"
+#include "engine/attention/seq2seqmodel.h"
+#include "engine/attention/trainer.h"
+#include "ui/attention/datasetpanel.h"
+#include "ui/attention/trainingpanel.h"
+#include "ui/core/configmap.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QSpinBox>
+#include <QtTest>
+
+namespace {
+
+// A value of every field other than its default and still valid: one step up (down at the
+// maximum), the other state of a flag, the next choice, a file name.
+template <typename Config>
+Config changedConfig(const std::vector<ConfigField<Config>> &fields)
+{
+    Config config;
+    for (const ConfigField<Config> &field : fields) {
+        FieldValue v = field.get(config);
+        switch (field.type) {
+        case FieldType::Integer:
+            v.number += v.number + 2 <= field.maximum ? 2 : -2;
+            break;
+        case FieldType::Real:
+            v.number += v.number + field.step <= field.maximum ? field.step : -field.step;
+            break;
+        case FieldType::Flag:
+            v.number = 1 - v.number;
+            break;
+        case FieldType::Choice:
+            v.number = double((int(v.number) + 1) % int(field.choices.size()));
+            break;
+        case FieldType::Path:
+            v.text = "corpus file.txt";
+            break;
+        }
+        field.set(config, v);
+    }
+    return config;
+}
+
+// Every field of `actual` equals `expected`'s; reals to within the UI's rounding when `fuzzy`.
+template <typename Config>
+void compareFields(const Config &actual, const Config &expected, const std::vector<ConfigField<Config>> &fields,
+                   bool fuzzy = false)
+{
+    for (const ConfigField<Config> &field : fields) {
+        const FieldValue a = field.get(actual), e = field.get(expected);
+        const bool same = fuzzy ? std::abs(a.number - e.number) <= 1e-12 * std::max(1.0, std::abs(e.number))
+                                : a.number == e.number;
+        QVERIFY2(same && a.text == e.text,
+                 qPrintable(QStringLiteral("%1: %2, expected %3")
+                                .arg(QString::fromStdString(field.key), QString::fromStdString(formatValue(field, a)),
+                                     QString::fromStdString(formatValue(field, e)))));
+    }
+}
+
+// Each field given as --key value, --key=value (alternately) or a flag, as a user would type it.
+template <typename Config>
+void appendArguments(const Config &config, const std::vector<ConfigField<Config>> &fields,
+                     std::vector<std::string> *arguments)
+{
+    for (const ConfigField<Config> &field : fields) {
+        const FieldValue v = field.get(config);
+        if (field.type == FieldType::Flag) {
+            arguments->push_back((v.number != 0 ? "--" : "--no-") + field.key);
+        } else if (arguments->size() % 2 == 0) {
+            arguments->push_back("--" + field.key + "=" + formatValue(field, v));
+        } else {
+            arguments->push_back("--" + field.key);
+            arguments->push_back(formatValue(field, v));
+        }
+    }
+}
+
+// Each number and choice field just outside its range: validate() names the field. (Below an
+// integer minimum of 0 only the command line is tried: the seeds are unsigned.)
+template <typename Config>
+void refuseOutOfRange(const std::vector<ConfigField<Config>> &fields)
+{
+    for (const ConfigField<Config> &field : fields) {
+        if (field.type == FieldType::Flag || field.type == FieldType::Path)
+            continue;
+        const double step = field.type == FieldType::Real ? field.step : 1;
+        std::vector<double> outside = {field.maximum + step};
+        if (field.type != FieldType::Integer || field.minimum > 0)
+            outside.push_back(field.minimum - step);
+        for (double number : outside) {
+            Config config;
+            FieldValue v;
+            v.number = number;
+            field.set(config, v);
+            const QString problem = QString::fromStdString(validate(config));
+            QVERIFY2(problem.startsWith(QString::fromStdString(field.label + " must be")),
+                     qPrintable(QString::fromStdString(field.key) + ": " + problem));
+        }
+    }
+}
+
+QJsonObject readJson(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+template <typename Config>
+Config fromJson(const QJsonValue &json, const std::vector<ConfigField<Config>> &fields)
+{
+    Config config;
+    readVariantMap(json.toObject().toVariantMap(), config, fields);
+    return config;
+}
+
+}
+
+// Every field of the three configurations through each reader of the field tables: command line,
+// JSON files, settings, the panels' widgets, --help and validate().
+class TestConfigFields : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void changedValuesDifferAndAreValid();
+    void commandLineToJsonAndBack();
+    void comparisonJsonHoldsEveryField();
+    void settingsRestoreEveryField();
+    void panelRangesAreTheEngines();
+    void validateRefusesEachFieldOutOfRange();
+    void commandLineRefusesEachFieldOutOfRange();
+    void helpListsEveryOptionWithItsDefault();
+
+private:
+    QTemporaryDir m_dir;
+    DatasetConfig m_dataset;
+    ModelConfig m_model;
+    TrainingConfig m_training;
+};
+
+void TestConfigFields::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_dataset = changedConfig(datasetConfigFields());
+    m_dataset.words = {"red", "green", "blue"};
+    m_model = changedConfig(modelConfigFields());
+    m_training = changedConfig(trainingConfigFields());
+}
+
+void TestConfigFields::changedValuesDifferAndAreValid()
+{
+    const auto differ = [](const auto &config, const auto &fields) {
+        for (const auto &field : fields) {
+            const FieldValue v = field.get(config), d = field.defaultValue();
+            QVERIFY2(v.number != d.number || v.text != d.text, field.key.c_str());
+        }
+    };
+    differ(m_dataset, datasetConfigFields());
+    differ(m_model, modelConfigFields());
+    differ(m_training, trainingConfigFields());
+    QCOMPARE(QString::fromStdString(validate(m_dataset)), QString());
+    QCOMPARE(QString::fromStdString(validate(m_model)), QString());
+    QCOMPARE(QString::fromStdString(validate(m_training)), QString());
+}
+
+// CLI arguments -> configs -> metrics.json -> configs.
+void TestConfigFields::commandLineToJsonAndBack()
+{
+    QFile words(m_dir.filePath("words.txt"));
+    QVERIFY(words.open(QIODevice::WriteOnly));
+    words.write("red green\nblue red\n");
+    words.close();
+    std::vector<std::string> arguments = {"--out", m_dir.path().toStdString(), "--words-file",
+                                          words.fileName().toStdString()};
+    appendArguments(m_dataset, datasetConfigFields(), &arguments);
+    appendArguments(m_model, modelConfigFields(), &arguments);
+    appendArguments(m_training, trainingConfigFields(), &arguments);
+    CommandLine cl({}, {});
+    addRunOptions(cl);
+    cl.parse(arguments);
+    const RunOptions options = readRunOptions(cl);
+    QVERIFY2(cl.ok(), cl.error().c_str());
+    compareFields(options.dataset, m_dataset, datasetConfigFields());
+    compareFields(options.model, m_model, modelConfigFields());
+    compareFields(options.training, m_training, trainingConfigFields());
+    QCOMPARE(options.dataset.words, m_dataset.words);
+
+    Seq2SeqModel model(options.model, Vocabulary(options.dataset.words), 1);
+    model.datasetConfig = options.dataset;
+    const QString path = m_dir.filePath("metrics.json");
+    QString error;
+    QVERIFY2(runfiles::writeMetrics(path, model, options.training, TrainingOutcome{}, EvaluationReport{}, &error),
+             qPrintable(error));
+    const QJsonObject config = readJson(path)["config"].toObject();
+    compareFields(fromJson(config["dataset"], datasetConfigFields()), m_dataset, datasetConfigFields());
+    compareFields(fromJson(config["model"], modelConfigFields()), m_model, modelConfigFields());
+    compareFields(fromJson(config["training"], trainingConfigFields()), m_training, trainingConfigFields());
+    // The keys people read before the fields were tabled are still there.
+    QCOMPARE(config["model"].toObject()["embed"].toInt(), m_model.embedSize);
+    QCOMPARE(config["dataset"].toObject()["min_len"].toInt(), m_dataset.minLength);
+    QCOMPARE(config["training"].toObject()["lr"].toDouble(), m_training.learningRate);
+    QCOMPARE(config["dataset"].toObject()["words"].toArray().size(), 3);
+}
+
+void TestConfigFields::comparisonJsonHoldsEveryField()
+{
+    ExperimentResult run;
+    run.label = "changed";
+    run.model = m_model;
+    const QString path = m_dir.filePath("comparison.json");
+    QString error;
+    QVERIFY2(runfiles::writeComparison(path, {run}, m_dataset, m_training, 20, 100, &error), qPrintable(error));
+    const QJsonObject json = readJson(path);
+    compareFields(fromJson(json["runs"].toArray()[0].toObject()["model"], modelConfigFields()), m_model,
+                  modelConfigFields());
+    compareFields(fromJson(json["dataset"], datasetConfigFields()), m_dataset, datasetConfigFields());
+    compareFields(fromJson(json["training"], trainingConfigFields()), m_training, trainingConfigFields());
+}
+
+// Panels -> settings file -> new panels, through the strings a settings file holds.
+void TestConfigFields::settingsRestoreEveryField()
+{
+    const QString path = m_dir.filePath("settings.ini");
+    {
+        QSettings settings(path, QSettings::IniFormat);
+        DatasetPanel dataset;
+        dataset.setConfig(m_dataset);
+        TrainingPanel training;
+        training.setModelConfig(m_model);
+        training.setTrainingConfig(m_training);
+        dataset.saveSettings(settings);
+        training.saveSettings(settings);
+    }
+    QSettings settings(path, QSettings::IniFormat);
+    DatasetPanel dataset;
+    TrainingPanel training;
+    dataset.restoreSettings(settings);
+    training.restoreSettings(settings);
+    compareFields(dataset.config(), m_dataset, datasetConfigFields(), /*fuzzy=*/true);
+    compareFields(training.modelConfig(), m_model, modelConfigFields(), true);
+    compareFields(training.trainingConfig(), m_training, trainingConfigFields(), true);
+    QCOMPARE(dataset.config().words, m_dataset.words);
+}
+
+void TestConfigFields::panelRangesAreTheEngines()
+{
+    const auto check = [](QWidget *panel, const auto &fields) {
+        for (const FieldSpec &field : fields) {
+            if (field.type == FieldType::Path)
+                continue;  // the panel's own file chooser
+            QWidget *widget = panel->findChild<QWidget *>(QString::fromStdString(field.key));
+            QVERIFY2(widget, field.key.c_str());
+            QCOMPARE(widget->toolTip(), QString::fromStdString(field.help));
+            if (auto *box = qobject_cast<QSpinBox *>(widget)) {
+                QCOMPARE(field.type, FieldType::Integer);
+                QCOMPARE(box->minimum(), int(field.minimum));
+                QCOMPARE(box->maximum(), int(field.maximum));
+            } else if (auto *box = qobject_cast<QDoubleSpinBox *>(widget)) {
+                QCOMPARE(field.type, FieldType::Real);
+                QCOMPARE(box->minimum(), field.minimum);
+                QCOMPARE(box->maximum(), field.maximum);
+                QCOMPARE(box->singleStep(), field.step);
+            } else if (auto *box = qobject_cast<QComboBox *>(widget)) {
+                QCOMPARE(field.type, FieldType::Choice);
+                QCOMPARE(box->count(), int(field.choices.size()));
+            } else {
+                QVERIFY2(qobject_cast<QCheckBox *>(widget) && field.type == FieldType::Flag, field.key.c_str());
+            }
+        }
+    };
+    DatasetPanel dataset;
+    check(&dataset, datasetConfigFields());
+    TrainingPanel training;
+    check(&training, modelConfigFields());
+    check(&training, trainingConfigFields());
+}
+
+void TestConfigFields::validateRefusesEachFieldOutOfRange()
+{
+    refuseOutOfRange(datasetConfigFields());
+    refuseOutOfRange(modelConfigFields());
+    refuseOutOfRange(trainingConfigFields());
+}
+
+void TestConfigFields::commandLineRefusesEachFieldOutOfRange()
+{
+    const auto check = [](const auto &fields) {
+        for (const FieldSpec &field : fields) {
+            if (field.type == FieldType::Flag || field.type == FieldType::Path)
+                continue;
+            FieldValue above;
+            above.number = field.maximum + (field.type == FieldType::Real ? field.step : 1);
+            const std::string bad = field.type == FieldType::Choice ? "nonsense" : formatValue(field, above);
+            for (const std::string &value : {bad, std::string("ten")}) {
+                CommandLine cl({}, {});
+                addRunOptions(cl);
+                cl.parse({"--out", "x", "--" + field.key, value});
+                readRunOptions(cl);
+                QVERIFY2(QString::fromStdString(cl.error()).startsWith(QString::fromStdString("--" + field.key + " ")),
+                         cl.error().c_str());
+            }
+        }
+    };
+    check(datasetConfigFields());
+    check(modelConfigFields());
+    check(trainingConfigFields());
+}
+
+void TestConfigFields::helpListsEveryOptionWithItsDefault()
+{
+    const QString help = QString::fromStdString(helpText());
+    const auto check = [&help](const auto &fields) {
+        for (const auto &field : fields) {
+            const QString option = QString::fromStdString("--" + field.key);
+            QVERIFY2(help.contains(option + (field.type == FieldType::Flag ? ", --no-" : " ")), qPrintable(option));
+            const FieldValue d = field.defaultValue();
+            const std::string shown = field.type == FieldType::Flag ? (d.number != 0 ? "on" : "off")
+                                      : field.key == "data-seed"    ? "--seed"
+                                                                    : formatValue(field, d);
+            const qsizetype line = help.indexOf(QStringLiteral("\n  ") + option);
+            const QString entry = help.mid(line, help.indexOf(QStringLiteral("\n  --"), line + 1) - line);
+            QVERIFY2(shown.empty() || entry.simplified().contains(QString::fromStdString("(default " + shown)),
+                     qPrintable(entry));
+        }
+    };
+    check(datasetConfigFields());
+    check(modelConfigFields());
+    check(trainingConfigFields());
+}
+
+QTEST_MAIN(TestConfigFields)
+#include "tst_configfields.moc"
