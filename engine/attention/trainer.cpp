@@ -6,6 +6,7 @@
 #include "engine/core/adam.h"
 #include "engine/core/gradientclipping.h"
 #include "engine/core/maskedloss.h"
+#include "engine/core/runtime.h"
 #include "engine/fast/helperthread.h"
 #include "engine/fast/singlethreadscope.h"
 
@@ -14,8 +15,6 @@
 #include <cmath>
 #include <future>
 #include <limits>
-#include <malloc.h>
-#include <mutex>
 #include <random>
 #include <thread>
 #include <type_traits>
@@ -95,19 +94,6 @@ double forwardBackward(Seq2SeqNet &net, const Batch &batch, const std::function<
     return loss;
 }
 
-// Every step allocates and frees tensors of a few hundred KiB. glibc serves those with mmap and
-// returns them on free, so each one came back as fresh pages to fault in and zero: 8% of a
-// training run in the kernel. Keeping freed memory in the heap costs no more than the peak.
-void keepFreedMemory()
-{
-    static std::once_flag once;
-    std::call_once(once, [] {
-        mallopt(M_MMAP_THRESHOLD, 256 << 20);
-        mallopt(M_TRIM_THRESHOLD, 1 << 30);
-        mallopt(M_TOP_PAD, 64 << 20);
-    });
-}
-
 struct Validation {
     double loss = 0;
     double exactMatch = 0;
@@ -184,8 +170,7 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
     const int threads = m_config.threads > 0 ? m_config.threads : int(std::max(1u, std::thread::hardware_concurrency()));
     // Threads share out each batch's rows (forwardBackward); every op runs on one thread (Adam's
     // updates on two intra-op threads measured 7% slower).
-    torch::set_num_threads(1);
-    keepFreedMemory();
+    const runtime::IntraOpThreads oneThreadPerOp(1);
     const HelperThread::Standby standby;
     torch::manual_seed(m_config.seed);  // dropout masks
     std::mt19937_64 rng(m_config.seed);
