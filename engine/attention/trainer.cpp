@@ -8,12 +8,11 @@
 #include "engine/core/maskedloss.h"
 #include "engine/core/runtime.h"
 #include "engine/fast/helperthread.h"
-#include "engine/fast/singlethreadscope.h"
+#include "engine/fast/parallelfor.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <future>
 #include <limits>
 #include <random>
 #include <thread>
@@ -53,17 +52,15 @@ constexpr int64_t kMinShardRows = 16;
 template <typename Shard, typename Result = std::invoke_result_t<Shard, int64_t, int64_t>>
 std::vector<Result> overShards(int64_t rows, int workers, const Shard &shard)
 {
-    const int shards = int(std::clamp<int64_t>(rows / kMinShardRows, 1, workers));
-    auto run = [&](int s) {
-        const SingleThreadScope singleThread(shards > 1);  // OpenMP's count is per thread
-        return shard(rows * s / shards, rows * (s + 1) / shards);
-    };
-    std::vector<std::future<Result>> others;
-    for (int s = 1; s < shards; ++s)
-        others.push_back(std::async(std::launch::async, run, s));
-    std::vector<Result> results{run(0)};
-    for (auto &f : others)
-        results.push_back(f.get());
+    const int shards = partsFor(rows, kMinShardRows, workers);
+    std::vector<Result> results(static_cast<std::size_t>(shards));
+    parallelFor(
+        shards,
+        [&](int s) {
+            const auto [begin, end] = partRange(rows, s, shards);
+            results[std::size_t(s)] = shard(begin, end);
+        },
+        Workers::StartedSingleThreadedOps);
     return results;
 }
 
