@@ -20,10 +20,6 @@ int newThreadsCount()
     return count;
 }
 
-// Counts that no default of LibTorch's could be.
-constexpr int kOuter = 5;
-constexpr int kInner = 3;
-
 }
 
 class TestRuntime : public QObject
@@ -35,19 +31,19 @@ private slots:
     void intraOpThreadsRestoreWhatTheyFound()
     {
         const int here = torch::get_num_threads(), fresh = newThreadsCount();
-        QVERIFY(here != kOuter && here != kInner);
+        const int outerThreads = here + 3, innerThreads = here + 1;  // neither is what was there
         {
-            const runtime::IntraOpThreads outer(kOuter);
-            QCOMPARE(torch::get_num_threads(), kOuter);
-            QCOMPARE(omp_get_max_threads(), kOuter);
-            QCOMPARE(newThreadsCount(), kOuter);
+            const runtime::IntraOpThreads outer(outerThreads);
+            QCOMPARE(torch::get_num_threads(), outerThreads);
+            QCOMPARE(omp_get_max_threads(), outerThreads);
+            QCOMPARE(newThreadsCount(), outerThreads);
             {
-                const runtime::IntraOpThreads inner(kInner);
-                QCOMPARE(omp_get_max_threads(), kInner);
-                QCOMPARE(newThreadsCount(), kInner);
+                const runtime::IntraOpThreads inner(innerThreads);
+                QCOMPARE(omp_get_max_threads(), innerThreads);
+                QCOMPARE(newThreadsCount(), innerThreads);
             }
-            QCOMPARE(omp_get_max_threads(), kOuter);
-            QCOMPARE(newThreadsCount(), kOuter);
+            QCOMPARE(omp_get_max_threads(), outerThreads);
+            QCOMPARE(newThreadsCount(), outerThreads);
         }
         QCOMPARE(torch::get_num_threads(), here);
         QCOMPARE(omp_get_max_threads(), here);
@@ -57,16 +53,17 @@ private slots:
     // Inside a SingleThreadScope this thread's count differs from the default; both come back.
     void intraOpThreadsRestoreThisThreadsOwnCount()
     {
-        const runtime::IntraOpThreads outer(kOuter);
+        const int outerThreads = 5;
+        const runtime::IntraOpThreads outer(outerThreads);
         {
             const SingleThreadScope singleThread;
             {
-                const runtime::IntraOpThreads inner(kInner);
+                const runtime::IntraOpThreads inner(3);
             }
             QCOMPARE(omp_get_max_threads(), 1);
-            QCOMPARE(newThreadsCount(), kOuter);
+            QCOMPARE(newThreadsCount(), outerThreads);
         }
-        QCOMPARE(omp_get_max_threads(), kOuter);
+        QCOMPARE(omp_get_max_threads(), outerThreads);
     }
 
     // ctest sets OMP_WAIT_POLICY, so startProcess() carries on in this process; from then on a
