@@ -1,22 +1,15 @@
 #include "app/attention/bench.h"
 #include "app/attention/commands.h"
 #include "app/gui.h"
+#include "engine/core/runtime.h"
 
 #include <QApplication>
 
-#include <cstdlib>
 #include <iostream>
-#include <unistd.h>
 
 int main(int argc, char **argv)
 {
-    // libgomp spin-waits between parallel regions; with the GUI thread or another process on the
-    // same cores that collapses training ~20x. Its wait policy is read once, when the library
-    // loads, so it is set here and the process starts over with it.
-    if (!std::getenv("OMP_WAIT_POLICY")) {
-        setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
-        execv("/proc/self/exe", argv);
-    }
+    runtime::startProcess(argv);
     if (argc < 2)
         return runGui(argc, argv);
     const std::string command = argv[1];

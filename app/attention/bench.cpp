@@ -11,6 +11,7 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/attention/trainer.h"
+#include "engine/core/runtime.h"
 #include "ui/attention/attentionlab.h"
 #include "ui/attention/inferencepanel.h"
 #include "ui/workbench/mainwindow.h"
@@ -350,7 +351,7 @@ int runBench(const std::vector<std::string> &arguments)
     Seq2SeqModel model(ModelConfig{}, vocabulary, TrainingConfig{}.seed);
     model.datasetConfig = datasetConfig;
     const TimeToAccuracy accuracy = measureTimeToAccuracy(data, plan, &model);
-    torch::set_num_threads(threads);
+    const runtime::IntraOpThreads decodeThreads(threads);  // the decodes and the app below, as --threads asks
     const Latency greedy = measureGreedyLatency(model, *sentence);
     const Latency decode = measureDecodeLatency(model, *sentence, BeamOptions{});
     BeamOptions beam5;

@@ -3,11 +3,10 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/core/evalmodescope.h"
 #include "engine/core/tokenizer.h"
-#include "engine/fast/singlethreadscope.h"
+#include "engine/fast/parallelfor.h"
 
 #include <algorithm>
 #include <atomic>
-#include <future>
 #include <thread>
 
 namespace {
@@ -20,8 +19,7 @@ EvaluationReport evaluate(const Seq2SeqModel &model, const std::vector<SentenceP
     const std::size_t chunks = (data.size() + chunk - 1) / chunk;
     std::vector<std::vector<DecodedSentence>> decodedChunks(chunks);
     std::atomic<std::size_t> next{0};
-    auto decodeChunks = [&](bool singleThreaded) {
-        const SingleThreadScope singleThread(singleThreaded);
+    auto decodeChunks = [&](int) {
         for (std::size_t c; (c = next++) < chunks;) {
             std::vector<std::vector<std::string>> sources;
             for (std::size_t i = c * chunk; i < std::min(data.size(), (c + 1) * chunk); ++i)
@@ -32,15 +30,10 @@ EvaluationReport evaluate(const Seq2SeqModel &model, const std::vector<SentenceP
     // Batches decode on two threads, each running single-threaded ops (as training's shards do):
     // twice as fast. In eval mode the decodes only read the network; only batches go in
     // parallel, so a batch of one sentence, whose InferenceNet keeps scratch state, can only be
-    // the last. The future passes an exception on, and its destructor waits for the thread.
-    if (mode == DecodeMode::Batched && chunks > 1 && std::thread::hardware_concurrency() > 1) {
-        const EvalModeScope evalMode(model.net());
-        auto other = std::async(std::launch::async, decodeChunks, true);
-        decodeChunks(true);
-        other.get();
-    } else {
-        decodeChunks(false);
-    }
+    // the last.
+    const bool shared = mode == DecodeMode::Batched && chunks > 1 && std::thread::hardware_concurrency() > 1;
+    const EvalModeScope evalMode(model.net());
+    parallelFor(shared ? 2 : 1, decodeChunks, Workers::StartedSingleThreadedOps);
     std::vector<DecodedSentence> decoded;
     decoded.reserve(data.size());
     for (auto &c : decodedChunks)

@@ -4,7 +4,7 @@
 #include "engine/core/vocabulary.h"
 #include "engine/fast/fastmath.h"
 #include "engine/fast/grustep.h"
-#include "engine/fast/helperthread.h"
+#include "engine/fast/parallelfor.h"
 
 #include <cblas.h>
 
@@ -34,8 +34,8 @@ void forRows(const std::vector<int> &rows, int columns, const Piece &piece)
     for (int r : rows)
         total += r;
     const int parts = std::size_t(total) * std::size_t(columns) >= kSharedWeights ? kParts : 1;
-    HelperThread::shared().run(parts, [&](int part) {
-        const int begin = total * part / parts, end = total * (part + 1) / parts;
+    parallelFor(parts, [&](int part) {
+        const auto [begin, end] = partRange(total, part, parts);
         int offset = 0, matrix = 0;
         for (int r : rows) {
             const int b = std::max(begin - offset, 0), e = std::min(end - offset, r);
@@ -44,7 +44,7 @@ void forRows(const std::vector<int> &rows, int columns, const Piece &piece)
             offset += r;
             ++matrix;
         }
-    });
+    }, Workers::Helper);
 }
 
 // y += W x, W (rows, columns) row-major.
@@ -199,7 +199,7 @@ void InferenceNet::encode(const std::vector<int> &source)
     for (int layer = 0; layer < m_layers; ++layer) {
         output.assign(std::size_t(length * width), 0.0f);
         // The directions read the same input and write their own columns: one on each thread.
-        HelperThread::shared().run(m_directions, [&](int direction) {
+        parallelFor(m_directions, [&](int direction) {
             const GruWeights &g = m_encoder[std::size_t(layer * m_directions + direction)];
             std::vector<float> gates(std::size_t(length * 3 * size)), hiddenGates(std::size_t(3 * size));
             if (layer > 0)
@@ -221,7 +221,7 @@ void InferenceNet::encode(const std::vector<int> &source)
                 gruCell(gates.data() + t * 3 * size, hiddenGates.data(), state, nullptr, size);
                 std::copy_n(state, size, output.data() + t * width + direction * size);
             }
-        });
+        }, Workers::Helper);
         input.swap(output);
     }
     m_length = length;

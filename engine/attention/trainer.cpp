@@ -6,16 +6,14 @@
 #include "engine/core/adam.h"
 #include "engine/core/gradientclipping.h"
 #include "engine/core/maskedloss.h"
+#include "engine/core/runtime.h"
 #include "engine/fast/helperthread.h"
-#include "engine/fast/singlethreadscope.h"
+#include "engine/fast/parallelfor.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <future>
 #include <limits>
-#include <malloc.h>
-#include <mutex>
 #include <random>
 #include <thread>
 #include <type_traits>
@@ -54,17 +52,15 @@ constexpr int64_t kMinShardRows = 16;
 template <typename Shard, typename Result = std::invoke_result_t<Shard, int64_t, int64_t>>
 std::vector<Result> overShards(int64_t rows, int workers, const Shard &shard)
 {
-    const int shards = int(std::clamp<int64_t>(rows / kMinShardRows, 1, workers));
-    auto run = [&](int s) {
-        const SingleThreadScope singleThread(shards > 1);  // OpenMP's count is per thread
-        return shard(rows * s / shards, rows * (s + 1) / shards);
-    };
-    std::vector<std::future<Result>> others;
-    for (int s = 1; s < shards; ++s)
-        others.push_back(std::async(std::launch::async, run, s));
-    std::vector<Result> results{run(0)};
-    for (auto &f : others)
-        results.push_back(f.get());
+    const int shards = partsFor(rows, kMinShardRows, workers);
+    std::vector<Result> results(static_cast<std::size_t>(shards));
+    parallelFor(
+        shards,
+        [&](int s) {
+            const auto [begin, end] = partRange(rows, s, shards);
+            results[std::size_t(s)] = shard(begin, end);
+        },
+        Workers::StartedSingleThreadedOps);
     return results;
 }
 
@@ -93,19 +89,6 @@ double forwardBackward(Seq2SeqNet &net, const Batch &batch, const std::function<
          }))
         loss += part;
     return loss;
-}
-
-// Every step allocates and frees tensors of a few hundred KiB. glibc serves those with mmap and
-// returns them on free, so each one came back as fresh pages to fault in and zero: 8% of a
-// training run in the kernel. Keeping freed memory in the heap costs no more than the peak.
-void keepFreedMemory()
-{
-    static std::once_flag once;
-    std::call_once(once, [] {
-        mallopt(M_MMAP_THRESHOLD, 256 << 20);
-        mallopt(M_TRIM_THRESHOLD, 1 << 30);
-        mallopt(M_TOP_PAD, 64 << 20);
-    });
 }
 
 struct Validation {
@@ -184,8 +167,7 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
     const int threads = m_config.threads > 0 ? m_config.threads : int(std::max(1u, std::thread::hardware_concurrency()));
     // Threads share out each batch's rows (forwardBackward); every op runs on one thread (Adam's
     // updates on two intra-op threads measured 7% slower).
-    torch::set_num_threads(1);
-    keepFreedMemory();
+    const runtime::IntraOpThreads oneThreadPerOp(1);
     const HelperThread::Standby standby;
     torch::manual_seed(m_config.seed);  // dropout masks
     std::mt19937_64 rng(m_config.seed);

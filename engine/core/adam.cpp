@@ -1,10 +1,10 @@
 #include "engine/core/adam.h"
 
 #include "engine/fast/adamupdate.h"
+#include "engine/fast/parallelfor.h"
 
 #include <algorithm>
 #include <cmath>
-#include <future>
 #include <stdexcept>
 
 namespace {
@@ -58,23 +58,20 @@ void Adam::step()
         total += p.numel();
     }
     // Each thread takes an equal run of the values of all parameters, one after another.
-    const int threads = int(std::max<int64_t>(1, std::min<int64_t>(m_options.threads, total / kValuesPerThread)));
-    const auto part = [&](int t) {
-        const int64_t begin = total * t / threads, end = total * (t + 1) / threads;
-        int64_t offset = 0;
-        for (const Parameter &p : work) {
-            const int64_t b = std::max(begin - offset, int64_t(0)), e = std::min(end - offset, p.size);
-            if (b < e)
-                adamUpdate(p.value + b, p.firstMoment + b, p.secondMoment + b, p.grad + b, e - b, c);
-            offset += p.size;
-        }
-    };
-    std::vector<std::future<void>> others;
-    for (int t = 1; t < threads; ++t)
-        others.push_back(std::async(std::launch::async, part, t));
-    part(0);
-    for (auto &f : others)
-        f.get();
+    const int threads = partsFor(total, kValuesPerThread, m_options.threads);
+    parallelFor(
+        threads,
+        [&](int t) {
+            const auto [begin, end] = partRange(total, t, threads);
+            int64_t offset = 0;
+            for (const Parameter &p : work) {
+                const int64_t b = std::max(begin - offset, int64_t(0)), e = std::min(end - offset, p.size);
+                if (b < e)
+                    adamUpdate(p.value + b, p.firstMoment + b, p.secondMoment + b, p.grad + b, e - b, c);
+                offset += p.size;
+            }
+        },
+        Workers::Started);
     // Written through raw pointers, so their version counters must be moved on by hand: caches of
     // derived weights (the decoder's fused matrices, InferenceNet) compare versions to go stale.
     for (auto &p : m_parameters)

@@ -1,6 +1,7 @@
 #include "engine/fast/helperthread.h"
 
 #include <chrono>
+#include <utility>
 
 #include <omp.h>
 
@@ -75,6 +76,10 @@ void HelperThread::run(int parts, const std::function<void(int)> &job)
     while (m_remaining.load(std::memory_order_acquire) != 0)
         relax();
     running = false;
+    if (m_failed.load(std::memory_order_relaxed)) {
+        m_failed.store(false, std::memory_order_relaxed);
+        std::rethrow_exception(std::exchange(m_error, nullptr));
+    }
 }
 
 HelperThread::Standby::Standby()
@@ -95,10 +100,20 @@ void HelperThread::work(std::uint64_t generation)
         if (generationOf(claim) != generation || int(claim & 0xffffffffu) >= m_parts.load(std::memory_order_relaxed))
             return;
         if (m_claim.compare_exchange_weak(claim, claim + 1, std::memory_order_acq_rel)) {
-            (*m_job)(int(claim & 0xffffffffu));
+            runPart(int(claim & 0xffffffffu));
             m_remaining.fetch_sub(1, std::memory_order_release);
             claim = m_claim.load(std::memory_order_acquire);
         }
+    }
+}
+
+void HelperThread::runPart(int part)
+{
+    try {
+        (*m_job)(part);
+    } catch (...) {
+        if (!m_failed.exchange(true))
+            m_error = std::current_exception();
     }
 }
 

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -22,7 +23,7 @@ public:
     HelperThread &operator=(const HelperThread &) = delete;
 
     // Runs job(0) ... job(parts - 1), each exactly once, on this thread and the helper; returns
-    // when all have finished.
+    // when all have finished. An exception from a part is rethrown here once none is running.
     void run(int parts, const std::function<void(int)> &job);
 
     // While one exists, run() runs every part on the caller. Training holds one: with every core
@@ -42,6 +43,8 @@ private:
     void loop();
     // Claims and runs parts of `generation` until none are left.
     void work(std::uint64_t generation);
+    // Runs one part; the first exception of a loop is kept for its caller.
+    void runPart(int part);
 
     std::mutex m_caller;
     std::uint64_t m_generation = 0;           // the caller's count of loops, under m_caller
@@ -49,6 +52,8 @@ private:
     std::atomic<int> m_remaining{0};          // parts of the current loop not finished yet
     std::atomic<int> m_parts{0};
     const std::function<void(int)> *m_job = nullptr;
+    std::atomic<bool> m_failed{false};        // m_error holds a part's exception
+    std::exception_ptr m_error;
     std::atomic<int> m_standby{0};
     std::atomic<bool> m_sleeping{false};
     std::atomic<bool> m_stop{false};

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+
+// Who runs parallelFor's parts after the first; the first always runs on the calling thread.
+enum class Workers {
+    // A thread started for each part (~50 us), for parts of a millisecond or more. Started by the
+    // caller, it has the caller's priority: the training thread's lower one included.
+    Started,
+    // As Started, and every part, the caller's too, runs its ops on one intra-op thread
+    // (SingleThreadScope): on this model's small multiplies whole parts side by side gain more than
+    // splitting each op again.
+    StartedSingleThreadedOps,
+    // HelperThread, which spins between loops, for parts of microseconds, where waking a sleeping
+    // thread costs as much as the work; while it is busy or on standby the caller runs every part.
+    Helper,
+};
+
+// Runs body(0) ... body(parts - 1), each exactly once, on this thread and `workers`, and returns
+// when all have finished. When a part throws, its exception is rethrown here once no part is
+// running (the lowest part's when several throw with Started); parts not begun may be skipped.
+void parallelFor(int parts, const std::function<void(int)> &body, Workers workers);
+
+// How many parts `work` items make when every part should have at least `minPerPart` of them:
+// at least one, at most `maxParts`.
+inline int partsFor(int64_t work, int64_t minPerPart, int maxParts)
+{
+    return int(std::max<int64_t>(1, std::min<int64_t>(maxParts, work / minPerPart)));
+}
+
+template <typename Count>
+struct PartRange {
+    Count begin, end;
+};
+
+// The items [begin, end) of part `part` when `count` items are cut into `parts` runs in order,
+// whose sizes differ by at most one.
+template <typename Count>
+PartRange<Count> partRange(Count count, int part, int parts)
+{
+    return {count * part / parts, count * (part + 1) / parts};
+}
