@@ -124,18 +124,6 @@ torch::Tensor BahdanauAttentionImpl::keys(const torch::Tensor &encoderOutputs)
     return W_h(encoderOutputs);
 }
 
-std::pair<torch::Tensor, torch::Tensor> BahdanauAttentionImpl::forward(const torch::Tensor &state,
-                                                                       const torch::Tensor &keys,
-                                                                       const torch::Tensor &values,
-                                                                       const torch::Tensor &mask)
-{
-    auto energy = torch::tanh(keys + W_s(state).unsqueeze(1));
-    auto scores = v(energy).squeeze(2).masked_fill(mask.logical_not(), -std::numeric_limits<float>::infinity());
-    auto weights = torch::softmax(scores, 1);
-    auto context = torch::bmm(weights.unsqueeze(1), values).squeeze(1);
-    return {context, weights};
-}
-
 std::pair<torch::Tensor, torch::Tensor> BahdanauAttentionImpl::attend(const torch::Tensor &query, const torch::Tensor &keys,
                                                                       const torch::Tensor &values,
                                                                       const torch::Tensor &maskBias)

@@ -10,13 +10,10 @@ public:
     BahdanauAttentionImpl(int encoderSize, int decoderSize, int attentionSize);
 
     torch::Tensor keys(const torch::Tensor &encoderOutputs);  // (B, S, A)
-    // state (B, decoderSize), keys (B, S, A), values (B, S, encoderSize), mask (B, S) bool.
-    // Returns context (B, encoderSize) and weights (B, S); padded positions get exactly 0.
-    std::pair<torch::Tensor, torch::Tensor> forward(const torch::Tensor &state, const torch::Tensor &keys,
-                                                    const torch::Tensor &values, const torch::Tensor &mask);
-
-    // The same from the query W_s s already computed (B, A; rows may be strided) and the mask as
-    // a bias (B, S: 0 on real tokens, -inf on padding), as one autograd node: the decoder's step.
+    // From the query W_s s (B, A; rows may be strided), keys (B, S, A), values (B, S, encoderSize)
+    // and the mask as a bias (B, S: 0 on real tokens, -inf on padding), as one hand-written
+    // autograd node (speed code: the decoder's step; tests/common/referencedecoder.h has the same
+    // op by op). Returns context (B, encoderSize) and weights (B, S); padded positions get exactly 0.
     std::pair<torch::Tensor, torch::Tensor> attend(const torch::Tensor &query, const torch::Tensor &keys,
                                                    const torch::Tensor &values, const torch::Tensor &maskBias);
 

@@ -1,9 +1,8 @@
 #include "engine/attention/decoder.h"
 
+#include "engine/attention/seq2seqweights.h"
 #include "engine/core/parameterversions.h"
 #include "engine/fast/grustep.h"
-
-#include <limits>
 
 namespace {
 
@@ -41,7 +40,6 @@ DecoderImpl::DecoderImpl(int vocabularySize, const ModelConfig &c)
     , out(outputInputSize(c), vocabularySize)
     , m_kind(c.attention)
     , m_layers(c.layers)
-    , m_embedSize(c.embedSize)
     , m_hiddenSize(c.hiddenSize)
     , m_dropout(c.layers > 1 ? c.dropout : 0.0)
 {
@@ -64,45 +62,44 @@ torch::Tensor DecoderImpl::keys(const torch::Tensor &encoderOutputs)
     return {};
 }
 
-DecoderWeights DecoderImpl::regroup(bool contiguous) const
+FusedDecoderWeights DecoderImpl::regroup(bool contiguous) const
 {
     const auto oriented = [contiguous](const torch::Tensor &t) { return contiguous ? t.t().contiguous() : t.t(); };
-    DecoderWeights w;
-    const auto params = gru->named_parameters(/*recurse=*/false);
-    for (int layer = 0; layer < m_layers; ++layer) {
-        const std::string suffix = "_l" + std::to_string(layer);
-        w.input.push_back(layer == 0 ? RecurrentProjection()
-                                     : RecurrentProjection(oriented(params["weight_ih" + suffix]), params["bias_ih" + suffix]));
-        w.hidden.emplace_back(oriented(params["weight_hh" + suffix]), params["bias_hh" + suffix]);
+    const DecoderWeights p = weightsOf(*this);
+    FusedDecoderWeights w;
+    for (std::size_t layer = 0; layer < p.gru.size(); ++layer) {
+        const GruLayerWeights &g = p.gru[layer];
+        w.input.push_back(layer == 0 ? RecurrentProjection() : RecurrentProjection(oriented(g.inputWeight), g.inputBias));
+        w.hidden.emplace_back(oriented(g.hiddenWeight), g.hiddenBias);
     }
     if (attention) {
-        const torch::Tensor &ws = attention->W_s->weight;
-        const std::string top = std::to_string(m_layers - 1);
-        w.top = RecurrentProjection(oriented(torch::cat({ws, params["weight_hh_l" + top]})),
-                                    torch::cat({torch::zeros({ws.size(0)}, ws.options()), params["bias_hh_l" + top]}));
+        const torch::Tensor &ws = p.queryWeight;
+        const GruLayerWeights &top = p.gru.back();
+        w.top = RecurrentProjection(oriented(torch::cat({ws, top.hiddenWeight})),
+                                    torch::cat({torch::zeros({ws.size(0)}, ws.options()), top.hiddenBias}));
     }
-    const torch::Tensor &inputWeight = params["weight_ih_l0"];
-    w.embeddingToGates = oriented(inputWeight.narrow(1, 0, m_embedSize));
-    w.firstInputBias = params["bias_ih_l0"];
-    if (m_kind != AttentionKind::None)
-        w.contextToGates = RecurrentProjection(oriented(inputWeight.narrow(1, m_embedSize, m_hiddenSize)), {});
-    w.output = oriented(out->weight);
+    w.embeddingToGates = oriented(p.embeddingToGates);
+    w.firstInputBias = p.gru.front().inputBias;
+    if (p.contextToGates.defined())
+        w.contextToGates = RecurrentProjection(oriented(p.contextToGates), {});
+    w.output = oriented(p.outputWeight);
+    w.outputBias = p.outputBias;
     return w;
 }
 
-DecoderWeights DecoderImpl::fusedWeights()
+FusedDecoderWeights DecoderImpl::fusedWeights()
 {
     if (torch::GradMode::is_enabled())
         return regroup(/*contiguous=*/false);
     return m_cachedWeights.get(*this, [&] { return regroup(/*contiguous=*/true); });
 }
 
-torch::Tensor DecoderImpl::embeddingGates(const DecoderWeights &w, const torch::Tensor &embedded) const
+torch::Tensor DecoderImpl::embeddingGates(const FusedDecoderWeights &w, const torch::Tensor &embedded) const
 {
     return torch::matmul(embedded, w.embeddingToGates).add_(w.firstInputBias);
 }
 
-void DecoderImpl::advance(const DecoderWeights &w, const torch::Tensor &firstInputGates,
+void DecoderImpl::advance(const FusedDecoderWeights &w, const torch::Tensor &firstInputGates,
                           const torch::Tensor &topHiddenGates, std::vector<torch::Tensor> &layers)
 {
     torch::Tensor input;
@@ -116,7 +113,7 @@ void DecoderImpl::advance(const DecoderWeights &w, const torch::Tensor &firstInp
     }
 }
 
-DecoderStepOutput DecoderImpl::bahdanauStep(const DecoderWeights &w, const torch::Tensor &embeddingGates,
+DecoderStepOutput DecoderImpl::bahdanauStep(const FusedDecoderWeights &w, const torch::Tensor &embeddingGates,
                                             std::vector<torch::Tensor> &layers, const DecoderMemory &memory)
 {
     const int64_t attentionSize = attention->W_s->weight.size(0);
@@ -130,7 +127,7 @@ DecoderStepOutput DecoderImpl::bahdanauStep(const DecoderWeights &w, const torch
     return {layers.back(), context, weights};
 }
 
-DecoderStepOutput DecoderImpl::step(const DecoderWeights &w, const torch::Tensor &embeddingGates, DecoderState &state,
+DecoderStepOutput DecoderImpl::step(const FusedDecoderWeights &w, const torch::Tensor &embeddingGates, DecoderState &state,
                                     const DecoderMemory &memory)
 {
     switch (m_kind) {
@@ -153,29 +150,17 @@ DecoderStepOutput DecoderImpl::step(const DecoderWeights &w, const torch::Tensor
     return {};
 }
 
-torch::Tensor DecoderImpl::logits(const DecoderWeights &w, const torch::Tensor &output, const torch::Tensor &context,
+torch::Tensor DecoderImpl::logits(const FusedDecoderWeights &w, const torch::Tensor &output, const torch::Tensor &context,
                                   const torch::Tensor &embedded) const
 {
     switch (m_kind) {
     case AttentionKind::Bahdanau:
-        return torch::matmul(torch::cat({output, context, embedded}, -1), w.output).add_(out->bias);
+        return torch::matmul(torch::cat({output, context, embedded}, -1), w.output).add_(w.outputBias);
     case AttentionKind::LuongDot:
     case AttentionKind::LuongGeneral:
-        return torch::matmul(output, w.output).add_(out->bias);
+        return torch::matmul(output, w.output).add_(w.outputBias);
     case AttentionKind::None:
-        return torch::matmul(torch::cat({output, embedded}, -1), w.output).add_(out->bias);
+        return torch::matmul(torch::cat({output, embedded}, -1), w.output).add_(w.outputBias);
     }
     return {};
-}
-
-DecoderStep DecoderImpl::forward(const torch::Tensor &token, const torch::Tensor &hidden, const DecoderMemory &memory)
-{
-    const DecoderWeights w = fusedWeights();
-    auto embedded = dropout(embedding(token));  // (B, E)
-    DecoderMemory m = memory;
-    if (!m.maskBias.defined() && m.mask.defined())
-        m.maskBias = torch::zeros(m.mask.sizes(), embedded.options()).masked_fill(m.mask.logical_not(), -std::numeric_limits<float>::infinity());
-    DecoderState state{hidden.unbind(0), {}};
-    const DecoderStepOutput s = step(w, embeddingGates(w, embedded), state, m);
-    return {logits(w, s.output, s.context, embedded), torch::stack(state.layers), s.weights};
 }

@@ -17,12 +17,6 @@ struct DecoderMemory {
     torch::Tensor maskBias;  // (B, S) float: 0 on real tokens, -inf on padding (added to the scores)
 };
 
-struct DecoderStep {
-    torch::Tensor logits;   // (B, V)
-    torch::Tensor hidden;   // (layers, B, H)
-    torch::Tensor weights;  // (B, S) attention; undefined without attention
-};
-
 // The recurrent state between steps: one (B, H) tensor per GRU layer, and for Luong attention
 // the previous attentional state h̃_{t-1}, fed back as input (undefined before the first step: zeros).
 struct DecoderState {
@@ -30,19 +24,20 @@ struct DecoderState {
     torch::Tensor attentional;
 };
 
-// The decoder's weights regrouped for a step loop, once per batch (gradients flow back through
-// the slices). The attention query W_s and the top GRU layer's W_hh both read the previous top
-// state, so they are one multiply; the embedding's share of the first GRU layer can be computed
-// for many tokens at once. Matrices are stored (in, out), the orientation addmm wants: without
-// gradients they are contiguous copies, which make one-sentence multiplies ~5x faster.
-// Weights that every step multiplies by are RecurrentProjections, whose gradients are computed
-// once per batch rather than once per step.
-struct DecoderWeights {
+// The decoder's weights (DecoderWeights) regrouped for the fast step loop, once per batch
+// (gradients flow back through the slices). The attention query W_s and the top GRU layer's W_hh
+// both read the previous top state, so they are one multiply; the embedding's share of the first
+// GRU layer can be computed for many tokens at once. Matrices are stored (in, out), the
+// orientation addmm wants: without gradients they are contiguous copies, which make one-sentence
+// multiplies ~5x faster. Weights that every step multiplies by are RecurrentProjections, whose
+// gradients are computed once per batch rather than once per step.
+struct FusedDecoderWeights {
     RecurrentProjection top;             // Bahdanau: [W_s; W_hh(top)]^T (H, A + 3H), bias [0; b_hh(top)]
     torch::Tensor embeddingToGates;      // W_ih(layer 0) rows that read the embedding, (E, 3H)
     torch::Tensor firstInputBias;        // b_ih(layer 0)
     RecurrentProjection contextToGates;  // W_ih(layer 0) rows that read the context (Luong: h̃_{t-1}), (H, 3H), no bias; none: unset
     torch::Tensor output;                // out.weight^T (2H + E, V); Luong (H, V); none (H + E, V)
+    torch::Tensor outputBias;            // out.bias
     std::vector<RecurrentProjection> input, hidden;  // per layer, (in, 3H) with b_ih, b_hh; input[0] unset
 };
 
@@ -65,8 +60,6 @@ class DecoderImpl : public torch::nn::Module
 {
 public:
     DecoderImpl(int vocabularySize, const ModelConfig &config);
-    // One step from `hidden` (layers, B, H); for Luong, a sentence's first step (no h̃ fed back).
-    DecoderStep forward(const torch::Tensor &token, const torch::Tensor &hidden, const DecoderMemory &memory);
 
     AttentionKind kind() const { return m_kind; }
     // DecoderMemory::keys for these encoder outputs.
@@ -74,14 +67,14 @@ public:
 
     // Regrouped views for training; without gradients, contiguous copies cached until a
     // parameter changes.
-    DecoderWeights fusedWeights();
+    FusedDecoderWeights fusedWeights();
     // W_ih(layer 0) . embedding + b_ih(layer 0): the embedding's share of the first layer's gates.
-    torch::Tensor embeddingGates(const DecoderWeights &w, const torch::Tensor &embedded) const;
+    torch::Tensor embeddingGates(const FusedDecoderWeights &w, const torch::Tensor &embedded) const;
     // Advances `state` by one step.
-    DecoderStepOutput step(const DecoderWeights &w, const torch::Tensor &embeddingGates, DecoderState &state,
+    DecoderStepOutput step(const FusedDecoderWeights &w, const torch::Tensor &embeddingGates, DecoderState &state,
                            const DecoderMemory &memory);
     // Logits from what the variant predicts from (see above); any leading dimensions.
-    torch::Tensor logits(const DecoderWeights &w, const torch::Tensor &output, const torch::Tensor &context,
+    torch::Tensor logits(const FusedDecoderWeights &w, const torch::Tensor &output, const torch::Tensor &context,
                          const torch::Tensor &embedded) const;
 
     torch::nn::Embedding embedding{nullptr};
@@ -92,17 +85,16 @@ public:
     torch::nn::Linear out{nullptr};
 
 private:
-    DecoderWeights regroup(bool contiguous) const;
-    DecoderStepOutput bahdanauStep(const DecoderWeights &w, const torch::Tensor &embeddingGates,
+    FusedDecoderWeights regroup(bool contiguous) const;
+    DecoderStepOutput bahdanauStep(const FusedDecoderWeights &w, const torch::Tensor &embeddingGates,
                                    std::vector<torch::Tensor> &layers, const DecoderMemory &memory);
     // Runs the GRU layers; `topHiddenGates` when the caller has them already, else undefined.
-    void advance(const DecoderWeights &w, const torch::Tensor &firstInputGates, const torch::Tensor &topHiddenGates,
+    void advance(const FusedDecoderWeights &w, const torch::Tensor &firstInputGates, const torch::Tensor &topHiddenGates,
                  std::vector<torch::Tensor> &layers);
 
-    WeightCache<DecoderWeights> m_cachedWeights;
+    WeightCache<FusedDecoderWeights> m_cachedWeights;
     AttentionKind m_kind;
     int m_layers;
-    int m_embedSize;
     int m_hiddenSize;
     double m_dropout;
 };

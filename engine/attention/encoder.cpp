@@ -1,5 +1,6 @@
 #include "engine/attention/encoder.h"
 
+#include "engine/attention/seq2seqweights.h"
 #include "engine/core/parameterversions.h"
 #include "engine/fast/grustep.h"
 #include "engine/fast/recurrentprojection.h"
@@ -23,20 +24,13 @@ EncoderImpl::EncoderImpl(int vocabularySize, const ModelConfig &c)
     register_module("bridge", bridge);
 }
 
-std::vector<torch::Tensor> EncoderImpl::gruWeights()
+std::vector<EncoderImpl::StepWeights> EncoderImpl::stepWeights()
 {
     const auto build = [&](bool contiguous) {
-        const auto params = gru->named_parameters(/*recurse=*/false);
         const auto oriented = [contiguous](const torch::Tensor &t) { return contiguous ? t.t().contiguous() : t.t(); };
-        std::vector<torch::Tensor> w;
-        for (int layer = 0; layer < m_layers; ++layer)
-            for (int direction = 0; direction < m_directions; ++direction) {
-                const std::string suffix = "_l" + std::to_string(layer) + (direction ? "_reverse" : "");
-                w.push_back(oriented(params["weight_ih" + suffix]));
-                w.push_back(params["bias_ih" + suffix]);
-                w.push_back(oriented(params["weight_hh" + suffix]));
-                w.push_back(params["bias_hh" + suffix]);
-            }
+        std::vector<StepWeights> w;
+        for (const GruLayerWeights &g : weightsOf(*this).gru)
+            w.push_back({oriented(g.inputWeight), g.inputBias, oriented(g.hiddenWeight), g.hiddenBias});
         return w;
     };
     if (torch::GradMode::is_enabled())
@@ -46,7 +40,7 @@ std::vector<torch::Tensor> EncoderImpl::gruWeights()
 
 EncoderOutput EncoderImpl::forward(const torch::Tensor &source, const torch::Tensor &lengths)
 {
-    const std::vector<torch::Tensor> weights = gruWeights();
+    const std::vector<StepWeights> weights = stepWeights();
     const int64_t batch = source.size(0);
     const int64_t width = source.size(1);
     // Where some sentences are shorter than the batch, a padded position leaves the state as it
@@ -60,10 +54,10 @@ EncoderOutput EncoderImpl::forward(const torch::Tensor &source, const torch::Ten
     for (int layer = 0; layer < m_layers; ++layer) {
         std::vector<torch::Tensor> directions;
         for (int direction = 0; direction < m_directions; ++direction) {
-            const torch::Tensor *w = &weights[std::size_t(4 * (layer * m_directions + direction))];
-            const auto inputGates = torch::matmul(input, w[0]).add_(w[1]).unbind(1);  // every position at once
-            const RecurrentProjection hiddenGates(w[2], w[3]);
-            torch::Tensor h = torch::zeros({batch, w[2].size(0)}, input.options());
+            const StepWeights &w = weights[std::size_t(layer * m_directions + direction)];
+            const auto inputGates = torch::matmul(input, w.inputToGates).add_(w.inputBias).unbind(1);  // every position at once
+            const RecurrentProjection hiddenGates(w.hiddenToGates, w.hiddenBias);
+            torch::Tensor h = torch::zeros({batch, w.hiddenToGates.size(0)}, input.options());
             std::vector<torch::Tensor> outputs(static_cast<std::size_t>(width));
             for (int64_t i = 0; i < width; ++i) {
                 const int64_t t = direction ? width - 1 - i : i;

@@ -1,6 +1,7 @@
 #include "engine/attention/inferencenet.h"
 
 #include "engine/attention/seq2seqnet.h"
+#include "engine/attention/seq2seqweights.h"
 #include "engine/core/vocabulary.h"
 #include "engine/fast/fastmath.h"
 #include "engine/fast/grustep.h"
@@ -126,67 +127,60 @@ bool InferenceNet::supports(Seq2SeqNetImpl &net)
 InferenceNet::InferenceNet(Seq2SeqNetImpl &net)
 {
     torch::NoGradGuard noGrad;
-    const EncoderImpl &encoder = *net.encoder;
-    const DecoderImpl &decoder = *net.decoder;
-    const auto &encoderOptions = encoder.gru->options;
-    m_layers = int(encoderOptions.num_layers());
-    m_directions = encoderOptions.bidirectional() ? 2 : 1;
-    m_hidden = int(decoder.gru->options.hidden_size());
-    m_vocabulary = int(decoder.embedding->weight.size(0));
-    m_attention = int(decoder.attention->W_s->weight.size(0));
-    const int embed = int(decoder.embedding->weight.size(1));
+    const Seq2SeqWeights weights = weightsOf(net);
+    const EncoderWeights &encoder = weights.encoder;
+    const DecoderWeights &decoder = weights.decoder;
+    m_layers = int(decoder.gru.size());
+    m_directions = encoder.directions;
+    m_hidden = int(decoder.gru.front().hiddenWeight.size(1));
+    m_vocabulary = int(decoder.embedding.size(0));
+    m_attention = int(decoder.queryWeight.size(0));
+    const int embed = int(decoder.embedding.size(1));
 
-    const auto encoderParams = encoder.gru->named_parameters(/*recurse=*/false);
     for (int layer = 0; layer < m_layers; ++layer)
         for (int direction = 0; direction < m_directions; ++direction) {
-            const std::string suffix = "_l" + std::to_string(layer) + (direction ? "_reverse" : "");
+            const GruLayerWeights &w = encoder.layer(layer, direction);
             GruWeights g;
-            const torch::Tensor inputWeight = encoderParams["weight_ih" + suffix];
-            g.size = int(encoderOptions.hidden_size());
-            g.inputSize = int(inputWeight.size(1));
-            g.inputToGates = floats(inputWeight);
-            g.inputBias = floats(encoderParams["bias_ih" + suffix]);
-            g.hiddenToGates = floats(encoderParams["weight_hh" + suffix]);
-            g.hiddenBias = floats(encoderParams["bias_hh" + suffix]);
+            g.size = int(w.hiddenWeight.size(1));
+            g.inputSize = int(w.inputWeight.size(1));
+            g.inputToGates = floats(w.inputWeight);
+            g.inputBias = floats(w.inputBias);
+            g.hiddenToGates = floats(w.hiddenWeight);
+            g.hiddenBias = floats(w.hiddenBias);
             if (layer == 0)
-                g.tokenGates = floats(torch::addmm(encoderParams["bias_ih" + suffix], encoder.embedding->weight,
-                                                   inputWeight.t()));
+                g.tokenGates = floats(torch::addmm(w.inputBias, encoder.embedding, w.inputWeight.t()));
             m_encoder.push_back(std::move(g));
         }
-    m_bridge = floats(encoder.bridge->weight);
-    m_bridgeBias = floats(encoder.bridge->bias);
+    m_bridge = floats(encoder.bridgeWeight);
+    m_bridgeBias = floats(encoder.bridgeBias);
 
-    const auto decoderParams = decoder.gru->named_parameters(/*recurse=*/false);
     for (int layer = 0; layer < m_layers; ++layer) {
-        const std::string suffix = "_l" + std::to_string(layer);
+        const GruLayerWeights &w = decoder.gru[std::size_t(layer)];
         GruWeights g;
         g.size = m_hidden;
-        g.inputSize = layer == 0 ? embed + m_hidden : m_hidden;
-        const torch::Tensor inputWeight = decoderParams["weight_ih" + suffix];
+        g.inputSize = int(w.inputWeight.size(1));
         if (layer == 0) {
-            g.tokenGates = floats(torch::addmm(decoderParams["bias_ih" + suffix], decoder.embedding->weight,
-                                               inputWeight.narrow(1, 0, embed).t()));
-            m_contextToGates = floats(inputWeight.narrow(1, embed, m_hidden));
+            g.tokenGates = floats(torch::addmm(w.inputBias, decoder.embedding, decoder.embeddingToGates.t()));
+            m_contextToGates = floats(decoder.contextToGates);
         } else {
-            g.inputToGates = floats(inputWeight);
-            g.inputBias = floats(decoderParams["bias_ih" + suffix]);
+            g.inputToGates = floats(w.inputWeight);
+            g.inputBias = floats(w.inputBias);
         }
         if (layer + 1 < m_layers) {
-            g.hiddenToGates = floats(decoderParams["weight_hh" + suffix]);
-            g.hiddenBias = floats(decoderParams["bias_hh" + suffix]);
+            g.hiddenToGates = floats(w.hiddenWeight);
+            g.hiddenBias = floats(w.hiddenBias);
         }
         m_decoder.push_back(std::move(g));
     }
-    const std::string top = "_l" + std::to_string(m_layers - 1);
-    const torch::Tensor &ws = decoder.attention->W_s->weight;
-    m_top = floats(torch::cat({ws, decoderParams["weight_hh" + top]}));
-    m_topBias = floats(torch::cat({torch::zeros({ws.size(0)}, ws.options()), decoderParams["bias_hh" + top]}));
-    m_keysWeight = floats(decoder.attention->W_h->weight);
-    m_score = floats(decoder.attention->v->weight);
-    const torch::Tensor &out = decoder.out->weight;  // columns: state, context, embedding
-    m_stateToLogits = floats(out.narrow(1, 0, m_hidden));
-    m_contextToLogits = floats(out.narrow(1, m_hidden, m_hidden));
-    m_tokenLogits = floats(torch::addmm(decoder.out->bias, decoder.embedding->weight, out.narrow(1, 2 * m_hidden, embed).t()));
+    const GruLayerWeights &top = decoder.gru.back();
+    const torch::Tensor &ws = decoder.queryWeight;
+    m_top = floats(torch::cat({ws, top.hiddenWeight}));
+    m_topBias = floats(torch::cat({torch::zeros({ws.size(0)}, ws.options()), top.hiddenBias}));
+    m_keysWeight = floats(decoder.keysWeight);
+    m_score = floats(decoder.scoreWeight);
+    m_stateToLogits = floats(decoder.stateToLogits);
+    m_contextToLogits = floats(decoder.contextToLogits);
+    m_tokenLogits = floats(torch::addmm(decoder.outputBias, decoder.embedding, decoder.embeddingToLogits.t()));
 }
 
 void InferenceNet::encode(const std::vector<int> &source)

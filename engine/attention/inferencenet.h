@@ -10,11 +10,12 @@ struct InferenceNetOutput {
     std::vector<float> weights;  // steps x source length, row-major
 };
 
-// A frozen float copy of a Bahdanau Seq2SeqNet that decodes one sentence in eval mode with plain
-// loops and BLAS matrix-vector products instead of tensor ops. One sentence is too little work
-// for LibTorch's ~2-5 us per op to hide behind: the op-by-op decoder spends most of a decode in
-// dispatch. What is linear in the encoder outputs or the previous token is multiplied once per
-// sentence or once per vocabulary word, not once per step:
+// Speed code, the attention lab's one-sentence fast path: a frozen float copy of a Bahdanau
+// Seq2SeqNet (its weights read through Seq2SeqWeights) that decodes one sentence in eval mode
+// with plain loops and BLAS matrix-vector products instead of tensor ops. One sentence is too
+// little work for LibTorch's ~2-5 us per op to hide behind: the op-by-op decoder spends most of a
+// decode in dispatch. What is linear in the encoder outputs or the previous token is multiplied
+// once per sentence or once per vocabulary word, not once per step:
 //   context's share of the GRU gates and logits: sum_i a_i (W h_i) instead of W (sum_i a_i h_i);
 //   the token embedding's share: one row of a table (vocabulary x gates).
 // The result equals Seq2SeqNetImpl::greedy's up to float rounding.

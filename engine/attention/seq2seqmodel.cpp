@@ -212,7 +212,7 @@ BeamDecoded Seq2SeqModel::beamDecode(const std::vector<std::string> &tokens, con
     const Batch batch = makeSourceBatch({ids});
     torch::Tensor hidden;
     const DecoderMemory memory = d->net->encode(batch.source, batch.sourceLengths, &hidden);
-    const DecoderWeights w = decoder->fusedWeights();
+    const FusedDecoderWeights w = decoder->fusedWeights();
     DecoderState state{hidden.unbind(0), {}};
     DecoderMemory rowsMemory = memory;
 

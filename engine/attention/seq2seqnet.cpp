@@ -48,7 +48,7 @@ torch::Tensor Seq2SeqNetImpl::forward(const torch::Tensor &source, const torch::
             referenceColumns.push_back(t);
     const auto columns = torch::tensor(referenceColumns, torch::kLong);
     const auto referenceEmbedded = decoder->dropout(decoder->embedding(target.index_select(1, columns)));
-    const DecoderWeights w = decoder->fusedWeights();
+    const FusedDecoderWeights w = decoder->fusedWeights();
     const auto referenceGates = decoder->embeddingGates(w, referenceEmbedded).unbind(1);
     const auto referenceInputs = referenceEmbedded.unbind(1);
 
@@ -91,7 +91,7 @@ GreedyOutput Seq2SeqNetImpl::greedy(const torch::Tensor &source, const torch::Te
         return greedyOne(source.narrow(1, 0, lengths[0].item<int64_t>()), maxSteps, stopAtEos);
     torch::Tensor hidden;
     const DecoderMemory memory = encode(source, lengths, &hidden);
-    const DecoderWeights w = decoder->fusedWeights();
+    const FusedDecoderWeights w = decoder->fusedWeights();
     torch::Tensor input = torch::full({batch}, Vocabulary::kSos, torch::kLong);
     torch::Tensor done = torch::zeros({batch}, torch::kBool);
     DecoderState state{hidden.unbind(0), {}};

@@ -135,7 +135,7 @@ void TestAttentionVariants::luongScoresAreTheCurrentStateDotTheEncoderOutputs()
     const auto source = torch::tensor({{4, 5, 6, 2}, {8, 2, 0, 0}});
     torch::Tensor hidden;
     const DecoderMemory memory = net->encode(source, torch::tensor({4, 2}), &hidden);
-    const DecoderWeights w = net->decoder->fusedWeights();
+    const FusedDecoderWeights w = net->decoder->fusedWeights();
     DecoderState state{hidden.unbind(0), {}};
     const auto embedded = net->decoder->embedding(torch::tensor({1, 1}));
     net->decoder->step(w, net->decoder->embeddingGates(w, embedded), state, memory);  // h̃_0 = 0 fed into step 2

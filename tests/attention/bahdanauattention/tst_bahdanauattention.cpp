@@ -1,15 +1,17 @@
 #include "engine/attention/bahdanauattention.h"
+#include "tests/common/referencenet.h"
 
 #include <QtTest>
 
-// Attention weights form a distribution over real tokens; padding gets exactly zero.
+// Attention weights form a distribution over real tokens; padding gets exactly zero. The first two
+// tests hold the op-by-op reference to the formula, the last holds the fused node to the reference.
 class TestBahdanauAttention : public QObject
 {
     Q_OBJECT
 private slots:
     void rowsSumToOneAndPaddingIsZero();
     void matchesTheFormula();
-    void attendMatchesForward();
+    void attendMatchesReference();
 };
 
 void TestBahdanauAttention::rowsSumToOneAndPaddingIsZero()
@@ -18,7 +20,7 @@ void TestBahdanauAttention::rowsSumToOneAndPaddingIsZero()
     BahdanauAttention attention(8, 6, 7);
     const auto values = torch::randn({3, 5, 8});
     const auto mask = torch::tensor({{1, 1, 1, 1, 1}, {1, 1, 0, 0, 0}, {1, 0, 0, 0, 0}}).to(torch::kBool);
-    auto [context, weights] = attention(torch::randn({3, 6}), attention->keys(values), values, mask);
+    auto [context, weights] = referenceAttention(attention, torch::randn({3, 6}), attention->keys(values), values, mask);
     QCOMPARE(weights.sizes(), (torch::IntArrayRef{3, 5}));
     QVERIFY(torch::allclose(weights.sum(1), torch::ones({3}), 1e-6, 1e-6));
     QCOMPARE(weights.masked_select(mask.logical_not()).abs().sum().item<float>(), 0.0f);
@@ -33,7 +35,7 @@ void TestBahdanauAttention::matchesTheFormula()
     const auto values = torch::randn({1, 3, 4});
     const auto state = torch::randn({1, 3});
     const auto mask = torch::ones({1, 3}, torch::kBool);
-    auto [context, weights] = attention(state, attention->keys(values), values, mask);
+    auto [context, weights] = referenceAttention(attention, state, attention->keys(values), values, mask);
     // e_i = v . tanh(W_s s + W_h h_i), alpha = softmax(e), context = sum alpha_i h_i
     std::vector<torch::Tensor> energies;
     for (int i = 0; i < 3; ++i)
@@ -45,9 +47,9 @@ void TestBahdanauAttention::matchesTheFormula()
     QVERIFY(torch::allclose(context[0], torch::mv(values[0].t(), expected), 1e-5, 1e-6));
 }
 
-// The decoder's fused attend(), from W_s s and a mask bias, gives forward()'s context and weights
+// The decoder's fused attend(), from W_s s and a mask bias, gives the reference's context and weights
 // and the same gradients for the state, keys, values and v, whichever output the loss reads.
-void TestBahdanauAttention::attendMatchesForward()
+void TestBahdanauAttention::attendMatchesReference()
 {
     torch::manual_seed(7);
     BahdanauAttention attention(8, 6, 7);
@@ -59,7 +61,7 @@ void TestBahdanauAttention::attendMatchesForward()
     const auto contextWeight = torch::randn({3, 8}), weightsWeight = torch::randn({3, 5});
     const auto run = [&](bool fused) {
         auto [context, weights] = fused ? attention->attend(attention->W_s(state), keys, values, maskBias)
-                                        : attention(state, keys, values, mask);
+                                        : referenceAttention(attention, state, keys, values, mask);
         ((context * contextWeight).sum() + (weights * weightsWeight).sum()).backward();
         std::vector<torch::Tensor> out{context.detach(), weights.detach()};
         for (torch::Tensor t : {state, keys, values, attention->v->weight, attention->W_s->weight}) {

@@ -1,6 +1,9 @@
 #include "engine/attention/seq2seqnet.h"
+#include "tests/common/referencenet.h"
 
 #include <QtTest>
+
+#include <limits>
 
 Q_DECLARE_METATYPE(std::vector<bool>)
 
@@ -16,34 +19,16 @@ ModelConfig smallConfig(int layers, double dropout)
     return c;
 }
 
-// The decoder step as torch's modules compute it: attention, torch::nn::GRU on
-// [embedding; context], output layer on [GRU output; context; embedding].
-DecoderStep moduleStep(Decoder &d, const torch::Tensor &token, const torch::Tensor &hidden, const DecoderMemory &m)
+// One step of the fused decoder from `hidden` (layers, B, H), as the step loops run it.
+ReferenceStep fusedStep(Decoder &d, const torch::Tensor &token, const torch::Tensor &hidden, const DecoderMemory &memory)
 {
+    const FusedDecoderWeights w = d->fusedWeights();
     const auto embedded = d->dropout(d->embedding(token));
-    auto [context, weights] = d->attention(hidden[-1], m.keys, m.values, m.mask);
-    auto [output, next] = d->gru(torch::cat({embedded, context}, 1).unsqueeze(1), hidden);
-    return {d->out(torch::cat({output.squeeze(1), context, embedded}, 1)), next, weights};
-}
-
-// Teacher-forced training logits computed one module step at a time.
-torch::Tensor moduleUnroll(Seq2SeqNet &net, const torch::Tensor &source, const torch::Tensor &lengths,
-                           const torch::Tensor &target, const std::vector<bool> &coins)
-{
-    torch::Tensor hidden;
-    const DecoderMemory memory = net->encode(source, lengths, &hidden);
-    torch::Tensor input = target.select(1, 0);
-    std::vector<torch::Tensor> logits;
-    const int64_t steps = target.size(1) - 1;
-    std::size_t coin = 0;
-    for (int64_t t = 1; t <= steps; ++t) {
-        const DecoderStep step = moduleStep(net->decoder, input, hidden, memory);
-        hidden = step.hidden;
-        logits.push_back(step.logits);
-        if (t < steps)
-            input = coins[coin++] ? target.select(1, t) : step.logits.argmax(1);
-    }
-    return torch::stack(logits, 1);
+    DecoderMemory m = memory;
+    m.maskBias = torch::zeros(m.mask.sizes()).masked_fill(m.mask.logical_not(), -std::numeric_limits<float>::infinity());
+    DecoderState state{hidden.unbind(0), {}};
+    const DecoderStepOutput s = d->step(w, d->embeddingGates(w, embedded), state, m);
+    return {d->logits(w, s.output, s.context, embedded), torch::stack(state.layers), s.weights};
 }
 
 struct Sentences {
@@ -86,8 +71,8 @@ void TestDecoder::stepMatchesModules()
     const DecoderMemory memory{values, decoder->attention->keys(values), mask, {}};
     const auto token = torch::tensor({3, 5, 1});
     const auto hidden = torch::randn({layers, 3, 8});
-    const DecoderStep mine = decoder(token, hidden, memory);
-    const DecoderStep expected = moduleStep(decoder, token, hidden, memory);
+    const ReferenceStep mine = fusedStep(decoder, token, hidden, memory);
+    const ReferenceStep expected = referenceStep(decoder, token, hidden, memory);
     QVERIFY(torch::allclose(mine.logits, expected.logits, 1e-5, 1e-5));
     QVERIFY(torch::allclose(mine.hidden, expected.hidden, 1e-5, 1e-5));
     QVERIFY(torch::allclose(mine.weights, expected.weights, 1e-6, 1e-6));
@@ -117,7 +102,7 @@ void TestDecoder::trainingUnrollMatchesModules()
         myGradients.push_back(p.grad().clone());
     net->zero_grad();
 
-    const auto expected = moduleUnroll(net, s.source, s.lengths, s.target, coins);
+    const auto expected = referenceUnroll(net, s.source, s.lengths, s.target, coins);
     QCOMPARE(mine.sizes(), expected.sizes());
     QVERIFY(torch::allclose(mine, expected, 1e-5, 1e-5));
     expected.pow(2).sum().backward();

@@ -1,5 +1,6 @@
 #include "engine/attention/batch.h"
 #include "engine/attention/encoder.h"
+#include "tests/common/referencenet.h"
 
 #include <QtTest>
 
@@ -13,21 +14,6 @@ ModelConfig smallConfig(bool bidirectional, int layers)
     config.layers = layers;
     config.bidirectional = bidirectional;
     return config;
-}
-
-// What torch's own module computes: torch::nn::GRU over packed sequences, then the bridge.
-EncoderOutput moduleForward(Encoder &encoder, const torch::Tensor &source, const torch::Tensor &lengths, int layers,
-                            int directions)
-{
-    namespace rnn = torch::nn::utils::rnn;
-    const int64_t batch = source.size(0);
-    const auto packed = rnn::pack_padded_sequence(encoder->embedding(source), lengths, /*batch_first=*/true,
-                                                  /*enforce_sorted=*/false);
-    auto [packedOut, hidden] = encoder->gru->forward_with_packed_input(packed);
-    const auto outputs = std::get<0>(rnn::pad_packed_sequence(packedOut, /*batch_first=*/true, /*padding_value=*/0.0,
-                                                              /*total_length=*/source.size(1)));
-    hidden = hidden.view({layers, directions, batch, -1}).permute({0, 2, 1, 3}).reshape({layers, batch, -1});
-    return {outputs, torch::tanh(encoder->bridge(hidden))};
 }
 
 }
@@ -108,7 +94,7 @@ void TestEncoder::trainingMatchesPackedModule()
     const EncoderOutput mine = encoder(batch.source, batch.sourceLengths);
     lossOf(mine).backward();
     const auto myGradients = gradients();
-    const EncoderOutput expected = moduleForward(encoder, batch.source, batch.sourceLengths, layers, bidirectional ? 2 : 1);
+    const EncoderOutput expected = referenceEncode(encoder, batch.source, batch.sourceLengths);
     lossOf(expected).backward();
     const auto expectedGradients = gradients();
 

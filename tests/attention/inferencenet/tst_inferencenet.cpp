@@ -2,6 +2,7 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/core/vocabulary.h"
+#include "tests/common/referencenet.h"
 
 #include <QtTest>
 
@@ -38,21 +39,31 @@ torch::Tensor row(const std::vector<int64_t> &ids)
     return torch::tensor(ids, torch::kLong).unsqueeze(0);
 }
 
-// Decodes `ids` alone (InferenceNet) and as both rows of a batch of two (the op-by-op decoder)
-// and checks that the two agree: same tokens, attention within float rounding.
+// Checks that `other`'s first row starts with what InferenceNet decoded: same tokens, attention
+// within float rounding.
+void compareRows(const GreedyOutput &one, const GreedyOutput &other, const char *what)
+{
+    const int64_t steps = one.tokens.size(1);
+    QVERIFY(steps <= other.tokens.size(1));
+    QVERIFY2(torch::equal(one.tokens[0], other.tokens[0].narrow(0, 0, steps)),
+             qPrintable(QString("tokens differ from the %1 for a sentence of %2 ids").arg(what).arg(one.weights.size(2))));
+    const double gap = (one.weights[0] - other.weights[0].narrow(0, 0, steps)).abs().max().item<double>();
+    QVERIFY2(gap < 2e-5, qPrintable(QString("attention differs from the %1 by %2").arg(what).arg(gap)));
+}
+
+// Decodes `ids` alone (InferenceNet), as both rows of a batch of two (the fused step loop) and
+// op by op (tests/common/referencenet.h), and checks that all three agree.
 void compareWithOpByOp(Seq2SeqNet &net, const std::vector<int64_t> &ids, int maxSteps, bool stopAtEos)
 {
     const auto source = row(ids);
     const auto lengths = torch::tensor({int64_t(ids.size())});
     const GreedyOutput one = net->greedy(source, lengths, maxSteps, stopAtEos);
-    const GreedyOutput two = net->greedy(torch::cat({source, source}), torch::cat({lengths, lengths}), maxSteps, stopAtEos);
     const int64_t steps = one.tokens.size(1);
-    QVERIFY(steps >= 1 && steps <= two.tokens.size(1));
-    QVERIFY2(torch::equal(one.tokens[0], two.tokens[0].narrow(0, 0, steps)),
-             qPrintable(QString("tokens differ for a sentence of %1 ids").arg(ids.size())));
+    QVERIFY(steps >= 1);
     QCOMPARE(one.weights.sizes(), (std::vector<int64_t>{1, steps, int64_t(ids.size())}));
-    const double gap = (one.weights[0] - two.weights[0].narrow(0, 0, steps)).abs().max().item<double>();
-    QVERIFY2(gap < 2e-5, qPrintable(QString("attention differs by %1").arg(gap)));
+    compareRows(one, net->greedy(torch::cat({source, source}), torch::cat({lengths, lengths}), maxSteps, stopAtEos),
+                "fused step loop");
+    compareRows(one, referenceGreedy(net, source, lengths, int(steps)), "op-by-op reference");
     QVERIFY(torch::allclose(one.weights.sum(2), torch::ones({1, steps}), 1e-5, 1e-5));
     if (!stopAtEos)
         QCOMPARE(steps, int64_t(maxSteps));

@@ -1,0 +1,82 @@
+#include "engine/attention/seq2seqweights.h"
+
+#include "engine/attention/seq2seqnet.h"
+
+#include <string>
+
+namespace {
+
+// torch::nn::GRU names its parameters weight_ih_l<layer>[_reverse] and so on: these names are
+// also what checkpoints store.
+std::vector<GruLayerWeights> gruLayers(const torch::nn::GRUImpl &gru)
+{
+    const auto params = gru.named_parameters(/*recurse=*/false);
+    const int directions = gru.options.bidirectional() ? 2 : 1;
+    std::vector<GruLayerWeights> layers;
+    for (int layer = 0; layer < gru.options.num_layers(); ++layer)
+        for (int direction = 0; direction < directions; ++direction) {
+            const std::string suffix = "_l" + std::to_string(layer) + (direction ? "_reverse" : "");
+            layers.push_back({params["weight_ih" + suffix], params["weight_hh" + suffix], params["bias_ih" + suffix],
+                              params["bias_hh" + suffix]});
+        }
+    return layers;
+}
+
+}
+
+const GruLayerWeights &EncoderWeights::layer(int layer, int direction) const
+{
+    return gru[std::size_t(layer * directions + direction)];
+}
+
+EncoderWeights weightsOf(const EncoderImpl &encoder)
+{
+    EncoderWeights w;
+    w.embedding = encoder.embedding->weight;
+    w.gru = gruLayers(*encoder.gru);
+    w.directions = encoder.gru->options.bidirectional() ? 2 : 1;
+    w.bridgeWeight = encoder.bridge->weight;
+    w.bridgeBias = encoder.bridge->bias;
+    return w;
+}
+
+DecoderWeights weightsOf(const DecoderImpl &decoder)
+{
+    DecoderWeights w;
+    w.embedding = decoder.embedding->weight;
+    w.gru = gruLayers(*decoder.gru);
+    const int64_t embed = w.embedding.size(1);
+    const int64_t hidden = decoder.gru->options.hidden_size();
+    const torch::Tensor &firstInput = w.gru.front().inputWeight;
+    w.embeddingToGates = firstInput.narrow(1, 0, embed);
+    if (decoder.kind() != AttentionKind::None)
+        w.contextToGates = firstInput.narrow(1, embed, hidden);
+    if (decoder.attention) {
+        w.keysWeight = decoder.attention->W_h->weight;
+        w.queryWeight = decoder.attention->W_s->weight;
+        w.scoreWeight = decoder.attention->v->weight;
+    }
+    if (decoder.luong) {
+        if (decoder.luong->W_a)
+            w.luongKeysWeight = decoder.luong->W_a->weight;
+        w.attentionalWeight = decoder.luong->W_c->weight;
+    }
+    w.outputWeight = decoder.out->weight;
+    w.outputBias = decoder.out->bias;
+    w.stateToLogits = w.outputWeight.narrow(1, 0, hidden);
+    switch (decoder.kind()) {
+    case AttentionKind::Bahdanau:
+        w.contextToLogits = w.outputWeight.narrow(1, hidden, hidden);
+        w.embeddingToLogits = w.outputWeight.narrow(1, 2 * hidden, embed);
+        break;
+    case AttentionKind::LuongDot:
+    case AttentionKind::LuongGeneral: break;
+    case AttentionKind::None: w.embeddingToLogits = w.outputWeight.narrow(1, hidden, embed); break;
+    }
+    return w;
+}
+
+Seq2SeqWeights weightsOf(const Seq2SeqNetImpl &net)
+{
+    return {weightsOf(*net.encoder), weightsOf(*net.decoder)};
+}
