@@ -226,7 +226,7 @@ CorpusPreview previewCorpus(const WordCorpus &corpus, const CorpusConfig &corpus
     }
 
     const double keptShare = preview.keptTokens > 0 ? preview.expectedAfterSampling / double(preview.keptTokens) : 1;
-    if (corpusConfig.sample > 0 && keptShare < 0.5)
+    if (corpusConfig.sample > 0 && keptShare < 0.75)
         preview.warnings.push_back("Subsampling at t = " + realText(corpusConfig.sample) + " keeps only " +
                                    percent(keptShare) + " of the tokens.");
     if (preview.distinctWords > 0) {
