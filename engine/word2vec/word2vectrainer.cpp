@@ -15,8 +15,8 @@ using Clock = std::chrono::steady_clock;
 
 // The learning rate falls linearly to this share of alpha over all epochs' words, as in word2vec.c.
 constexpr double kFinalAlphaShare = 1e-4;
-// The loss is computed for one centre position in this many: a log per logit would otherwise cost
-// about a tenth of training's time, and a sampled mean reads the same on the plot.
+// The loss is computed for one centre position in this many: a log and an exp per logit would
+// otherwise cost as much as the step itself, and a sampled mean reads the same on the plot.
 constexpr int kLossSampleEvery = 8;
 // Rounds are sized so that one takes about this long: progress, pause and stop wait at most that.
 constexpr double kRoundSeconds = 0.1;
@@ -161,7 +161,8 @@ std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, co
         float *mean = share.mean.data();
         if (cbow)
             meanOfRows(inputRows, contextCount, dims, mean);
-        const bool withLoss = share.centres++ % kLossSampleEvery == 0;
+        // Every round measures at least one centre, so that even a tiny corpus reports a loss.
+        const bool withLoss = share.centres++ % kLossSampleEvery == 0 || share.lossPairs == 0;
         const double loss = sgnsStep(cbow ? &mean : inputRows, cbow ? 1 : contextCount, outputRows, targetCount,
                                      dims, alpha, share.inputSteps.data(), share.outputSteps.data(), withLoss);
         const int pairs = cbow ? 1 : contextCount;
@@ -219,7 +220,7 @@ std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, co
                            [](const TrainingShare &s) { return s.nextLine < s.endLine; })) {
             const Clock::time_point roundStarted = Clock::now();
             parallelFor(
-                threads, [&](int t) { trainRound(shares[size_t(t)], roundWords, wordsDone); }, Workers::Started);
+                threads, [&](int t) { trainRound(shares[size_t(t)], roundWords, wordsDone); }, Workers::StartedSingleThreadedOps);
             Word2VecProgress progress;
             int64_t lossPairs = 0;
             int64_t roundDone = 0;
