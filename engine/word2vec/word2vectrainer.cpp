@@ -44,7 +44,6 @@ struct FastRandom {
 struct TrainingShare {
     int firstLine = 0, endLine = 0;
     int nextLine = 0;
-    int64_t tokens = 0;      // in its lines, before subsampling
     FastRandom random{0};
     std::vector<int32_t> sentence;  // the current line after subsampling
     std::vector<float> mean, inputSteps, outputSteps;
@@ -115,8 +114,7 @@ std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, co
         const int64_t endToken = corpusTokens * (t + 1) / threads;
         while (line < m_corpus.lines() && (t == threads - 1 || m_corpus.lineStarts[size_t(line) + 1] <= endToken))
             ++line;
-        share.endLine = std::max(line, share.firstLine);
-        share.tokens = m_corpus.lineStarts[size_t(share.endLine)] - m_corpus.lineStarts[size_t(share.firstLine)];
+        share.endLine = line;
         share.random.state = m_config.seed * 0x2545F4914F6CDD1Dull + uint64_t(t + 1) * 0x9E3779B97F4A7C15ull;
         const size_t rows = size_t(kMaxSgnsRows) * size_t(dims);
         share.mean.resize(size_t(dims));
@@ -220,7 +218,8 @@ std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, co
                            [](const TrainingShare &s) { return s.nextLine < s.endLine; })) {
             const Clock::time_point roundStarted = Clock::now();
             parallelFor(
-                threads, [&](int t) { trainRound(shares[size_t(t)], roundWords, wordsDone); }, Workers::StartedSingleThreadedOps);
+                threads, [&](int t) { trainRound(shares[size_t(t)], roundWords, wordsDone); },
+                Workers::StartedSingleThreadedOps);
             Word2VecProgress progress;
             int64_t lossPairs = 0;
             int64_t roundDone = 0;

@@ -10,6 +10,10 @@
 
 namespace {
 
+// Longer lines are cut into pieces of this many kept words (word2vec.c cuts at 1000, gensim drops
+// the rest after 10000): training shares and rounds are made of whole lines.
+constexpr size_t kMaxLineWords = 10000;
+
 bool isLetter(char c)
 {
     return c >= 'a' && c <= 'z';
@@ -198,6 +202,8 @@ WordCorpus buildWordCorpus(const std::string &text, const CorpusConfig &config)
             if (found != ids.end())
                 corpus.tokens.push_back(found->second);
         }
+        for (size_t piece = before + kMaxLineWords; piece < corpus.tokens.size(); piece += kMaxLineWords)
+            corpus.lineStarts.push_back(int64_t(piece));
         if (corpus.tokens.size() > before)
             corpus.lineStarts.push_back(int64_t(corpus.tokens.size()));
     }

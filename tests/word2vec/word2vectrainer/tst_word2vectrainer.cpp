@@ -97,7 +97,8 @@ void TestWord2VecTrainer::neighboursStayInTheirCategory()
     for (const WordCategory &category : builtInWordCategories()) {
         for (const std::string &word : category.words) {
             const std::string neighbour = vectors.words[size_t(nearestNeighbour(vectors, wordIndex(vectors, word)))];
-            const bool same = std::find(category.words.begin(), category.words.end(), neighbour) != category.words.end();
+            const auto &own = category.words;
+            const bool same = std::find(own.begin(), own.end(), neighbour) != own.end();
             inCategory += same ? 1 : 0;
             if (!same)
                 strays << QString::fromStdString(word + " -> " + neighbour);
@@ -105,7 +106,10 @@ void TestWord2VecTrainer::neighboursStayInTheirCategory()
         }
     }
     QVERIFY2(inCategory >= 0.8 * words,
-             qPrintable(QString("%1 of %2 in their category; strays: %3").arg(inCategory).arg(words).arg(strays.join(", "))));
+             qPrintable(QString("%1 of %2 in their category; strays: %3")
+                            .arg(inCategory)
+                            .arg(words)
+                            .arg(strays.join(", "))));
 }
 
 void TestWord2VecTrainer::oneThreadIsDeterministic()
@@ -198,7 +202,8 @@ void TestWord2VecTrainer::refusesWhatCannotBeTrained_data()
     QTest::addColumn<int>("dimensions");
     QTest::addColumn<int>("window");
     QTest::addColumn<QString>("message");
-    QTest::newRow("fewer words than dimensions") << "the cat sat on the mat" << 50 << 4 << "fewer than the 50 dimensions";
+    QTest::newRow("fewer words than dimensions")
+        << "the cat sat on the mat" << 50 << 4 << "fewer than the 50 dimensions";
     QTest::newRow("dimensions out of range") << "a b c" << 1 << 4 << "dimensions";
     QTest::newRow("window out of range") << "a b c" << 2 << 21 << "window";
 }

@@ -14,6 +14,7 @@ private slots:
     void corpusWords();
     void vocabularyAndLines();
     void vocabularyCap();
+    void longLinesAreCut();
     void refusesBadCorpora_data();
     void refusesBadCorpora();
     void previewCounts();
@@ -76,6 +77,18 @@ void TestWordCorpus::vocabularyCap()
     const WordCorpus corpus = buildWordCorpus("b a b c a b\nc c c c", config);
     QCOMPARE(corpus.words, (std::vector<std::string>{"c", "b"}));
     QCOMPARE(corpus.tokens, (std::vector<int32_t>{1, 1, 0, 1, 0, 0, 0, 0}));
+}
+
+void TestWordCorpus::longLinesAreCut()
+{
+    std::string text;
+    for (int i = 0; i < 25000; ++i)
+        text += i % 2 ? "cat " : "dog ";
+    text += "\nrare words cat";
+    CorpusConfig config;
+    config.minCount = 2;
+    const WordCorpus corpus = buildWordCorpus(text, config);
+    QCOMPARE(corpus.lineStarts, (std::vector<int64_t>{0, 10000, 20000, 25000, 25001}));
 }
 
 void TestWordCorpus::refusesBadCorpora_data()
@@ -169,8 +182,10 @@ void TestWordCorpus::previewWarnings()
     // Fewer words than dimensions: training would refuse it, and the preview says so first.
     const WordCorpus tiny = buildWordCorpus("one two three", defaults);
     const CorpusPreview tinyPreview = previewCorpus(tiny, defaults, Word2VecConfig{});
-    QVERIFY(std::any_of(tinyPreview.warnings.begin(), tinyPreview.warnings.end(),
-                        [](const std::string &w) { return w.find("fewer than the 50 dimensions") != std::string::npos; }));
+    const auto &warnings = tinyPreview.warnings;
+    QVERIFY(std::any_of(warnings.begin(), warnings.end(), [](const std::string &w) {
+        return w.find("fewer than the 50 dimensions") != std::string::npos;
+    }));
 }
 
 void TestWordCorpus::builtInCorpusHoldsItsCategories()
