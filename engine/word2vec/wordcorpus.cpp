@@ -153,33 +153,46 @@ WordCorpus buildWordCorpus(const std::string &text, const CorpusConfig &config)
         throw std::invalid_argument(problem);
     refuseBinary(text);
 
-    std::vector<std::vector<std::string>> lines;
-    std::unordered_map<std::string, int64_t> counts;
+    // One pass: words get ids in the order they first appear, lines are kept as those ids.
+    std::unordered_map<std::string, int32_t> firstIds;
+    std::vector<std::string> firstWords;
+    std::vector<int64_t> firstCounts;
+    std::vector<int32_t> firstTokens;
+    std::vector<int64_t> firstLineStarts = {0};
     WordCorpus corpus;
     size_t start = 0;
     while (start < text.size()) {
         size_t end = text.find('\n', start);
         if (end == std::string::npos)
             end = text.size();
-        std::vector<std::string> words = corpusWords(text.substr(start, end - start));
-        for (const std::string &word : words)
-            ++counts[word];
-        corpus.rawTokens += int64_t(words.size());
-        if (!words.empty())
-            lines.push_back(std::move(words));
+        for (std::string &word : corpusWords(text.substr(start, end - start))) {
+            const auto [found, added] = firstIds.emplace(word, int32_t(firstWords.size()));
+            if (added) {
+                firstWords.push_back(std::move(word));
+                firstCounts.push_back(0);
+            }
+            ++firstCounts[size_t(found->second)];
+            firstTokens.push_back(found->second);
+        }
+        if (int64_t(firstTokens.size()) > firstLineStarts.back())
+            firstLineStarts.push_back(int64_t(firstTokens.size()));
         start = end + 1;
     }
-    if (counts.empty())
+    if (firstWords.empty())
         throw std::invalid_argument("The corpus has no words: it is empty or holds no letters a-z (words are runs "
                                     "of the letters a to z, lower-cased).");
-    corpus.distinctWords = int64_t(counts.size());
+    corpus.rawTokens = int64_t(firstTokens.size());
+    corpus.distinctWords = int64_t(firstWords.size());
 
-    std::vector<std::pair<std::string, int64_t>> ranked(counts.begin(), counts.end());
-    std::sort(ranked.begin(), ranked.end(), [](const auto &a, const auto &b) {
-        return a.second != b.second ? a.second > b.second : a.first < b.first;
+    std::vector<int32_t> ranked(firstWords.size());
+    for (size_t i = 0; i < ranked.size(); ++i)
+        ranked[i] = int32_t(i);
+    std::sort(ranked.begin(), ranked.end(), [&](int32_t a, int32_t b) {
+        return firstCounts[size_t(a)] != firstCounts[size_t(b)] ? firstCounts[size_t(a)] > firstCounts[size_t(b)]
+                                                                : firstWords[size_t(a)] < firstWords[size_t(b)];
     });
     size_t kept = 0;
-    while (kept < ranked.size() && ranked[kept].second >= config.minCount)
+    while (kept < ranked.size() && firstCounts[size_t(ranked[kept])] >= config.minCount)
         ++kept;
     if (config.maxVocabulary > 0)
         kept = std::min(kept, size_t(config.maxVocabulary));
@@ -188,20 +201,19 @@ WordCorpus buildWordCorpus(const std::string &text, const CorpusConfig &config)
                                     " times (the minimum count): nothing is left to train on. Lower the minimum "
                                     "count or give a larger corpus.");
 
-    std::unordered_map<std::string, int32_t> ids;
+    std::vector<int32_t> finalId(firstWords.size(), -1);
     for (size_t i = 0; i < kept; ++i) {
-        ids.emplace(ranked[i].first, int32_t(i));
-        corpus.words.push_back(ranked[i].first);
-        corpus.counts.push_back(ranked[i].second);
+        const size_t first = size_t(ranked[i]);
+        finalId[first] = int32_t(i);
+        corpus.words.push_back(firstWords[first]);
+        corpus.counts.push_back(firstCounts[first]);
     }
     corpus.lineStarts.push_back(0);
-    for (const std::vector<std::string> &line : lines) {
+    for (size_t line = 0; line + 1 < firstLineStarts.size(); ++line) {
         const size_t before = corpus.tokens.size();
-        for (const std::string &word : line) {
-            const auto found = ids.find(word);
-            if (found != ids.end())
-                corpus.tokens.push_back(found->second);
-        }
+        for (int64_t t = firstLineStarts[line]; t < firstLineStarts[line + 1]; ++t)
+            if (const int32_t id = finalId[size_t(firstTokens[size_t(t)])]; id >= 0)
+                corpus.tokens.push_back(id);
         for (size_t piece = before + kMaxLineWords; piece < corpus.tokens.size(); piece += kMaxLineWords)
             corpus.lineStarts.push_back(int64_t(piece));
         if (corpus.tokens.size() > before)
