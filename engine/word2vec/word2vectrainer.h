@@ -6,20 +6,21 @@
 #include <atomic>
 #include <functional>
 
-// What training has done so far, reported every few thousand words.
+// What training has done so far, reported between rounds (about every 0.1 s of training).
 struct Word2VecProgress {
     int epoch = 0;              // 1-based
     int epochs = 0;
     int64_t wordsDone = 0;      // corpus tokens processed (before subsampling), all epochs
     int64_t wordsTotal = 0;
-    double loss = 0;            // mean negative-sampling loss per positive pair since the last report
+    double loss = 0;            // mean negative-sampling loss per positive pair since the last report,
+                                // measured on one centre word in eight
     double wordsPerSecond = 0;  // over the run so far
     double alpha = 0;           // current learning rate
 };
 
 struct Word2VecEpoch {
     int epoch = 0;
-    double loss = 0;            // mean over the epoch's pairs
+    double loss = 0;            // mean over the epoch's pairs (one centre word in eight measured)
     double seconds = 0;
     double wordsPerSecond = 0;
     int64_t tokensKept = 0;     // after subsampling
@@ -38,7 +39,9 @@ public:
 
     Word2VecTrainer(const WordCorpus &corpus, const CorpusConfig &corpusConfig, const Word2VecConfig &config);
 
-    // Trains until the epochs are done or *stop is set; returns the epochs completed.
+    // Trains until the epochs are done or *stop is set; returns the epochs completed. The threads
+    // train in rounds; onProgress runs on the calling thread between them, while the others wait
+    // (so it may block to pause), and *stop is read after each.
     std::vector<Word2VecEpoch> train(const Callbacks &callbacks, const std::atomic<bool> *stop = nullptr);
 
     // The input vectors (what people call the embeddings), copied; safe between callbacks.

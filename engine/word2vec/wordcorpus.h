@@ -12,7 +12,8 @@ std::vector<std::string> corpusWords(const std::string &line);
 
 // A corpus as word2vec trains on it: the kept vocabulary, most frequent first (ties alphabetical),
 // and every line as ids into it; words below the minimum count or past the cap are dropped from
-// the lines, as word2vec.c does.
+// the lines, as word2vec.c does. Lines left empty are dropped, and lines of more than 10,000 kept
+// words are cut into pieces of 10,000 (training shares lines among threads and rounds).
 struct WordCorpus {
     std::vector<std::string> words;
     std::vector<int64_t> counts;         // per word, in the whole text

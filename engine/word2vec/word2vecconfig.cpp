@@ -1,0 +1,63 @@
+#include "engine/word2vec/word2vecconfig.h"
+
+const std::vector<ConfigField<CorpusConfig>> &corpusFields()
+{
+    using C = CorpusConfig;
+    static const std::vector<ConfigField<C>> fields = {
+        integerField<&C::minCount>("min-count", "minimum count", 1, 1000000,
+                                   "Words seen fewer times than this are dropped from the corpus before training: "
+                                   "rare words get poor vectors and cost time."),
+        integerField<&C::maxVocabulary>("max-vocabulary", "vocabulary cap", 0, 10000000,
+                                        "Only this many of the most frequent words are kept; the rest are dropped "
+                                        "from the corpus.",
+                                        "no limit"),
+        realField<&C::sample>("sample", "subsampling threshold", 0, 0.1, 1e-4,
+                              "Words more frequent than this share of the corpus are randomly skipped, the more "
+                              "frequent the more often (word2vec's t, typically 1e-3 to 1e-5): it speeds training "
+                              "and helps rarer words. On a small corpus it throws away most of the text.",
+                              "off"),
+    };
+    return fields;
+}
+
+const std::vector<ConfigField<Word2VecConfig>> &word2vecFields()
+{
+    using C = Word2VecConfig;
+    static const std::vector<ConfigField<C>> fields = {
+        flagField<&C::architecture>("cbow", "CBOW",
+                                    "Train CBOW (the mean of the context words predicts the word) instead of "
+                                    "skip-gram (each context word predicts the word)."),
+        integerField<&C::dimensions>("dim", "dimensions", 2, 1000,
+                                     "Length of each word vector: more can hold finer distinctions but need more "
+                                     "text and time."),
+        integerField<&C::window>("window", "window", 1, 20,
+                                 "The largest distance between a word and its context words; each position draws "
+                                 "its own window from 1 to this, so near words count more."),
+        integerField<&C::negatives>("negative", "negative samples", 1, 50,
+                                    "Noise words each true pair is contrasted with: 5 to 20 for small corpora, 2 "
+                                    "to 5 for large ones."),
+        realField<&C::noiseExponent>("noise-exponent", "noise exponent", 0, 1, 0.05,
+                                     "Noise words are drawn in proportion to count^exponent: 1 follows the word "
+                                     "counts, 0 is uniform, and word2vec's 0.75 lifts rare words a little."),
+        integerField<&C::epochs>("epochs", "epochs", 1, 10000, "Passes over the corpus."),
+        realField<&C::alpha>("alpha", "learning rate", 1e-5, 1, 0.005,
+                             "The starting step size; it falls linearly to 1e-4 of this by the end of training."),
+        integerField<&C::seed>("seed", "seed", 0, 4294967295.0,
+                               "Seeds the initial vectors, the windows, the noise words and the subsampling: with "
+                               "one thread the same seed and settings train the same vectors."),
+        integerField<&C::threads>("threads", "threads", 1, 64,
+                                  "Training threads, each on its own share of the lines; they update the shared "
+                                  "vectors without locks, as word2vec does, so results vary slightly above one."),
+    };
+    return fields;
+}
+
+std::string validate(const CorpusConfig &config)
+{
+    return checkFields(config, corpusFields());
+}
+
+std::string validate(const Word2VecConfig &config)
+{
+    return checkFields(config, word2vecFields());
+}
