@@ -28,7 +28,7 @@ public:
     // gensim's most_similar(positive=[b, c], negative=[a]): unit(b) - unit(a) + unit(c), the three
     // inputs excluded (a : b :: c : ?).
     std::vector<ScoredWord> analogy(int a, int b, int c, int count) const;
-    // The word farthest from the mean of the others' unit vectors (gensim's doesnt_match).
+    // The word least similar to the mean of all the words' unit vectors (gensim's doesnt_match).
     int oddOneOut(const std::vector<int> &words) const;
     double similarity(int a, int b) const;
 
