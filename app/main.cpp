@@ -1,6 +1,7 @@
 #include "app/attention/bench.h"
 #include "app/attention/commands.h"
 #include "app/gui.h"
+#include "app/word2vec/word2veccommands.h"
 #include "engine/core/runtime.h"
 
 #include <QApplication>
@@ -32,6 +33,12 @@ int main(int argc, char **argv)
         return runCompare(arguments);
     if (command == "bench")
         return runBench(arguments);
+    if (command == "word2vec")
+        return runWord2Vec(arguments);
+    if (command == "neighbours")
+        return runNeighbours(arguments);
+    if (command == "analogy")
+        return runAnalogy(arguments);
     std::cerr << "attnscope: unknown command '" << command << "'. Run 'attnscope --help'.\n";
     return 2;
 }

@@ -3,6 +3,7 @@
 #include "engine/attention/datasetconfig.h"
 #include "engine/attention/modelconfig.h"
 #include "engine/attention/trainingconfig.h"
+#include "engine/word2vec/word2vecconfig.h"
 
 #include <map>
 #include <sstream>
@@ -107,6 +108,9 @@ Usage:
   attnscope evaluate --model FILE [--corpus FILE] [--examples N] [--batched]
   attnscope compare --out DIR [--attention LIST] [--probe-max-len N] [--probe N] [train options]
   attnscope bench [--threads N] [--json OUT] [--quick]
+  attnscope word2vec --corpus FILE --out DIR [--analogies FILE] [--similarity FILE] [options]
+  attnscope neighbours --vectors FILE [--top N] word ...
+  attnscope analogy --vectors FILE [--top N] a b c
   attnscope --help
 
 train writes DIR/model.ckpt (best epoch by validation loss), metrics.json, examples.txt,
@@ -141,5 +145,19 @@ Dataset options (train):
       none gives the decoder only the encoder's final state (no heatmap, no <UNK> copying).
 )";
     text += "Training options:\n" + fieldLines(trainingConfigFields());
+    text += R"(
+word2vec trains skip-gram (or CBOW) with negative sampling on a text file, one sentence or
+paragraph a line, read as lower-cased runs of a-z. It writes DIR/vectors.txt (the word2vec text
+format, which gensim's KeyedVectors.load_word2vec_format reads), metrics.json (the settings, loss
+and words/s per epoch, corpus counts, peak memory, and the evaluation: --analogies FILE in the
+questions-words format, --similarity FILE of "word1 word2 score" lines, Spearman), pca.png (the
+100 most frequent words on two principal components) and neighbours.txt (the 50 most frequent
+words, each with its 10 nearest by cosine). neighbours and analogy query any such vectors file
+(analogy: b - a + c, the three inputs excluded, as gensim's most_similar).
+
+Corpus options (word2vec):
+)";
+    text += fieldLines(corpusFields());
+    text += "Word2vec options:\n" + fieldLines(word2vecFields());
     return text + "\nExit codes: 0 success, 1 failure while running, 2 bad options.\n";
 }
