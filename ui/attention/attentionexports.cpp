@@ -11,22 +11,13 @@
 #include <QApplication>
 #include <QStyle>
 
-namespace {
-
-QString imageFilters()
-{
-    return QObject::tr("PNG image (*.png);;PDF document (*.pdf);;JPEG image (*.jpg)");
-}
-
-}
-
 AttentionExports::AttentionExports(QWidget *dialogParent, InferencePanel *inference, LossPlot *loss,
                                    EmbeddingPanel *embeddings, QObject *parent)
     : QObject(parent), m_dialogParent(dialogParent), m_inference(inference), m_loss(loss), m_embeddings(embeddings)
 {
     m_heatmap = new QAction(qApp->style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Export Heatmap…"), this);
     m_heatmap->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    m_heatmap->setStatusTip(tr("Save the attention heatmap as a PNG, PDF or JPEG image."));
+    m_heatmap->setStatusTip(tr("Save the attention heatmap as a PNG, PDF, SVG or JPEG image."));
     m_heatmap->setToolTip(tr("Export Heatmap (%1)").arg(m_heatmap->shortcut().toString(QKeySequence::NativeText)));
     connect(m_heatmap, &QAction::triggered, this, &AttentionExports::exportHeatmap);
     m_heatmapCsv = new QAction(tr("Export Heatmap &Data (CSV)…"), this);
@@ -57,7 +48,7 @@ void AttentionExports::setAvailable(bool hasSentence, bool hasLoss, bool hasMode
 template <typename Plot>
 void AttentionExports::exportImage(const QString &title, const QString &defaultName, Plot *plot)
 {
-    const QString path = askExportPath(m_dialogParent, title, defaultName, imageFilters());
+    const QString path = askExportPath(m_dialogParent, title, defaultName, plotImageFilters());
     if (path.isEmpty())
         return;
     const QSize size = exportSize(plot);

@@ -65,3 +65,8 @@ void reportExport(QWidget *parent, bool ok, const QString &path, const QString &
         window->statusBar()->showMessage(QObject::tr("Exported %1.").arg(QDir::toNativeSeparators(path)),
                                          kStatusMilliseconds);
 }
+
+QString plotImageFilters()
+{
+    return QObject::tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;JPEG image (*.jpg)");
+}

@@ -16,6 +16,9 @@ QString askExportPath(QWidget *parent, const QString &title, const QString &defa
 // first suffix of `selectedFilter`, or of `defaultName` when the filter names none.
 QString withFilterSuffix(const QString &path, const QString &selectedFilter, const QString &defaultName);
 
+// The file-dialog filters for a plot: PNG, PDF, SVG and JPEG, as exportPlotImage writes them.
+QString plotImageFilters();
+
 // Wide enough to print, in the shape `widget` has on screen (at most 2:1 either way).
 QSize exportSize(const QWidget *widget);
 

@@ -5,6 +5,7 @@
 #include <qcustomplot.h>
 
 #include <QBuffer>
+#include <QSvgGenerator>
 #include <QDir>
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -52,6 +53,25 @@ bool savePdf(QCustomPlot &plot, const QString &path, int width, int height, QStr
     return writeFileAtomically(path, file.readAll(), error);
 }
 
+// SVG keeps text as text and lines as paths, for editors and documents that scale it.
+bool saveSvg(QCustomPlot &plot, const QString &path, int width, int height, QString *error)
+{
+    QByteArray encoded;
+    QBuffer buffer(&encoded);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator generator;
+    generator.setOutputDevice(&buffer);
+    generator.setSize(QSize(width, height));
+    generator.setViewBox(QRect(0, 0, width, height));
+    generator.setTitle(QFileInfo(path).completeBaseName());
+    QCPPainter painter;
+    if (!painter.begin(&generator))
+        return fail(error, QStringLiteral("Cannot write SVG %1").arg(path));
+    plot.toPainter(&painter, width, height);
+    painter.end();
+    return writeFileAtomically(path, encoded, error);
+}
+
 } // namespace
 
 bool exportPlotImage(QCustomPlot &plot, const QString &path, int width, int height, QString *error)
@@ -65,11 +85,13 @@ bool exportPlotImage(QCustomPlot &plot, const QString &path, int width, int heig
         format = "PNG";
     else if (suffix == QLatin1String("jpg") || suffix == QLatin1String("jpeg"))
         format = "JPG";
-    else if (suffix != QLatin1String("pdf"))
-        return fail(error, QStringLiteral("Unsupported image type \"%1\": use .png, .jpg or .pdf.")
+    else if (suffix != QLatin1String("pdf") && suffix != QLatin1String("svg"))
+        return fail(error, QStringLiteral("Unsupported image type \"%1\": use .png, .jpg, .pdf or .svg.")
                                .arg(suffix.isEmpty() ? path : QLatin1Char('.') + suffix));
     if (!checkTarget(path, error))
         return false;
+    if (suffix == QLatin1String("svg"))
+        return saveSvg(plot, path, width, height, error);
     if (!format)
         return savePdf(plot, path, width, height, error);
 

@@ -7,7 +7,7 @@
 class QCustomPlot;
 
 // Renders `plot` offscreen at exactly width x height pixels (points for PDF) into `path`; the
-// format follows the suffix: .png, .jpg/.jpeg or .pdf. The file appears complete or not at all.
+// format follows the suffix: .png, .jpg/.jpeg, .pdf or .svg. The file appears complete or not at all.
 // Raster images wider than a screen plot are laid out at exportLayoutSize() and drawn scaled up,
 // so fonts and lines keep the proportions they have on screen instead of shrinking.
 bool exportPlotImage(QCustomPlot &plot, const QString &path, int width, int height, QString *error);

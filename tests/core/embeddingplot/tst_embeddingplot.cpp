@@ -61,6 +61,7 @@ private slots:
     void selectionHighlightsNeighbours();
     void messageClearsPoints();
     void exportImageHasRequestedSize();
+    void exportSvgKeepsTextAsText();
     void panelListsNeighboursOfClickedWord();
 
 private:
@@ -166,6 +167,28 @@ void TestEmbeddingPlot::exportImageHasRequestedSize()
     QString error;
     QVERIFY2(plot.exportImage(path, 800, 700, &error), qPrintable(error));
     QCOMPARE(QImage(path).size(), QSize(800, 700));
+}
+
+void TestEmbeddingPlot::exportSvgKeepsTextAsText()
+{
+    EmbeddingPlot plot;
+    plot.setProjection(projectEmbeddings2d(table()), "Encoder embeddings");
+    const QString path = m_dir.filePath("embeddings.svg");
+    QString error;
+    QVERIFY2(plot.exportImage(path, 800, 600, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&file);
+    QVERIFY(xml.readNextStartElement());
+    QCOMPARE(xml.name().toString(), QStringLiteral("svg"));
+    QCOMPARE(xml.attributes().value("viewBox").toString(), QStringLiteral("0 0 800 600"));
+    QStringList texts;
+    while (!xml.atEnd())
+        if (xml.readNext() == QXmlStreamReader::Characters)
+            texts << xml.text().toString().trimmed();
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QVERIFY(texts.contains("Encoder embeddings"));  // the title, as text a reader can search
+    QVERIFY(texts.contains("cat"));
 }
 
 void TestEmbeddingPlot::panelListsNeighboursOfClickedWord()
