@@ -2,6 +2,7 @@
 
 #include "ui/attention/attentionlab.h"
 #include "ui/selfattention/selfattentionlab.h"
+#include "ui/word2vec/word2veclab.h"
 #include "ui/workbench/mainwindow.h"
 
 Labs addLabs(MainWindow *window)
@@ -10,7 +11,9 @@ Labs addLabs(MainWindow *window)
     labs.attention = new AttentionLab(window);
     labs.selfAttention = new SelfAttentionLab(window);
     window->addLab(labs.attention);
+    labs.word2vec = new Word2VecLab(window);
     window->addLab(labs.selfAttention);
+    window->addLab(labs.word2vec);
     // The explorer can compute with the embeddings of the model the attention lab shows.
     QObject::connect(labs.attention, &AttentionLab::modelChanged, labs.selfAttention, &SelfAttentionLab::setModel);
     window->finishSetup();

@@ -3,12 +3,14 @@
 class AttentionLab;
 class MainWindow;
 class SelfAttentionLab;
+class Word2VecLab;
 
 // Every lab of the workbench. A new lab is created and added in addLabs(), and its jobs are
 // connected to the worker in TrainingController.
 struct Labs {
     AttentionLab *attention = nullptr;
     SelfAttentionLab *selfAttention = nullptr;
+    Word2VecLab *word2vec = nullptr;
 };
 
 // Adds the labs to `window` in tab order, connects what they share, and finishes its setup.

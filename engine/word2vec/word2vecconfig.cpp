@@ -42,7 +42,7 @@ const std::vector<ConfigField<Word2VecConfig>> &word2vecFields()
         integerField<&C::epochs>("epochs", "epochs", 1, 10000, "Passes over the corpus."),
         realField<&C::alpha>("alpha", "learning rate", 1e-5, 1, 0.005,
                              "The starting step size; it falls linearly to 1e-4 of this by the end of training."),
-        integerField<&C::seed>("seed", "seed", 0, 4294967295.0,
+        integerField<&C::seed>("seed", "seed", 0, 2147483647.0,
                                "Seeds the initial vectors, the windows, the noise words and the subsampling: with "
                                "one thread the same seed and settings train the same vectors."),
         integerField<&C::threads>("threads", "threads", 1, 64,

@@ -3,6 +3,8 @@
 #include "ui/core/plotexport.h"
 #include "ui/core/plotstyle.h"
 
+#include <QToolTip>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -59,6 +61,7 @@ EmbeddingPlot::EmbeddingPlot(QWidget *parent)
 
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(this, &QCustomPlot::mousePress, this, &EmbeddingPlot::onMousePress);
+    connect(this, &QCustomPlot::mouseMove, this, &EmbeddingPlot::onMouseMove);
     // After the layout, before drawing: pixel positions are final for this size and zoom.
     connect(this, &QCustomPlot::afterLayout, this, &EmbeddingPlot::placeLabels);
     connect(this, &QCustomPlot::mouseDoubleClick, this, [this] {
@@ -77,15 +80,12 @@ void EmbeddingPlot::setProjection(const EmbeddingProjection &projection, const Q
     clearPoints();
     m_title->setText(title);
     m_words = projection.words;
-    for (const ProjectedWord &word : m_words) {
+    m_labels.fill(nullptr, wordCount());
+    for (int i = 0; i < wordCount(); ++i) {
+        const ProjectedWord &word = m_words[std::size_t(i)];
         (word.special ? m_specialGraph : m_wordGraph)->addData(word.x, word.y);
-        auto *label = new QCPItemText(this);
-        label->position->setCoords(word.x, word.y);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-        label->setPadding(QMargins(6, 0, 0, 0));
-        label->setText(QString::fromStdString(word.word));
-        label->setSelectable(false);
-        m_labels << label;
+        if (i < m_labelLimit)
+            addLabel(i);
     }
     xAxis->setLabel(componentLabel(0, projection));
     yAxis->setLabel(componentLabel(1, projection));
@@ -93,6 +93,21 @@ void EmbeddingPlot::setProjection(const EmbeddingProjection &projection, const Q
     updateHighlight();
     resetView();
     replot(rpQueuedReplot);
+}
+
+QCPItemText *EmbeddingPlot::addLabel(int index)
+{
+    if (!m_labels[index]) {
+        const ProjectedWord &word = m_words[std::size_t(index)];
+        auto *label = new QCPItemText(this);
+        label->position->setCoords(word.x, word.y);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        label->setPadding(QMargins(6, 0, 0, 0));
+        label->setText(QString::fromStdString(word.word));
+        label->setSelectable(false);
+        m_labels[index] = label;
+    }
+    return m_labels[index];
 }
 
 void EmbeddingPlot::setSelection(int index, const std::vector<WordNeighbour> &neighbours)
@@ -141,7 +156,8 @@ void EmbeddingPlot::showMessage(const QString &message, const QString &title)
 void EmbeddingPlot::clearPoints()
 {
     for (QCPItemText *label : std::as_const(m_labels))
-        removeItem(label);
+        if (label)
+            removeItem(label);
     m_labels.clear();
     for (QCPGraph *graph : {m_wordGraph, m_specialGraph, m_neighbourGraph, m_selectedGraph})
         graph->data()->clear();
@@ -182,6 +198,13 @@ void EmbeddingPlot::updateHighlight()
     QFont strongFont = wordFont;
     strongFont.setBold(true);
     for (int i = 0; i < m_labels.size(); ++i) {
+        if (!m_labels[i])
+            continue;
+        if (i >= m_labelLimit) {  // labelled only while it was highlighted
+            removeItem(m_labels[i]);
+            m_labels[i] = nullptr;
+            continue;
+        }
         const bool special = m_words[std::size_t(i)].special;
         m_labels[i]->setFont(special ? specialFont : wordFont);
         m_labels[i]->setColor(special ? kSpecialColor.darker(115) : QColor(40, 40, 40));
@@ -189,19 +212,19 @@ void EmbeddingPlot::updateHighlight()
     for (const WordNeighbour &neighbour : m_neighbours) {
         const int index = neighbour.index;
         m_neighbourGraph->addData(m_words[std::size_t(index)].x, m_words[std::size_t(index)].y);
-        m_labels[index]->setFont(strongFont);
+        addLabel(index)->setFont(strongFont);
         m_labels[index]->setColor(kNeighbourColor);
     }
     if (m_selected >= 0) {
         m_selectedGraph->addData(m_words[std::size_t(m_selected)].x, m_words[std::size_t(m_selected)].y);
-        m_labels[m_selected]->setFont(strongFont);
+        addLabel(m_selected)->setFont(strongFont);
         m_labels[m_selected]->setColor(kSelectedColor);
     }
 }
 
 void EmbeddingPlot::placeLabels()
 {
-    if (m_labels.isEmpty() || m_labels.size() > kMaxPlacedLabels)
+    if (m_labels.isEmpty() || std::min<int>(m_labelLimit, m_labels.size()) > kMaxPlacedLabels)
         return;
     const QRectF area = axisRect()->rect();
     std::vector<QPointF> pixels;
@@ -232,6 +255,8 @@ void EmbeddingPlot::placeLabels()
     std::vector<QRectF> taken;
     for (int index : order) {
         QCPItemText *label = m_labels[index];
+        if (!label)
+            continue;
         const QPointF at = pixels[std::size_t(index)];
         const int gap = int(std::ceil(radius[std::size_t(index)])) + 2;
         struct Placement {
@@ -307,4 +332,13 @@ void EmbeddingPlot::onMousePress(QMouseEvent *event)
     const int index = wordAt(event->position());
     if (index >= 0)
         emit wordClicked(index);
+}
+
+void EmbeddingPlot::onMouseMove(QMouseEvent *event)
+{
+    const int index = wordAt(event->position());
+    if (index >= 0)
+        QToolTip::showText(event->globalPosition().toPoint(), word(index), this);
+    else
+        QToolTip::hideText();
 }

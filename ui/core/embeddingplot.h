@@ -22,6 +22,9 @@ public:
     explicit EmbeddingPlot(QWidget *parent = nullptr);
 
     void setProjection(const EmbeddingProjection &projection, const QString &title);
+    // Only the first `count` words (a vocabulary's most frequent) are labelled, and the highlighted
+    // ones; the others are named when the pointer rests on them. Takes effect at the next projection.
+    void setLabelLimit(int count) { m_labelLimit = count; }
     // No points, only `message` (e.g. why there is nothing to show).
     void showMessage(const QString &message, const QString &title = QString());
     // Highlights word `index` and its `neighbours` (rows of the same projection); an index out of
@@ -47,6 +50,8 @@ private:
     void placeLabels();
     int wordAt(const QPointF &pixel) const;
     void onMousePress(QMouseEvent *event);
+    void onMouseMove(QMouseEvent *event);
+    QCPItemText *addLabel(int index);
 
     std::vector<ProjectedWord> m_words;
     std::vector<WordNeighbour> m_neighbours;
@@ -58,5 +63,6 @@ private:
     QCPGraph *m_specialGraph = nullptr;
     QCPGraph *m_neighbourGraph = nullptr;
     QCPGraph *m_selectedGraph = nullptr;
-    QVector<QCPItemText *> m_labels;
+    QVector<QCPItemText *> m_labels;  // per word; null for a word without a label
+    int m_labelLimit = kMaxPlacedLabels;
 };

@@ -49,8 +49,10 @@ void MainWindow::addLab(Lab *lab)
 {
     lab->setParent(this);
     m_labs << lab;
-    for (const LabPage &page : lab->pages())
+    for (const LabPage &page : lab->pages()) {
         m_tabs->addTab(page.widget, QString(page.title).remove(QLatin1Char('&')));
+        m_tabLabs << lab;
+    }
     for (const LabDock &placed : lab->docks()) {
         if (placed.tabbedWith) {
             tabifyDockWidget(placed.tabbedWith, placed.dock);
@@ -61,6 +63,7 @@ void MainWindow::addLab(Lab *lab)
         if (placed.front)
             m_frontDocks << placed.dock;
         m_docks << placed.dock;
+        m_dockLabs.insert(placed.dock, lab);
     }
     connect(lab, &Lab::statusMessage, statusBar(), &QStatusBar::showMessage);
     connect(lab, &Lab::actionsChanged, this, &MainWindow::updateActions);
@@ -72,6 +75,11 @@ void MainWindow::finishSetup()
     applyDefaultSizes();
     m_defaultState = saveState();
     readSettings();
+    showDocksOf(m_tabLabs.value(m_tabs->currentIndex()));
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        showDocksOf(m_tabLabs.value(index));
+        updateActions();
+    });
     updateActions();
     statusBar()->showMessage(tr("Ready. Press Train (F5) to train a model, or type a sentence."));
 }
@@ -204,6 +212,7 @@ void MainWindow::applyDefaultSizes()
                     Qt::Vertical);
     for (QDockWidget *dock : std::as_const(m_frontDocks))
         dock->raise();
+    showDocksOf(m_tabLabs.value(m_tabs->currentIndex()));
 }
 
 void MainWindow::readSettings()
@@ -241,8 +250,24 @@ void MainWindow::resetLayout()
 
 Lab *MainWindow::trainingLab() const
 {
+    Lab *shown = m_tabLabs.value(m_tabs->currentIndex());
+    if (shown && shown->trains())
+        return shown;
     const auto found = std::find_if(m_labs.begin(), m_labs.end(), [](Lab *lab) { return lab->trains(); });
     return found == m_labs.end() ? nullptr : *found;
+}
+
+void MainWindow::showDocksOf(Lab *lab)
+{
+    // A lab with docks of its own gets the window's sides: the other labs' docks make room and come
+    // back with their pages. A lab without docks shares the window with what is there.
+    if (!lab || lab->docks().isEmpty())
+        return;
+    for (QDockWidget *dock : std::as_const(m_docks))
+        dock->setVisible(m_dockLabs.value(dock) == lab);
+    for (QDockWidget *dock : std::as_const(m_frontDocks))
+        if (m_dockLabs.value(dock) == lab)
+            dock->raise();
 }
 
 void MainWindow::updateActions()

@@ -3,6 +3,7 @@
 #include "ui/workbench/runstate.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QList>
 #include <QMainWindow>
 
@@ -67,9 +68,12 @@ private:
     void resetLayout();
     void updateActions();
     void about();
-    Lab *trainingLab() const;
+    Lab *trainingLab() const;  // the shown tab's lab when it trains, else the first that does
+    void showDocksOf(Lab *lab);
 
     QList<Lab *> m_labs;
+    QList<Lab *> m_tabLabs;                  // the lab of each tab
+    QHash<QDockWidget *, Lab *> m_dockLabs;  // the lab of each dock
     RunState *m_run;
     Document *m_document;
     RunProgress *m_progress;

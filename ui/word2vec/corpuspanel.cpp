@@ -1,0 +1,234 @@
+#include "ui/word2vec/corpuspanel.h"
+
+#include "engine/core/atomicfile.h"
+#include "engine/word2vec/builtincorpus.h"
+#include "ui/core/configmap.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QVBoxLayout>
+
+namespace {
+
+constexpr std::size_t kMaxCorpusBytes = std::size_t(512) << 20;
+
+bool sameCorpusSettings(const CorpusConfig &a, const CorpusConfig &b)
+{
+    return a.minCount == b.minCount && a.maxVocabulary == b.maxVocabulary;
+}
+
+}
+
+CorpusPanel::CorpusPanel(QWidget *parent)
+    : QWidget(parent), m_corpusEditor(corpusFields(), this), m_editor(word2vecFields(), this),
+      m_source(new QComboBox), m_path(new QLineEdit), m_browse(new QPushButton(tr("Browse…"))),
+      m_pasted(new QPlainTextEdit), m_preview(new QLabel), m_warnings(new QLabel)
+{
+    m_source->addItems({tr("Built-in corpus (animals, foods, places, …)"), tr("Text file"), tr("Pasted text")});
+    m_source->setObjectName(QStringLiteral("corpusSource"));
+    m_source->setToolTip(tr("Where the sentences come from: one sentence or paragraph a line."));
+    m_path->setReadOnly(true);
+    m_path->setPlaceholderText(tr("No file chosen"));
+    m_pasted->setPlaceholderText(tr("Paste or type text here, one sentence a line."));
+    m_pasted->setObjectName(QStringLiteral("pastedText"));
+    m_preview->setObjectName(QStringLiteral("corpusPreview"));
+    m_preview->setWordWrap(true);
+    m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_warnings->setObjectName(QStringLiteral("corpusWarnings"));
+    m_warnings->setWordWrap(true);
+    m_warnings->setStyleSheet(QStringLiteral("color: #b35900;"));
+
+    auto *corpusBox = new QGroupBox(tr("Corpus"));
+    auto *corpusLayout = new QVBoxLayout(corpusBox);
+    corpusLayout->addWidget(m_source);
+    auto *fileRow = new QHBoxLayout;
+    fileRow->addWidget(m_path, 1);
+    fileRow->addWidget(m_browse);
+    corpusLayout->addLayout(fileRow);
+    corpusLayout->addWidget(m_pasted, 1);
+    auto *corpusForm = new QFormLayout;
+    for (const char *key : {"min-count", "max-vocabulary", "sample"})
+        m_corpusEditor.addRow(corpusForm, key);
+    corpusLayout->addLayout(corpusForm);
+    corpusLayout->addWidget(m_preview);
+    corpusLayout->addWidget(m_warnings);
+
+    auto *modelBox = new QGroupBox(tr("Model and training"));
+    auto *form = new QFormLayout(modelBox);
+    for (const char *key : {"cbow", "dim", "window", "negative", "noise-exponent", "epochs", "alpha", "seed", "threads"})
+        m_editor.addRow(form, key);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(corpusBox, 1);
+    layout->addWidget(modelBox);
+
+    m_corpusEditor.write(CorpusConfig());
+    m_editor.write(Word2VecConfig());
+    connect(m_source, qOverload<int>(&QComboBox::currentIndexChanged), this, &CorpusPanel::readCorpus);
+    connect(m_browse, &QPushButton::clicked, this, &CorpusPanel::chooseFile);
+    connect(m_pasted, &QPlainTextEdit::textChanged, this, [this] {
+        if (source() == Source::Pasted)
+            readCorpus();
+    });
+    m_corpusEditor.onChanged(this, [this] {
+        if (sameCorpusSettings(corpusConfig(), m_corpusRead))
+            updatePreview();
+        else
+            readCorpus();
+    });
+    m_editor.onChanged(this, [this] { updatePreview(); });
+    readCorpus();
+}
+
+CorpusConfig CorpusPanel::corpusConfig() const
+{
+    CorpusConfig config;
+    m_corpusEditor.read(config);
+    return config;
+}
+
+Word2VecConfig CorpusPanel::config() const
+{
+    Word2VecConfig config;
+    m_editor.read(config);
+    return config;
+}
+
+CorpusPanel::Source CorpusPanel::source() const
+{
+    return Source(m_source->currentIndex());
+}
+
+void CorpusPanel::setSource(Source source)
+{
+    m_source->setCurrentIndex(int(source));
+}
+
+void CorpusPanel::setPastedText(const QString &text)
+{
+    m_pasted->setPlainText(text);
+}
+
+void CorpusPanel::setFile(const QString &path)
+{
+    m_path->setText(path);
+    m_fileText.clear();
+    m_fileProblem.clear();
+    try {
+        m_fileText = readWholeFile(QFile::encodeName(path).toStdString(), kMaxCorpusBytes);
+    } catch (const std::exception &e) {
+        m_fileProblem = QString::fromLocal8Bit(e.what());
+    }
+    if (source() == Source::File)
+        readCorpus();
+    else
+        setSource(Source::File);
+}
+
+void CorpusPanel::chooseFile()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Corpus"), m_path->text(),
+                                                      tr("Text files (*.txt);;All files (*)"));
+    if (!path.isEmpty())
+        setFile(path);
+}
+
+QString CorpusPanel::previewText() const
+{
+    return m_preview->text();
+}
+
+QString CorpusPanel::warningText() const
+{
+    return m_warnings->text();
+}
+
+void CorpusPanel::readCorpus()
+{
+    const Source from = source();
+    m_path->setVisible(from == Source::File);
+    m_browse->setVisible(from == Source::File);
+    m_pasted->setVisible(from == Source::Pasted);
+    m_corpus.reset();
+    m_corpusRead = corpusConfig();
+    m_problem.clear();
+    try {
+        if (from == Source::File && m_path->text().isEmpty())
+            m_problem = tr("Choose a text file for the corpus.");
+        else if (from == Source::File && !m_fileProblem.isEmpty())
+            m_problem = m_fileProblem;
+        else
+            m_corpus = std::make_shared<const WordCorpus>(buildWordCorpus(
+                from == Source::BuiltIn ? builtInWordCorpus()
+                : from == Source::File  ? m_fileText
+                                        : m_pasted->toPlainText().toStdString(),
+                m_corpusRead));
+    } catch (const std::invalid_argument &e) {
+        m_problem = QString::fromStdString(e.what());
+    }
+    updatePreview();
+}
+
+void CorpusPanel::updatePreview()
+{
+    if (!m_corpus) {
+        m_preview->setText(m_problem);
+        m_warnings->clear();
+        emit changed();
+        return;
+    }
+    const QLocale locale;
+    const CorpusPreview p = previewCorpus(*m_corpus, corpusConfig(), config());
+    m_preview->setText(tr("%1 words, %2 distinct; %3 in the vocabulary (%4 tokens).\n"
+                          "Per epoch: about %5 tokens after subsampling, %6 training pairs.\n"
+                          "Parameters: %7.")
+                           .arg(locale.toString(qlonglong(p.rawTokens)), locale.toString(qlonglong(p.distinctWords)),
+                                locale.toString(p.vocabulary), locale.toString(qlonglong(p.keptTokens)),
+                                locale.toString(qlonglong(p.expectedAfterSampling)),
+                                locale.toString(qlonglong(p.pairsPerEpoch)), locale.toString(qlonglong(p.parameters))));
+    QStringList warnings;
+    for (const std::string &w : p.warnings)
+        warnings << QStringLiteral("⚠ ") + QString::fromStdString(w);
+    m_warnings->setText(warnings.join('\n'));
+    emit changed();
+}
+
+void CorpusPanel::saveSettings(QSettings &settings) const
+{
+    settings.beginGroup(QStringLiteral("word2vec"));
+    settings.setValue(QStringLiteral("source"), int(source()));
+    settings.setValue(QStringLiteral("file"), m_path->text());
+    settings.setValue(QStringLiteral("pasted"), m_pasted->toPlainText());
+    writeSettingsMap(settings, toVariantMap(corpusConfig(), corpusFields()));
+    writeSettingsMap(settings, toVariantMap(config(), word2vecFields()));
+    settings.endGroup();
+}
+
+void CorpusPanel::restoreSettings(QSettings &settings)
+{
+    settings.beginGroup(QStringLiteral("word2vec"));
+    const QVariantMap map = settingsMap(settings);
+    CorpusConfig corpus;
+    readVariantMap(map, corpus, corpusFields());
+    Word2VecConfig training;
+    readVariantMap(map, training, word2vecFields());
+    m_corpusEditor.write(corpus);
+    m_editor.write(training);
+    m_pasted->setPlainText(settings.value(QStringLiteral("pasted")).toString());
+    const QString file = settings.value(QStringLiteral("file")).toString();
+    const int from = std::clamp(settings.value(QStringLiteral("source"), 0).toInt(), 0, 2);
+    settings.endGroup();
+    if (!file.isEmpty())
+        setFile(file);
+    setSource(Source(from));
+    readCorpus();
+}

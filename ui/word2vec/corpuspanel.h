@@ -1,0 +1,66 @@
+#pragma once
+
+#include "engine/word2vec/word2vecconfig.h"
+#include "engine/word2vec/wordcorpus.h"
+#include "ui/core/configeditor.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSettings;
+
+// The word-embedding lab's setup: where the corpus comes from (built in, a file, pasted text),
+// what the settings make of it (the preview's counts and warnings), and the training settings.
+// The corpus is read again only when its text or its own settings change.
+class CorpusPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class Source { BuiltIn, File, Pasted };
+
+    explicit CorpusPanel(QWidget *parent = nullptr);
+
+    CorpusConfig corpusConfig() const;
+    Word2VecConfig config() const;
+    // The corpus as the settings read it; null when there is none (problem() says why).
+    std::shared_ptr<const WordCorpus> corpus() const { return m_corpus; }
+    QString problem() const { return m_problem; }
+
+    void setSource(Source source);
+    void setFile(const QString &path);
+    void setPastedText(const QString &text);
+    QString previewText() const;
+    QString warningText() const;
+
+    void saveSettings(QSettings &settings) const;
+    void restoreSettings(QSettings &settings);
+
+signals:
+    void changed();  // the corpus, the settings or the preview changed
+
+private:
+    Source source() const;
+    void readCorpus();
+    void updatePreview();
+    void chooseFile();
+
+    ConfigEditor<CorpusConfig> m_corpusEditor;
+    ConfigEditor<Word2VecConfig> m_editor;
+    QComboBox *m_source;
+    QLineEdit *m_path;
+    QPushButton *m_browse;
+    QPlainTextEdit *m_pasted;
+    QLabel *m_preview;
+    QLabel *m_warnings;
+    std::string m_fileText;
+    std::shared_ptr<const WordCorpus> m_corpus;
+    CorpusConfig m_corpusRead;  // the settings m_corpus was read with
+    QString m_fileProblem;  // why the chosen file could not be read
+    QString m_problem;
+};
