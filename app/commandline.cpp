@@ -1,5 +1,8 @@
 #include "app/commandline.h"
 
+#include <fstream>
+#include <iostream>
+
 CommandLine::CommandLine(const std::set<std::string> &valueOptions, const std::set<std::string> &flags)
 {
     for (const std::string &name : valueOptions)
@@ -109,4 +112,32 @@ bool CommandLine::readField(const FieldSpec &field, FieldValue *value)
         return true;
     fail("--" + field.key + " " + problem);
     return false;
+}
+
+int usageError(const std::string &command, const std::string &message)
+{
+    std::cerr << "attnscope " << command << ": " << message << "\n"
+              << "Run 'attnscope --help' for the options.\n";
+    return 2;
+}
+
+int failure(const std::string &message)
+{
+    std::cerr << "error: " << message << "\n";
+    return 1;
+}
+
+double peakRssMiB()
+{
+    std::ifstream status("/proc/self/status");
+    std::string key;
+    while (status >> key) {
+        if (key == "VmHWM:") {
+            double kb = 0;
+            status >> kb;
+            return kb / 1024.0;
+        }
+        status.ignore(4096, '\n');
+    }
+    return 0;
 }

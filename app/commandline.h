@@ -8,6 +8,13 @@
 #include <string>
 #include <vector>
 
+// What every subcommand does with a problem: prints it and returns the exit code, 2 for bad usage
+// ("attnscope <command>: <message>" and where to find the options), 1 for a failure while running.
+int usageError(const std::string &command, const std::string &message);
+int failure(const std::string &message);
+// The process's peak resident memory so far (VmHWM), in MiB; 0 where /proc does not tell.
+double peakRssMiB();
+
 // One subcommand's command line, read by QCommandLineParser: `--name value`, `--name=value`,
 // `--flag` and positional arguments. Options are named by hand or made from a configuration's
 // field table (--key, and --key / --no-key for a flag), and values are checked against their range.

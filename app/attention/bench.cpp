@@ -31,7 +31,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <thread>
 
@@ -108,21 +107,6 @@ double mean(const std::vector<double> &v)
     return v.empty() ? 0 : s / double(v.size());
 }
 
-// Peak resident set size of this process in MiB, from /proc/self/status.
-double peakRssMiB()
-{
-    std::ifstream status("/proc/self/status");
-    std::string key;
-    while (status >> key) {
-        if (key == "VmHWM:") {
-            double kb = 0;
-            status >> kb;
-            return kb / 1024.0;
-        }
-        status.ignore(4096, '\n');
-    }
-    return 0;
-}
 
 TrainingConfig trainingConfig(const Plan &plan, int epochs)
 {

@@ -24,22 +24,8 @@
 
 namespace {
 
-constexpr int kUsageError = 2;
 constexpr int kExamplesShown = 10;
 std::atomic<bool> g_interrupted{false};
-
-int usageError(const std::string &command, const std::string &message)
-{
-    std::cerr << "attnscope " << command << ": " << message << "\n"
-              << "Run 'attnscope --help' for the options.\n";
-    return kUsageError;
-}
-
-int failure(const std::string &message)
-{
-    std::cerr << "error: " << message << "\n";
-    return 1;
-}
 
 std::string percent(double share)
 {

@@ -19,47 +19,17 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <stdexcept>
 
 namespace {
 
-constexpr int kUsageError = 2;
 constexpr std::size_t kMaxCorpusBytes = std::size_t(2) << 30;
 constexpr std::size_t kMaxQuestionBytes = std::size_t(64) << 20;
 constexpr int kMapWords = 100;        // pca.png: the most frequent words
 constexpr int kNeighbourWords = 50;   // neighbours.txt: the most frequent words ...
 constexpr int kNeighbours = 10;       // ... each with this many nearest
 std::atomic<bool> g_interrupted{false};
-
-int usageError(const std::string &command, const std::string &message)
-{
-    std::cerr << "attnscope " << command << ": " << message << "\n"
-              << "Run 'attnscope --help' for the options.\n";
-    return kUsageError;
-}
-
-int failure(const std::string &message)
-{
-    std::cerr << "error: " << message << "\n";
-    return 1;
-}
-
-double peakRssMiB()
-{
-    std::ifstream status("/proc/self/status");
-    std::string key;
-    while (status >> key) {
-        if (key == "VmHWM:") {
-            double kb = 0;
-            status >> kb;
-            return kb / 1024.0;
-        }
-        status.ignore(4096, '\n');
-    }
-    return 0;
-}
 
 std::string neighboursText(const VectorIndex &index, int words)
 {

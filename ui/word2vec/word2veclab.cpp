@@ -59,6 +59,7 @@ Word2VecLab::Word2VecLab(MainWindow *window)
     connect(m_map, &EmbeddingPlot::wordClicked, this, &Word2VecLab::selectWord);
     connect(m_run, &RunState::changed, this, &Word2VecLab::followRunState);
     updateNoiseChart();
+    updateExportActions();
     followRunState();
 }
 
@@ -189,10 +190,13 @@ QList<LabDock> Word2VecLab::docks() const
 
 QList<QAction *> Word2VecLab::exportActions() const
 {
-    const bool haveVectors = m_vectors != nullptr;
-    for (int i = 0; i + 1 < m_exports.size(); ++i)  // all but Open (the last) need vectors
-        m_exports[i]->setEnabled(haveVectors);
     return m_exports;
+}
+
+void Word2VecLab::updateExportActions()
+{
+    for (int i = 0; i + 1 < m_exports.size(); ++i)  // all but Open (the last) need vectors
+        m_exports[i]->setEnabled(m_vectors != nullptr);
 }
 
 void Word2VecLab::saveSettings(QSettings &settings) const
@@ -284,6 +288,7 @@ void Word2VecLab::showVectors(std::shared_ptr<const WordVectors> vectors, const 
     m_title = title;
     m_map->showMap(map, title);
     updateNoiseChart();
+    updateExportActions();
     emit actionsChanged();
 }
 

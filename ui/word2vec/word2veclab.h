@@ -70,6 +70,7 @@ private:
     void showVectors(std::shared_ptr<const WordVectors> vectors, const EmbeddingProjection &map, const QString &title);
     void selectWord(int index);
     void updateNoiseChart();
+    void updateExportActions();
     void followRunState();
 
     RunState *m_run;

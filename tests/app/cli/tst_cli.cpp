@@ -1,3 +1,5 @@
+#include "tests/common/clirunner.h"
+
 #include <QtTest>
 
 // The attnscope command line as a user runs it: exit codes, messages and the files it writes.
@@ -19,28 +21,16 @@ private slots:
     void compareWritesEveryVariant();
 
 private:
-    struct Result {
-        int exitCode;
-        QString out;
-        QString err;
-    };
-    Result run(const QStringList &arguments, QProcessEnvironment env = QProcessEnvironment::systemEnvironment());
+    using Result = CliResult;
+    Result run(const QStringList &arguments, QProcessEnvironment env = QProcessEnvironment::systemEnvironment())
+    {
+        return runAttnscope(arguments, std::move(env));
+    }
     QTemporaryDir m_dir;
     QString m_model;
 };
 
 
-TestCli::Result TestCli::run(const QStringList &arguments, QProcessEnvironment env)
-{
-    QProcess p;
-    env.remove("DISPLAY");  // every command must work without a display
-    env.remove("QT_QPA_PLATFORM");
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
-    if (!p.waitForFinished(120000))
-        return {-1, {}, QStringLiteral("timed out")};
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-}
 
 void TestCli::initTestCase()
 {

@@ -1,5 +1,6 @@
 #include "engine/word2vec/builtincorpus.h"
 #include "engine/word2vec/wordvectors.h"
+#include "tests/common/clirunner.h"
 
 #include <QtTest>
 
@@ -16,30 +17,13 @@ private slots:
     void badInputIsRefused();
 
 private:
-    struct Result {
-        int exitCode;
-        QString out;
-        QString err;
-    };
-    Result run(const QStringList &arguments);
+    using Result = CliResult;
+    Result run(const QStringList &arguments) { return runAttnscope(arguments); }
     QString write(const QString &name, const QByteArray &contents);
     QTemporaryDir m_dir;
     QString m_corpus;
     QString m_vectors;
 };
-
-TestWord2VecCli::Result TestWord2VecCli::run(const QStringList &arguments)
-{
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove("DISPLAY");  // every command must work without a display
-    env.remove("QT_QPA_PLATFORM");
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(ATTNSCOPE_BINARY), arguments);
-    if (!p.waitForFinished(120000))
-        return {-1, {}, QStringLiteral("timed out")};
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-}
 
 QString TestWord2VecCli::write(const QString &name, const QByteArray &contents)
 {

@@ -11,6 +11,7 @@
 #include "ui/word2vec/wordmapplot.h"
 #include "ui/workbench/mainwindow.h"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QSettings>
 #include <QSpinBox>
@@ -177,8 +178,11 @@ void TestWord2VecLab::vectorsFilesOpenAndExport()
     QVERIFY2(error.contains(QStringLiteral("line 3")), qPrintable(error));
     QVERIFY(!m_lab->vectors());
 
+    QAction *exportMap = m_lab->exportActions().front();
+    QVERIFY(!exportMap->isEnabled());  // nothing to export before there are vectors
     setField("epochs", 10);
     trainAndWait();
+    QVERIFY(exportMap->isEnabled());
     const QString path = m_dir.filePath("vectors.txt");
     QVERIFY2(m_lab->exportVectors(path, &error), qPrintable(error));
     const WordVectors back = readWord2VecText(path.toStdString());
