@@ -42,8 +42,7 @@ struct FastRandom {
 
 // One training thread: its lines, where it is in them, its random numbers and its buffers.
 struct TrainingShare {
-    int firstLine = 0, endLine = 0;
-    int nextLine = 0;
+    int nextLine = 0, endLine = 0;  // this round's lines
     FastRandom random{0};
     std::vector<int32_t> sentence;  // the current line after subsampling
     std::vector<float> mean, inputSteps, outputSteps;
@@ -104,17 +103,10 @@ std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, co
         keepBelow[w] = uint32_t(std::ceil(keepProbability(m_corpus.counts[w], corpusTokens, m_corpusConfig.sample) *
                                           16777216.0));
 
-    // Each thread its run of lines, of about equal token counts.
     const int threads = std::max(1, std::min(m_config.threads, m_corpus.lines()));
     std::vector<TrainingShare> shares(static_cast<size_t>(threads));
-    int line = 0;
     for (int t = 0; t < threads; ++t) {
         TrainingShare &share = shares[size_t(t)];
-        share.firstLine = line;
-        const int64_t endToken = corpusTokens * (t + 1) / threads;
-        while (line < m_corpus.lines() && (t == threads - 1 || m_corpus.lineStarts[size_t(line) + 1] <= endToken))
-            ++line;
-        share.endLine = line;
         share.random.state = m_config.seed * 0x2545F4914F6CDD1Dull + uint64_t(t + 1) * 0x9E3779B97F4A7C15ull;
         const size_t rows = size_t(kMaxSgnsRows) * size_t(dims);
         share.mean.resize(size_t(dims));
@@ -175,11 +167,11 @@ std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, co
         addRows(inputRows, contextCount, share.inputSteps.data(), cbow ? 0 : dims, dims);
     };
 
-    // Whole lines of one share until `budget` words are done or its lines run out.
-    auto trainRound = [&](TrainingShare &share, int64_t budget, int64_t wordsBefore) {
+    // The lines of one share, this round's.
+    auto trainRound = [&](TrainingShare &share, int64_t wordsBefore) {
         share.wordsDone = share.tokensKept = share.pairs = share.lossPairs = 0;
         share.loss = 0;
-        while (share.nextLine < share.endLine && share.wordsDone < budget) {
+        while (share.nextLine < share.endLine) {
             const int64_t begin = m_corpus.lineStarts[size_t(share.nextLine)];
             const int64_t end = m_corpus.lineStarts[size_t(share.nextLine) + 1];
             ++share.nextLine;
@@ -207,18 +199,28 @@ std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, co
         if (stop && stop->load())
             break;
         const Clock::time_point epochStarted = Clock::now();
-        for (TrainingShare &share : shares)
-            share.nextLine = share.firstLine;
+        int cursor = 0;  // the first line no thread has taken yet this epoch
         Word2VecEpoch summary;
         summary.epoch = epoch;
         double epochLoss = 0;
         int64_t epochLossPairs = 0;
         bool stopped = false;
-        while (std::any_of(shares.begin(), shares.end(),
-                           [](const TrainingShare &s) { return s.nextLine < s.endLine; })) {
+        while (cursor < m_corpus.lines()) {
+            // Each round the threads take the next runs of lines side by side, so that together
+            // they move through the corpus in its order, as gensim's workers do: with a fixed half
+            // each, the vectors came out measurably unlike gensim's.
+            for (TrainingShare &share : shares) {
+                share.nextLine = cursor;
+                int64_t words = 0;
+                while (cursor < m_corpus.lines() && words < roundWords) {
+                    words += m_corpus.lineStarts[size_t(cursor) + 1] - m_corpus.lineStarts[size_t(cursor)];
+                    ++cursor;
+                }
+                share.endLine = cursor;
+            }
             const Clock::time_point roundStarted = Clock::now();
             parallelFor(
-                threads, [&](int t) { trainRound(shares[size_t(t)], roundWords, wordsDone); },
+                threads, [&](int t) { trainRound(shares[size_t(t)], wordsDone); },
                 Workers::StartedSingleThreadedOps);
             Word2VecProgress progress;
             int64_t lossPairs = 0;

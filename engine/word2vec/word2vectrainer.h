@@ -28,7 +28,8 @@ struct Word2VecEpoch {
 };
 
 // Skip-gram or CBOW with negative sampling, trained by hand-written updates (no autograd) over
-// `threads` threads, each on its own share of the lines (Hogwild, as word2vec.c and gensim).
+// `threads` threads (Hogwild, as word2vec.c and gensim), each round on neighbouring runs of lines,
+// so that together they go through the corpus in order.
 class Word2VecTrainer
 {
 public:
