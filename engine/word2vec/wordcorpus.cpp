@@ -1,5 +1,6 @@
 #include "engine/word2vec/wordcorpus.h"
 
+#include "engine/core/plaintext.h"
 #include "engine/word2vec/noisedistribution.h"
 
 #include <algorithm>
@@ -40,45 +41,6 @@ std::string lowerForPattern(const std::string &line)
         }
     }
     return lowered;
-}
-
-// Bytes that no text file holds: control characters other than whitespace, and bytes that are not
-// part of a well-formed UTF-8 sequence.
-int64_t nonTextBytes(const std::string &text)
-{
-    int64_t bad = 0;
-    size_t i = 0;
-    while (i < text.size()) {
-        const unsigned char c = static_cast<unsigned char>(text[i]);
-        if (c < 0x80) {
-            if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v')
-                ++bad;
-            ++i;
-            continue;
-        }
-        const int length = c >= 0xF0 && c < 0xF8 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
-        bool wellFormed = length > 0 && i + size_t(length) <= text.size();
-        for (int k = 1; wellFormed && k < length; ++k)
-            wellFormed = (static_cast<unsigned char>(text[i + size_t(k)]) & 0xC0) == 0x80;
-        if (wellFormed) {
-            i += size_t(length);
-        } else {
-            ++bad;
-            ++i;
-        }
-    }
-    return bad;
-}
-
-void refuseBinary(const std::string &text)
-{
-    if (text.find('\0') != std::string::npos)
-        throw std::invalid_argument("The corpus holds NUL bytes: it is a binary file, not text. Give a plain text "
-                                    "file, one sentence or paragraph a line.");
-    if (nonTextBytes(text) * 10 > int64_t(text.size()))
-        throw std::invalid_argument("The corpus is mostly not text (more than a tenth of its bytes are control "
-                                    "characters or not UTF-8): it looks like a binary file. Give a plain text file, "
-                                    "one sentence or paragraph a line.");
 }
 
 std::string withThousands(int64_t n)
@@ -151,7 +113,7 @@ WordCorpus buildWordCorpus(const std::string &text, const CorpusConfig &config)
     const std::string problem = validate(config);
     if (!problem.empty())
         throw std::invalid_argument(problem);
-    refuseBinary(text);
+    refuseBinaryText(text, "The corpus", "Give a plain text file, one sentence or paragraph a line.");
 
     // One pass: words get ids in the order they first appear, lines are kept as those ids.
     std::unordered_map<std::string, int32_t> firstIds;
