@@ -4,10 +4,10 @@
 #include <cmath>
 #include <stdexcept>
 
-NoiseDistribution::NoiseDistribution(const std::vector<int64_t> &counts, double exponent, int tableSize)
+NoiseDistribution::NoiseDistribution(const std::vector<int64_t> &counts, double exponent)
 {
-    if (counts.empty() || tableSize < 1)
-        throw std::invalid_argument("The noise distribution needs at least one word and a table of one entry.");
+    if (counts.empty())
+        throw std::invalid_argument("The noise distribution needs at least one word.");
     m_probabilities.resize(counts.size());
     double total = 0;
     for (size_t i = 0; i < counts.size(); ++i) {
@@ -17,18 +17,49 @@ NoiseDistribution::NoiseDistribution(const std::vector<int64_t> &counts, double 
     for (double &p : m_probabilities)
         p /= total;
 
-    // Each word fills the table from the rounded start of its cumulative share to the rounded start
-    // of the next word's, so its share of entries is its probability to within one entry.
-    m_table.resize(size_t(tableSize));
-    double cumulative = 0;
-    int64_t begin = 0;
-    for (size_t i = 0; i < counts.size(); ++i) {
-        cumulative += m_probabilities[i];
-        const int64_t end = i + 1 == counts.size() ? tableSize
-                                                   : std::min<int64_t>(tableSize, std::llround(cumulative * tableSize));
-        std::fill(m_table.begin() + begin, m_table.begin() + std::max(begin, end), int32_t(i));
-        begin = std::max(begin, end);
+    // Vose's construction: scaled by the number of columns, a word below 1 fills its own column up
+    // to its share and lends the rest of it to a word above 1, which keeps what is left of its
+    // own share for the next; a word left at the end fills its column whole.
+    const size_t n = counts.size();
+    std::vector<double> scaled(n);
+    std::vector<int32_t> small, large;
+    for (size_t i = 0; i < n; ++i) {
+        scaled[i] = m_probabilities[i] * double(n);
+        (scaled[i] < 1.0 ? small : large).push_back(int32_t(i));
     }
+    constexpr double kWhole = 4294967296.0;  // 2^32
+    m_threshold.assign(n, 0xFFFFFFFFu);
+    m_alias.resize(n);
+    for (size_t i = 0; i < n; ++i)
+        m_alias[i] = int32_t(i);
+    while (!small.empty() && !large.empty()) {
+        const int32_t lender = small.back();
+        small.pop_back();
+        const int32_t borrower = large.back();
+        m_threshold[size_t(lender)] = uint32_t(std::min(kWhole - 1, std::round(scaled[size_t(lender)] * kWhole)));
+        m_alias[size_t(lender)] = borrower;
+        scaled[size_t(borrower)] -= 1.0 - scaled[size_t(lender)];
+        if (scaled[size_t(borrower)] < 1.0) {
+            large.pop_back();
+            small.push_back(borrower);
+        }
+    }
+}
+
+double NoiseDistribution::drawProbability(int word) const
+{
+    constexpr double kWhole = 4294967296.0;
+    double columns = 0;
+    for (size_t c = 0; c < m_threshold.size(); ++c) {
+        // Column c holds its own word for thresholds in [0, threshold) and its alias beyond; a
+        // full column (threshold 2^32 - 1) misses its own word only at the last value.
+        const double own = m_threshold[c] == 0xFFFFFFFFu ? 1.0 : double(m_threshold[c]) / kWhole;
+        if (int(c) == word)
+            columns += own;
+        if (m_alias[c] == word && m_alias[c] != int32_t(c))
+            columns += 1.0 - own;
+    }
+    return columns / double(m_threshold.size());
 }
 
 double keepProbability(int64_t count, int64_t totalTokens, double threshold)

@@ -42,8 +42,7 @@ void NoiseChart::setDistribution(const std::vector<std::string> &words, const st
     m_corpus->data()->clear();
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     if (!counts.empty()) {
-        const std::vector<double> noise = NoiseDistribution(counts, exponent, int(std::max<std::size_t>(counts.size(), 1024)))
-                                              .probabilities();
+        const std::vector<double> noise = NoiseDistribution(counts, exponent).probabilities();
         const double total = double(std::accumulate(counts.begin(), counts.end(), int64_t(0)));
         double top = 0;
         for (int i = 0; i < std::min<int>(kWordsShown, int(counts.size())); ++i) {

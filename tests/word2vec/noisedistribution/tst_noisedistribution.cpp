@@ -3,9 +3,10 @@
 #include <QtTest>
 
 #include <cmath>
+#include <random>
 #include <stdexcept>
 
-// The noise words' distribution (count^exponent, through word2vec.c's table) and the subsampling
+// The noise words' distribution (count^exponent, by the alias method) and the subsampling
 // keep probability.
 class TestNoiseDistribution : public QObject
 {
@@ -13,7 +14,7 @@ class TestNoiseDistribution : public QObject
 private slots:
     void tableFollowsCountPower_data();
     void tableFollowsCountPower();
-    void drawReadsTheTable();
+    void drawsFollowTheDistribution();
     void refusesNoWords();
     void keepProbability_data();
     void keepProbability();
@@ -32,22 +33,17 @@ void TestNoiseDistribution::tableFollowsCountPower()
 {
     QFETCH(double, exponent);
     const std::vector<int64_t> counts = {5000, 1200, 300, 41, 7, 1, 1};
-    const int tableSize = 1 << 20;
-    const NoiseDistribution noise(counts, exponent, tableSize);
+    const NoiseDistribution noise(counts, exponent);
 
     double total = 0;
     for (int64_t c : counts)
         total += std::pow(double(c), exponent);
-    std::vector<int64_t> entries(counts.size(), 0);
-    for (int32_t word : noise.table())
-        ++entries[size_t(word)];
-    QCOMPARE(int(noise.table().size()), tableSize);
     for (size_t w = 0; w < counts.size(); ++w) {
         const double expected = std::pow(double(counts[w]), exponent) / total;
         QVERIFY(std::abs(noise.probabilities()[w] - expected) < 1e-12);
-        // Each word's share of the table is its probability to within one entry (and rounding).
-        QVERIFY2(std::abs(double(entries[w]) / tableSize - expected) <= 1.5 / tableSize,
-                 qPrintable(QString("word %1: %2 entries for p = %3").arg(w).arg(entries[w]).arg(expected)));
+        // The alias tables give each word its probability to within their 32-bit rounding.
+        QVERIFY2(std::abs(noise.drawProbability(int(w)) - expected) < 1e-9,
+                 qPrintable(QString("word %1: drawn with p = %2, not %3").arg(w).arg(noise.drawProbability(int(w))).arg(expected)));
     }
     if (exponent == 0)
         QCOMPARE(noise.probabilities().front(), noise.probabilities().back());
@@ -55,13 +51,24 @@ void TestNoiseDistribution::tableFollowsCountPower()
         QVERIFY(std::abs(noise.probabilities()[0] / noise.probabilities()[2] - 5000.0 / 300.0) < 1e-9);
 }
 
-void TestNoiseDistribution::drawReadsTheTable()
+// Draws from random numbers follow the distribution: a chi-square test over a million draws.
+void TestNoiseDistribution::drawsFollowTheDistribution()
 {
-    const NoiseDistribution noise({3, 1}, 1.0, 8);
-    QCOMPARE(noise.table(), (std::vector<int32_t>{0, 0, 0, 0, 0, 0, 1, 1}));
-    QCOMPARE(noise.draw(5), 0);
-    QCOMPARE(noise.draw(6), 1);
-    QCOMPARE(noise.draw(8 * 1000 + 7), 1);
+    const std::vector<int64_t> counts = {5000, 1200, 300, 41, 7, 1, 1, 0};
+    const NoiseDistribution noise(counts, 0.75);
+    std::vector<int64_t> drawn(counts.size(), 0);
+    std::mt19937_64 random(7);
+    const int draws = 1000000;
+    for (int i = 0; i < draws; ++i)
+        ++drawn[size_t(noise.draw(random()))];
+    QCOMPARE(drawn.back(), int64_t(0));  // a word never seen is never noise
+    double chiSquare = 0;
+    for (size_t w = 0; w + 1 < counts.size(); ++w) {
+        const double expected = noise.probabilities()[w] * draws;
+        chiSquare += (double(drawn[w]) - expected) * (double(drawn[w]) - expected) / expected;
+    }
+    // 6 degrees of freedom: 22.46 is the 0.999 quantile.
+    QVERIFY2(chiSquare < 22.46, qPrintable(QString("chi-square %1").arg(chiSquare)));
 }
 
 void TestNoiseDistribution::refusesNoWords()
