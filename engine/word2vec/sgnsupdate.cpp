@@ -4,54 +4,73 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
-#include <vector>
+#include <cstdint>
 
-#include <cblas.h>
-
-// addRows and meanOfRows are built for AVX2 and AVX-512 too and picked at load time by what the CPU
+// The kernels are built for AVX2 and AVX-512 too and picked at load time by what the CPU
 // has: the engine is compiled for plain x86-64. `omp simd` (no threads) lets them vectorise.
 #define WORD2VEC_KERNEL __attribute__((target_clones("avx512f", "avx2", "default")))
 
-// The three products go to OpenBLAS, whose small-matrix kernels beat hand-written loops here (the
-// loops' 36 dot products each end in a horizontal sum): the rows are gathered into contiguous
-// matrices first, in buffers each thread keeps.
-double sgnsStep(const float *const *inputs, int inputCount, const float *const *outputs, int targetCount,
-                int dimensions, float alpha, float *inputSteps, float *outputSteps, bool withLoss)
-{
-    if (inputCount > kMaxSgnsRows || targetCount > kMaxSgnsRows)
-        throw std::invalid_argument("sgnsStep takes at most 64 inputs and 64 targets.");
-    thread_local std::vector<float> h, u;
-    h.resize(size_t(inputCount) * size_t(dimensions));
-    u.resize(size_t(targetCount) * size_t(dimensions));
-    for (int i = 0; i < inputCount; ++i)
-        std::copy_n(inputs[i], dimensions, h.data() + i * dimensions);
-    for (int j = 0; j < targetCount; ++j)
-        std::copy_n(outputs[j], dimensions, u.data() + j * dimensions);
+namespace {
 
-    float logits[kMaxSgnsRows * kMaxSgnsRows];
-    float gradient[kMaxSgnsRows * kMaxSgnsRows];
-    const int count = inputCount * targetCount;
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, inputCount, targetCount, dimensions, 1.0f, h.data(),
-                dimensions, u.data(), dimensions, 0.0f, logits, targetCount);
+constexpr int kLanes = 16;
+
+// A dot product kept in 16 partial sums that are added pairwise at the end: `omp simd reduction`
+// ends in a chain of 16 dependent scalar adds, which cost as much as the products. Inlined into
+// each clone of the kernels, so it is built for their instruction sets.
+inline float dot(const float *__restrict a, const float *__restrict b, int n)
+{
+    float partial[kLanes] = {};
+    int d = 0;
+    for (; d + kLanes <= n; d += kLanes) {
 #pragma omp simd
-    for (int n = 0; n < count; ++n)
-        gradient[n] = -alpha * sigmoid(logits[n]);
-    for (int i = 0; i < inputCount; ++i)
-        gradient[i * targetCount] += alpha;  // the true word's label 1
-    double loss = 0;
-    if (withLoss) {
-        for (int n = 0; n < count; ++n) {
-            // -log s(x) for the true word, -log s(-x) for noise: softplus of the signed logit.
-            const float x = n % targetCount == 0 ? -logits[n] : logits[n];
-            loss += std::max(x, 0.0f) + std::log1p(std::exp(-std::fabs(x)));
+        for (int k = 0; k < kLanes; ++k)
+            partial[k] += a[d + k] * b[d + k];
+    }
+    for (int k = 0; d + k < n; ++k)
+        partial[k] += a[d + k] * b[d + k];
+    for (int width = kLanes / 2; width > 0; width /= 2) {
+#pragma omp simd
+        for (int k = 0; k < width; ++k)
+            partial[k] += partial[k + width];
+    }
+    return partial[0];
+}
+
+}
+
+// Targets are nearly always distinct: then every logit is taken before any row moves (the
+// independent dot products overlap), which is the same as taking them in turn. A target that
+// repeats (a noise word drawn twice) needs the order, and gets it.
+WORD2VEC_KERNEL double sgnsStep(const float *__restrict input, float *const *outputs, int targetCount, int dimensions,
+                                float alpha, float *__restrict inputStep, bool withLoss)
+{
+    bool distinct = true;
+    for (int j = 1; j < targetCount && distinct; ++j)
+        for (int i = 0; i < j; ++i)
+            distinct = distinct && outputs[i] != outputs[j];
+    float logits[kMaxSgnsRows];
+    if (distinct)
+        for (int j = 0; j < targetCount; ++j)
+            logits[j] = dot(input, outputs[j], dimensions);
+    std::fill(inputStep, inputStep + dimensions, 0.0f);
+    for (int j = 0; j < targetCount; ++j) {
+        float *__restrict output = outputs[j];
+        if (!distinct)
+            logits[j] = dot(input, output, dimensions);
+        const float g = alpha * ((j == 0 ? 1.0f : 0.0f) - sigmoid(logits[j]));
+#pragma omp simd
+        for (int d = 0; d < dimensions; ++d) {
+            inputStep[d] += g * output[d];
+            output[d] += g * input[d];
         }
     }
-    // inputSteps = g U, outputSteps = g^T H.
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, inputCount, dimensions, targetCount, 1.0f, gradient,
-                targetCount, u.data(), dimensions, 0.0f, inputSteps, dimensions);
-    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, targetCount, dimensions, inputCount, 1.0f, gradient,
-                targetCount, h.data(), dimensions, 0.0f, outputSteps, dimensions);
+    double loss = 0;
+    if (withLoss)
+        for (int j = 0; j < targetCount; ++j) {
+            // -log s(x) for the true word, -log s(-x) for noise: softplus of the signed logit.
+            const float x = j == 0 ? -logits[j] : logits[j];
+            loss += std::max(x, 0.0f) + std::log1p(std::exp(-std::fabs(x)));
+        }
     return loss;
 }
 
@@ -79,4 +98,20 @@ WORD2VEC_KERNEL void meanOfRows(const float *const *rows, int rowCount, int dime
 #pragma omp simd
     for (int d = 0; d < dimensions; ++d)
         mean[d] *= inverse;
+}
+
+PaddedRows::PaddedRows(int64_t rows, int width)
+    : m_rows(std::max<int64_t>(rows, 0)), m_width(std::max(width, 0)), m_stride((m_width + kLanes - 1) / kLanes * kLanes)
+{
+    m_storage.assign(size_t(m_rows) * size_t(m_stride) + kLanes, 0.0f);
+    const auto address = reinterpret_cast<std::uintptr_t>(m_storage.data());
+    m_first = m_storage.data() + (64 - address % 64) % 64 / sizeof(float);
+}
+
+std::vector<float> PaddedRows::unpadded() const
+{
+    std::vector<float> values(size_t(m_rows) * size_t(m_width));
+    for (int64_t r = 0; r < m_rows; ++r)
+        std::copy_n(row(r), m_width, values.begin() + r * m_width);
+    return values;
 }

@@ -5,8 +5,10 @@
 #include "engine/word2vec/sgnsupdate.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 
 namespace {
@@ -21,6 +23,9 @@ constexpr int kLossSampleEvery = 8;
 // Rounds are sized so that one takes about this long: progress, pause and stop wait at most that.
 constexpr double kRoundSeconds = 0.1;
 constexpr int64_t kFirstRoundWords = 20000;
+// A round is cut into jobs of about this many words, which the threads take in order as each
+// finishes its last, as gensim's workers take its batches of 10,000 words.
+constexpr int64_t kJobWords = 10000;
 
 double secondsSince(Clock::time_point start)
 {
@@ -40,12 +45,20 @@ struct FastRandom {
     float uniform() { return float(next() >> 40) * (1.0f / 16777216.0f); }  // [0, 1)
 };
 
-// One training thread: its lines, where it is in them, its random numbers and its buffers.
-struct TrainingShare {
-    int nextLine = 0, endLine = 0;  // this round's lines
+// Lines [firstLine, endLine), which start `offset` words into their round.
+struct TrainingJob {
+    int firstLine = 0, endLine = 0;
+    int64_t offset = 0;
+};
+
+// One training thread: its random numbers, its buffers and its counts. On a
+// cache line of its own: the threads' counters and random states written at every word would
+// otherwise share one, and the threads would take it from each other (two threads then ran at
+// times no faster than one).
+struct alignas(64) TrainingShare {
     FastRandom random{0};
     std::vector<int32_t> sentence;  // the current line after subsampling
-    std::vector<float> mean, inputSteps, outputSteps;
+    std::unique_ptr<PaddedRows> scratch;  // the mean of a CBOW window, the input's step
     // Counted over the current round.
     int64_t wordsDone = 0, tokensKept = 0, pairs = 0, lossPairs = 0;
     double loss = 0;
@@ -56,7 +69,8 @@ struct TrainingShare {
 
 Word2VecTrainer::Word2VecTrainer(const WordCorpus &corpus, const CorpusConfig &corpusConfig,
                                  const Word2VecConfig &config)
-    : m_corpus(corpus), m_corpusConfig(corpusConfig), m_config(config)
+    : m_corpus(corpus), m_corpusConfig(corpusConfig), m_config(config),
+      m_input(corpus.vocabularySize(), config.dimensions), m_output(corpus.vocabularySize(), config.dimensions)
 {
     for (const std::string &problem : {validate(corpusConfig), validate(config)})
         if (!problem.empty())
@@ -70,13 +84,11 @@ Word2VecTrainer::Word2VecTrainer(const WordCorpus &corpus, const CorpusConfig &c
     if (corpus.tokens.empty())
         throw std::invalid_argument("The corpus has no words to train on.");
 
-    const size_t size = size_t(corpus.vocabularySize()) * size_t(config.dimensions);
-    m_input.resize(size);
-    m_output.assign(size, 0.0f);
     FastRandom random{config.seed};
     const float scale = 1.0f / float(config.dimensions);
-    for (float &value : m_input)
-        value = (random.uniform() - 0.5f) * scale;
+    for (int64_t w = 0; w < m_input.rows(); ++w)
+        for (int d = 0; d < config.dimensions; ++d)
+            m_input.row(w)[d] = (random.uniform() - 0.5f) * scale;
 }
 
 WordVectors Word2VecTrainer::vectors() const
@@ -84,14 +96,15 @@ WordVectors Word2VecTrainer::vectors() const
     WordVectors vectors;
     vectors.words = m_corpus.words;
     vectors.dimensions = m_config.dimensions;
-    vectors.values = m_input;
+    vectors.values = m_input.unpadded();
     vectors.counts = m_corpus.counts;
     return vectors;
 }
 
 std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, const std::atomic<bool> *stop)
 {
-    const int dims = m_config.dimensions;
+    // The kernels run over the padded rows: the padding is zero and stays so.
+    const int dims = m_input.stride();
     const bool cbow = m_config.architecture == Word2VecArchitecture::Cbow;
     const NoiseDistribution noise(m_corpus.counts, m_config.noiseExponent);
     const int64_t corpusTokens = int64_t(m_corpus.tokens.size());
@@ -105,25 +118,55 @@ std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, co
 
     const int threads = std::max(1, std::min(m_config.threads, m_corpus.lines()));
     std::vector<TrainingShare> shares(static_cast<size_t>(threads));
+    // Each thread's stream starts at a mixed number: starts a fixed step apart would make every
+    // stream the same sequence shifted by one draw, as splitmix64 walks its state in that step.
+    FastRandom streamStarts{~m_config.seed};
     for (int t = 0; t < threads; ++t) {
         TrainingShare &share = shares[size_t(t)];
-        share.random.state = m_config.seed * 0x2545F4914F6CDD1Dull + uint64_t(t + 1) * 0x9E3779B97F4A7C15ull;
-        const size_t rows = size_t(kMaxSgnsRows) * size_t(dims);
-        share.mean.resize(size_t(dims));
-        share.inputSteps.resize(rows);
-        share.outputSteps.resize(rows);
+        share.random.state = streamStarts.next();
+        share.scratch = std::make_unique<PaddedRows>(2, dims);
     }
 
-    float *input = m_input.data();
-    float *output = m_output.data();
+
     const int window = m_config.window;
     const int negatives = m_config.negatives;
     const double alphaStart = m_config.alpha;
 
-    // One centre position: its contexts' vectors (or their mean) against the word and its noise.
-    auto trainCentre = [&](TrainingShare &share, size_t position, float alpha) {
+    // What one centre position draws: its window's half-width and its noise words, shared by the
+    // whole window (Intel's pWord2Vec: a sixth of the draws and rows). Drawn one position ahead, so
+    // that the rows they name are fetched while the position before trains: the kernel otherwise
+    // waits for them.
+    struct CentreDraws {
+        int halfWidth = 0;
+        int targetCount = 0;
+        int32_t targets[kMaxSgnsRows];
+    };
+    auto prefetchRow = [dims](const float *row) {
+        for (int d = 0; d < dims; d += 16)
+            __builtin_prefetch(row + d, /*write=*/1);
+    };
+    auto drawCentre = [&](TrainingShare &share, size_t position, CentreDraws &draws) {
         const std::vector<int32_t> &sentence = share.sentence;
-        const int b = 1 + int(share.random.next() % uint64_t(window));
+        draws.halfWidth = 1 + int(share.random.next() % uint64_t(window));
+        const int32_t centre = sentence[position];
+        draws.targetCount = 0;
+        draws.targets[draws.targetCount++] = centre;
+        for (int k = 0; k < negatives; ++k) {
+            const int32_t drawn = noise.draw(share.random.next());
+            if (drawn != centre)  // word2vec.c skips a noise word that is the true one
+                draws.targets[draws.targetCount++] = drawn;
+        }
+        for (int j = 0; j < draws.targetCount; ++j)
+            prefetchRow(m_output.row(draws.targets[j]));
+        // The word entering the window; the others were in the last one.
+        if (position + size_t(draws.halfWidth) < sentence.size())
+            prefetchRow(m_input.row(sentence[position + size_t(draws.halfWidth)]));
+    };
+
+    // One centre position: its contexts' vectors (or their mean) against the word and its noise.
+    auto trainCentre = [&](TrainingShare &share, size_t position, const CentreDraws &draws, float alpha) {
+        const std::vector<int32_t> &sentence = share.sentence;
+        const int b = draws.halfWidth;
         const size_t first = position >= size_t(b) ? position - size_t(b) : 0;
         const size_t end = std::min(sentence.size(), position + size_t(b) + 1);
         int32_t contexts[kMaxSgnsRows];
@@ -133,61 +176,73 @@ std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, co
                 contexts[contextCount++] = sentence[c];
         if (contextCount == 0)
             return;
-        const int32_t centre = sentence[position];
-        int32_t targets[kMaxSgnsRows];
-        int targetCount = 0;
-        targets[targetCount++] = centre;
-        for (int k = 0; k < negatives; ++k) {
-            const int32_t drawn = noise.draw(share.random.next() >> 16);
-            if (drawn != centre)  // word2vec.c skips a noise word that is the true one
-                targets[targetCount++] = drawn;
-        }
+        const int32_t *targets = draws.targets;
+        const int targetCount = draws.targetCount;
         float *outputRows[kMaxSgnsRows];
         for (int j = 0; j < targetCount; ++j)
-            outputRows[j] = output + size_t(targets[j]) * size_t(dims);
+            outputRows[j] = m_output.row(targets[j]);
         float *inputRows[kMaxSgnsRows];
         for (int c = 0; c < contextCount; ++c)
-            inputRows[c] = input + size_t(contexts[c]) * size_t(dims);
-        float *mean = share.mean.data();
-        if (cbow)
-            meanOfRows(inputRows, contextCount, dims, mean);
+            inputRows[c] = m_input.row(contexts[c]);
+        float *step = share.scratch->row(1);
         // Every round measures at least one centre, so that even a tiny corpus reports a loss.
         const bool withLoss = share.centres++ % kLossSampleEvery == 0 || share.lossPairs == 0;
-        const double loss = sgnsStep(cbow ? &mean : inputRows, cbow ? 1 : contextCount, outputRows, targetCount,
-                                     dims, alpha, share.inputSteps.data(), share.outputSteps.data(), withLoss);
+        double loss = 0;
+        if (cbow) {
+            float *mean = share.scratch->row(0);
+            meanOfRows(inputRows, contextCount, dims, mean);
+            loss = sgnsStep(mean, outputRows, targetCount, dims, alpha, step, withLoss);
+            // Every context word takes the whole step of their mean, as word2vec.c does.
+            addRows(inputRows, contextCount, step, 0, dims);
+        } else {
+            // Each context word in turn, the output vectors moved by those before it, as word2vec.c
+            // and gensim do: one update for the whole window from the vectors as they were before
+            // it (Intel's pWord2Vec) gave neighbours measurably unlike gensim's.
+            for (int c = 0; c < contextCount; ++c) {
+                loss += sgnsStep(inputRows[c], outputRows, targetCount, dims, alpha, step, withLoss);
+                addRows(&inputRows[c], 1, step, 0, dims);
+            }
+        }
         const int pairs = cbow ? 1 : contextCount;
         share.pairs += pairs;
         if (withLoss) {
             share.loss += loss;
             share.lossPairs += pairs;
         }
-        // The steps were all taken from the vectors before this update; now they are applied.
-        addRows(outputRows, targetCount, share.outputSteps.data(), dims, dims);
-        // CBOW gives every context word the whole step of their mean, as word2vec.c does.
-        addRows(inputRows, contextCount, share.inputSteps.data(), cbow ? 0 : dims, dims);
     };
 
-    // The lines of one share, this round's.
+    // A round's jobs, taken by the threads in order until none is left.
+    std::vector<TrainingJob> jobs;
+    std::atomic<size_t> nextJob{0};
     auto trainRound = [&](TrainingShare &share, int64_t wordsBefore) {
         share.wordsDone = share.tokensKept = share.pairs = share.lossPairs = 0;
         share.loss = 0;
-        while (share.nextLine < share.endLine) {
-            const int64_t begin = m_corpus.lineStarts[size_t(share.nextLine)];
-            const int64_t end = m_corpus.lineStarts[size_t(share.nextLine) + 1];
-            ++share.nextLine;
-            share.sentence.clear();
-            for (int64_t t = begin; t < end; ++t) {
-                const int32_t word = m_corpus.tokens[size_t(t)];
-                if (uint32_t(share.random.next() >> 40) < keepBelow[size_t(word)])
-                    share.sentence.push_back(word);
+        for (size_t j = nextJob++; j < jobs.size(); j = nextJob++) {
+            int64_t jobDone = 0;
+            for (int line = jobs[j].firstLine; line < jobs[j].endLine; ++line) {
+                const int64_t begin = m_corpus.lineStarts[size_t(line)];
+                const int64_t end = m_corpus.lineStarts[size_t(line) + 1];
+                share.sentence.clear();
+                for (int64_t t = begin; t < end; ++t) {
+                    const int32_t word = m_corpus.tokens[size_t(t)];
+                    if (uint32_t(share.random.next() >> 40) < keepBelow[size_t(word)])
+                        share.sentence.push_back(word);
+                }
+                // The rate falls with the words before this line, wherever its thread is.
+                const double progress = double(wordsBefore + jobs[j].offset + jobDone) / double(wordsTotal);
+                const float alpha = float(alphaStart * std::max(kFinalAlphaShare, 1.0 - progress));
+                CentreDraws draws[2];
+                if (!share.sentence.empty())
+                    drawCentre(share, 0, draws[0]);
+                for (size_t position = 0; position < share.sentence.size(); ++position) {
+                    if (position + 1 < share.sentence.size())
+                        drawCentre(share, position + 1, draws[(position + 1) % 2]);
+                    trainCentre(share, position, draws[position % 2], alpha);
+                }
+                jobDone += end - begin;
+                share.tokensKept += int64_t(share.sentence.size());
             }
-            // The rate as word2vec.c has it: from the words all threads are estimated to have done.
-            const double progress = double(wordsBefore + share.wordsDone * threads) / double(wordsTotal);
-            const float alpha = float(alphaStart * std::max(kFinalAlphaShare, 1.0 - progress));
-            for (size_t position = 0; position < share.sentence.size(); ++position)
-                trainCentre(share, position, alpha);
-            share.wordsDone += end - begin;
-            share.tokensKept += int64_t(share.sentence.size());
+            share.wordsDone += jobDone;
         }
     };
 
@@ -206,17 +261,23 @@ std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, co
         int64_t epochLossPairs = 0;
         bool stopped = false;
         while (cursor < m_corpus.lines()) {
-            // Each round the threads take the next runs of lines side by side, so that together
-            // they move through the corpus in its order, as gensim's workers do: with a fixed half
-            // each, the vectors came out measurably unlike gensim's.
-            for (TrainingShare &share : shares) {
-                share.nextLine = cursor;
-                int64_t words = 0;
-                while (cursor < m_corpus.lines() && words < roundWords) {
+            // The next lines, cut into jobs that the threads take in order, so that together they
+            // go through the corpus in its order, as gensim's workers do: with a half each, or a
+            // run of lines each per round, the vectors came out measurably unlike gensim's.
+            jobs.clear();
+            nextJob = 0;
+            int64_t words = 0;
+            while (cursor < m_corpus.lines() && words < roundWords * threads) {
+                TrainingJob job;
+                job.firstLine = cursor;
+                job.offset = words;
+                const int64_t jobEnd = std::min(words + kJobWords, roundWords * threads);
+                while (cursor < m_corpus.lines() && words < jobEnd) {
                     words += m_corpus.lineStarts[size_t(cursor) + 1] - m_corpus.lineStarts[size_t(cursor)];
                     ++cursor;
                 }
-                share.endLine = cursor;
+                job.endLine = cursor;
+                jobs.push_back(job);
             }
             const Clock::time_point roundStarted = Clock::now();
             parallelFor(

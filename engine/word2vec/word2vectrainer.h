@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/word2vec/sgnsupdate.h"
 #include "engine/word2vec/wordcorpus.h"
 #include "engine/word2vec/wordvectors.h"
 
@@ -28,8 +29,8 @@ struct Word2VecEpoch {
 };
 
 // Skip-gram or CBOW with negative sampling, trained by hand-written updates (no autograd) over
-// `threads` threads (Hogwild, as word2vec.c and gensim), each round on neighbouring runs of lines,
-// so that together they go through the corpus in order.
+// `threads` threads (Hogwild, as word2vec.c and gensim) that take the corpus in jobs of about
+// 10,000 words, in order, as gensim's workers do.
 class Word2VecTrainer
 {
 public:
@@ -54,6 +55,6 @@ private:
     const WordCorpus &m_corpus;
     CorpusConfig m_corpusConfig;
     Word2VecConfig m_config;
-    std::vector<float> m_input;   // vocabulary x dimensions: v, the embeddings
-    std::vector<float> m_output;  // vocabulary x dimensions: u, the context vectors
+    PaddedRows m_input;   // vocabulary x dimensions: v, the embeddings
+    PaddedRows m_output;  // vocabulary x dimensions: u, the context vectors
 };

@@ -13,106 +13,145 @@ class TestSgnsUpdate : public QObject
 private slots:
     void matchesAutograd_data();
     void matchesAutograd();
-    void repeatedRowsGetTheirOwnSteps();
+    void contextsInTurnAreSuccessiveSgdSteps();
+    void repeatedTargetMovesTwice();
     void addRowsAndMean();
 };
 
 namespace {
 
-std::vector<const float *> rowPointers(const torch::Tensor &matrix)
+std::vector<float *> rowPointers(const torch::Tensor &matrix)
 {
-    std::vector<const float *> rows;
+    std::vector<float *> rows;
     for (int64_t r = 0; r < matrix.size(0); ++r)
         rows.push_back(matrix.data_ptr<float>() + r * matrix.size(1));
     return rows;
 }
 
-// L = sum_i [ -log s(u_0 . h_i) - sum_{j>0} log s(-u_j . h_i) ]
-torch::Tensor negativeSamplingLoss(const torch::Tensor &inputs, const torch::Tensor &outputs)
+// L = -log s(u_0 . h) - sum_{j>0} log s(-u_j . h)
+torch::Tensor negativeSamplingLoss(const torch::Tensor &input, const torch::Tensor &outputs)
 {
-    const auto logits = torch::matmul(inputs, outputs.t());
-    return -torch::log_sigmoid(logits.select(1, 0)).sum() - torch::log_sigmoid(-logits.slice(1, 1)).sum();
+    const auto logits = torch::matmul(outputs, input);
+    return -torch::log_sigmoid(logits[0]) - torch::log_sigmoid(-logits.slice(0, 1)).sum();
+}
+
+// One SGD step of the loss by autograd: the step for h, and u moved in place.
+torch::Tensor autogradStep(const torch::Tensor &input, torch::Tensor &outputs, float alpha)
+{
+    const auto h = input.clone().requires_grad_(true);
+    const auto u = outputs.clone().requires_grad_(true);
+    negativeSamplingLoss(h, u).backward();
+    outputs = (u - alpha * u.grad()).detach();
+    return -alpha * h.grad();
 }
 
 }
 
 void TestSgnsUpdate::matchesAutograd_data()
 {
-    QTest::addColumn<int>("inputCount");
     QTest::addColumn<int>("targetCount");
     QTest::addColumn<int>("dimensions");
     QTest::addColumn<double>("scale");  // of the vectors: large scales reach saturated logits
-    QTest::newRow("one context, five noise words") << 1 << 6 << 5 << 0.5;
-    QTest::newRow("a window of four, two noise words") << 4 << 3 << 7 << 1.0;
-    QTest::newRow("a full window at dimension 100") << 10 << 6 << 100 << 0.3;
-    QTest::newRow("saturated logits") << 3 << 4 << 16 << 4.0;
-    QTest::newRow("no noise word") << 2 << 1 << 9 << 1.0;
+    QTest::newRow("five noise words") << 6 << 5 << 0.5;
+    QTest::newRow("two noise words") << 3 << 7 << 1.0;
+    QTest::newRow("dimension 100") << 6 << 100 << 0.3;
+    QTest::newRow("saturated logits") << 4 << 16 << 4.0;
+    QTest::newRow("no noise word") << 1 << 9 << 1.0;
 }
 
 void TestSgnsUpdate::matchesAutograd()
 {
-    QFETCH(int, inputCount);
     QFETCH(int, targetCount);
     QFETCH(int, dimensions);
     QFETCH(double, scale);
-    torch::manual_seed(inputCount * 100 + targetCount);
-    const auto inputs = (torch::randn({inputCount, dimensions}) * scale).requires_grad_(true);
-    const auto outputs = (torch::randn({targetCount, dimensions}) * scale).requires_grad_(true);
-    const auto loss = negativeSamplingLoss(inputs, outputs);
+    torch::manual_seed(targetCount * 100 + dimensions);
+    const auto input = torch::randn({dimensions}) * scale;
+    const auto outputs = torch::randn({targetCount, dimensions}) * scale;
+    const auto h = input.clone().requires_grad_(true);
+    const auto u = outputs.clone().requires_grad_(true);
+    const auto loss = negativeSamplingLoss(h, u);
     loss.backward();
 
     const float alpha = 0.05f;
-    const auto inputRows = rowPointers(inputs.detach());
-    const auto outputRows = rowPointers(outputs.detach());
-    auto inputSteps = torch::full({inputCount, dimensions}, 99.0f);  // overwritten, not added to
-    auto outputSteps = torch::full({targetCount, dimensions}, 99.0f);
-    const double computed = sgnsStep(inputRows.data(), inputCount, outputRows.data(), targetCount, dimensions, alpha,
-                                     inputSteps.data_ptr<float>(), outputSteps.data_ptr<float>(), true);
+    auto moved = outputs.clone();
+    auto rows = rowPointers(moved);
+    auto inputStep = torch::full({dimensions}, 99.0f);  // overwritten, not added to
+    const double computed =
+        sgnsStep(input.data_ptr<float>(), rows.data(), targetCount, dimensions, alpha, inputStep.data_ptr<float>(), true);
     QVERIFY(std::abs(computed - loss.item<double>()) <= 1e-4 * std::max(1.0, loss.item<double>()));
-    QVERIFY(torch::allclose(inputSteps, -alpha * inputs.grad(), 1e-4, 1e-6));
-    QVERIFY(torch::allclose(outputSteps, -alpha * outputs.grad(), 1e-4, 1e-6));
+    QVERIFY(torch::allclose(inputStep, -alpha * h.grad(), 1e-4, 1e-6));
+    QVERIFY(torch::allclose(moved, outputs - alpha * u.grad(), 1e-4, 1e-6));
 
-    // Without the loss the steps are the same and the returned loss is 0.
-    auto againInput = torch::zeros_like(inputSteps);
-    auto againOutput = torch::zeros_like(outputSteps);
-    QCOMPARE(sgnsStep(inputRows.data(), inputCount, outputRows.data(), targetCount, dimensions, alpha,
-                      againInput.data_ptr<float>(), againOutput.data_ptr<float>(), false),
+    // Without the loss the step is the same and the returned loss is 0.
+    auto again = outputs.clone();
+    auto againRows = rowPointers(again);
+    auto againStep = torch::zeros_like(inputStep);
+    QCOMPARE(sgnsStep(input.data_ptr<float>(), againRows.data(), targetCount, dimensions, alpha,
+                      againStep.data_ptr<float>(), false),
              0.0);
-    QVERIFY(torch::equal(againInput, inputSteps));
-    QVERIFY(torch::equal(againOutput, outputSteps));
+    QVERIFY(torch::equal(againStep, inputStep));
+    QVERIFY(torch::equal(again, moved));
 }
 
-// A word twice in one window (or drawn twice as noise) is two rows pointing at one vector: each
-// gets the step of its own position, and the sum of the two is that vector's whole gradient.
-void TestSgnsUpdate::repeatedRowsGetTheirOwnSteps()
+// A skip-gram window: its context words take their steps in turn against the same targets, each
+// seeing the output vectors as the ones before it left them, as word2vec.c and gensim do.
+void TestSgnsUpdate::contextsInTurnAreSuccessiveSgdSteps()
+{
+    torch::manual_seed(5);
+    const int dimensions = 12, contexts = 4, targets = 3;
+    const float alpha = 0.2f;
+    const auto inputs = torch::randn({contexts, dimensions});
+    const auto outputs = torch::randn({targets, dimensions});
+
+    auto expectedOutputs = outputs.clone();
+    std::vector<torch::Tensor> expectedSteps;
+    for (int c = 0; c < contexts; ++c)
+        expectedSteps.push_back(autogradStep(inputs[c], expectedOutputs, alpha));
+
+    auto moved = outputs.clone();
+    auto rows = rowPointers(moved);
+    auto step = torch::zeros({dimensions});
+    for (int c = 0; c < contexts; ++c) {
+        const auto input = inputs[c].contiguous();
+        sgnsStep(input.data_ptr<float>(), rows.data(), targets, dimensions, alpha, step.data_ptr<float>(), false);
+        QVERIFY(torch::allclose(step, expectedSteps[size_t(c)], 1e-4, 1e-6));
+    }
+    QVERIFY(torch::allclose(moved, expectedOutputs, 1e-4, 1e-6));
+    // In turn is not at once: the last context's step differs from one taken from the start.
+    auto fromStart = outputs.clone();
+    QVERIFY(!torch::allclose(autogradStep(inputs[contexts - 1], fromStart, alpha), expectedSteps.back(), 1e-4, 1e-6));
+}
+
+// A noise word drawn twice is two targets pointing at one vector: it moves twice, the second time
+// from where the first left it, and the input's step takes it as it was at each turn.
+void TestSgnsUpdate::repeatedTargetMovesTwice()
 {
     torch::manual_seed(3);
     const int dimensions = 6;
-    const auto vocabularyInputs = torch::randn({2, dimensions});
-    const auto vocabularyOutputs = torch::randn({3, dimensions});
-    const std::vector<int64_t> contextWords = {0, 1, 0};
-    const std::vector<int64_t> targetWords = {2, 1, 1};
-    const auto inputLeaf = vocabularyInputs.clone().requires_grad_(true);
-    const auto outputLeaf = vocabularyOutputs.clone().requires_grad_(true);
-    negativeSamplingLoss(inputLeaf.index_select(0, torch::tensor(contextWords)),
-                         outputLeaf.index_select(0, torch::tensor(targetWords)))
-        .backward();
+    const float alpha = 0.5f;
+    const auto input = torch::randn({dimensions});
+    auto vocabulary = torch::randn({2, dimensions});  // the true word 0, the noise word 1
+    const auto before = vocabulary.clone();
+    std::vector<float *> rows = {vocabulary.data_ptr<float>(), vocabulary.data_ptr<float>() + dimensions,
+                                 vocabulary.data_ptr<float>() + dimensions};
+    auto step = torch::zeros({dimensions});
+    sgnsStep(input.data_ptr<float>(), rows.data(), 3, dimensions, alpha, step.data_ptr<float>(), false);
 
-    std::vector<const float *> inputRows, outputRows;
-    for (int64_t w : contextWords)
-        inputRows.push_back(vocabularyInputs.data_ptr<float>() + w * dimensions);
-    for (int64_t w : targetWords)
-        outputRows.push_back(vocabularyOutputs.data_ptr<float>() + w * dimensions);
-    auto inputSteps = torch::zeros({3, dimensions});
-    auto outputSteps = torch::zeros({3, dimensions});
-    sgnsStep(inputRows.data(), 3, outputRows.data(), 3, dimensions, 1.0f, inputSteps.data_ptr<float>(),
-             outputSteps.data_ptr<float>(), false);
-    QVERIFY(torch::allclose(inputSteps[0] + inputSteps[2], -inputLeaf.grad()[0], 1e-4, 1e-6));
-    QVERIFY(torch::allclose(inputSteps[1], -inputLeaf.grad()[1], 1e-4, 1e-6));
-    QVERIFY(torch::allclose(outputSteps[1] + outputSteps[2], -outputLeaf.grad()[1], 1e-4, 1e-6));
-    QVERIFY(torch::allclose(outputSteps[0], -outputLeaf.grad()[2], 1e-4, 1e-6));
+    // By hand: g = alpha (label - s(u . h)) for each turn.
+    auto u0 = before[0].clone(), u1 = before[1].clone();
+    auto expectedStep = torch::zeros({dimensions});
+    const auto g0 = alpha * (1 - torch::sigmoid(u0.dot(input)));
+    expectedStep += g0 * u0;
+    u0 += g0 * input;
+    for (int turn = 0; turn < 2; ++turn) {
+        const auto g = -alpha * torch::sigmoid(u1.dot(input));
+        expectedStep += g * u1;
+        u1 += g * input;
+    }
+    QVERIFY(torch::allclose(step, expectedStep, 1e-5, 1e-6));
+    QVERIFY(torch::allclose(vocabulary[0], u0, 1e-5, 1e-6));
+    QVERIFY(torch::allclose(vocabulary[1], u1, 1e-5, 1e-6));
 }
-
 void TestSgnsUpdate::addRowsAndMean()
 {
     torch::manual_seed(4);
