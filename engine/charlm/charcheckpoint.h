@@ -1,0 +1,30 @@
+#pragma once
+
+#include "engine/charlm/chartrainer.h"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+// A trained character model on disk: its weights (config and alphabet included), the training
+// settings and the history of its epochs. Versioned and checksummed like the attention lab's
+// checkpoints; every size is checked before anything is allocated.
+struct CharCheckpoint {
+    CharWeights weights;
+    CharTrainingConfig training;
+    std::vector<CharEpoch> history;
+};
+
+struct CharCheckpointError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+namespace charcheckpoint {
+std::string encode(const CharCheckpoint &checkpoint);
+// Throws CharCheckpointError saying what is wrong: not a checkpoint, another lab's (the attention
+// lab's model), a newer format, damaged.
+CharCheckpoint decode(const std::string &bytes);
+}
+
+void saveCharCheckpoint(const std::string &path, const CharCheckpoint &checkpoint);  // atomically
+CharCheckpoint loadCharCheckpoint(const std::string &path);

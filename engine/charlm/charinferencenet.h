@@ -1,0 +1,36 @@
+#pragma once
+
+#include "engine/charlm/charweights.h"
+
+#include <vector>
+
+// A character model run one character at a time with BLAS matrix-vector products (as the
+// attention lab's InferenceNet), for sampling and the views: no LibTorch, no autograd.
+class CharInferenceNet
+{
+public:
+    explicit CharInferenceNet(const CharWeights &weights);  // throws std::invalid_argument on bad sizes
+
+    // Every layer's h (and, for an LSTM, c after all the h): start() is all zeros.
+    struct State {
+        std::vector<float> values;
+    };
+    State start() const;
+
+    // Reads character `id` (an alphabet index), moves `state` on and writes the next character's
+    // logits (alphabetSize() floats).
+    void step(int id, State &state, float *logits) const;
+    // Layer `layer`'s h in `state` (hiddenSize() floats): the units' activations.
+    const float *hidden(const State &state, int layer) const;
+
+    int alphabetSize() const;
+    int hiddenSize() const;
+    int layers() const;
+    const std::u32string &alphabet() const;
+    int idOf(char32_t c) const;  // -1 outside the alphabet
+    const CharWeights &weights() const { return m_weights; }
+
+private:
+    CharWeights m_weights;
+    std::vector<float> m_oneHotColumns;  // see the .cpp
+};

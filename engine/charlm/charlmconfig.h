@@ -1,0 +1,43 @@
+#pragma once
+
+#include "engine/core/configfield.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+enum class RecurrentCell { Rnn, Gru, Lstm };
+enum class CharOptimizer { Adam, Adagrad };
+
+// The network: characters (embedded, or one-hot when embed is 0) -> recurrent layers -> a linear
+// map to the next character's logits. Named as the reference script names them.
+struct CharModelConfig {
+    RecurrentCell cell = RecurrentCell::Gru;
+    int hidden = 128;
+    int layers = 1;
+    int embed = 32;  // 0: one-hot input
+};
+
+// Truncated backpropagation through time over `batch` parallel streams of the text.
+struct CharTrainingConfig {
+    int seqLen = 64;
+    int batch = 32;
+    double lr = 2e-3;
+    CharOptimizer optimizer = CharOptimizer::Adam;
+    int epochs = 20;
+    double clip = 1.0;   // global gradient norm; 0: off
+    double val = 0.05;   // share of the text held out at its end
+    uint64_t seed = 0;
+    int threads = 2;
+};
+
+const std::vector<ConfigField<CharModelConfig>> &charModelFields();
+const std::vector<ConfigField<CharTrainingConfig>> &charTrainingFields();
+
+// Empty when every field is in range, otherwise the message engine, UI and CLI all show.
+std::string validate(const CharModelConfig &config);
+std::string validate(const CharTrainingConfig &config);
+
+// The number of gate blocks of `hidden` rows a cell's weight matrices have: 1, 3 (r z n), 4 (i f g o).
+int gateCount(RecurrentCell cell);
+const char *cellName(RecurrentCell cell);
