@@ -116,7 +116,7 @@ history), metrics.json (the settings; per epoch train and validation bits per ch
 perplexity, seconds, characters/s and memorised length; the n-gram baseline; characters/s over
 the run; peak memory) and samples.txt (a sample at each temperature, 0.5, 0.8 and 1.0). The
 memorised length counts the characters of the training text the model recites exactly (greedy)
-after its first ones.
+after its first one, up to )" + std::to_string(kMemorisationLimit) + R"(.
 
 generate samples from a model charlm wrote, after the prime; --json prints the text with each
 generated character's probability and the entropy of the distribution it was drawn from.

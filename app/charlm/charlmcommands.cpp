@@ -35,7 +35,6 @@ using Clock = std::chrono::steady_clock;
 
 // kMaxCharTextLength characters of up to four UTF-8 bytes each; buildCharText counts the characters.
 constexpr std::size_t kMaxTextBytes = std::size_t(kMaxCharTextLength) * 4;
-constexpr int64_t kMemorisationLimit = 100000;  // the meter stops counting here, so an epoch end stays short
 constexpr double kProgressSeconds = 5;           // within a long epoch, a progress line at most this often
 constexpr int kAlphabetShown = 60;               // characters of an alphabet quoted in a message
 std::atomic<bool> g_interrupted{false};
@@ -262,8 +261,8 @@ int runCharLm(const std::vector<std::string> &arguments)
     } catch (const std::exception &e) {
         return failure(textFile + ": " + e.what());
     }
-    const int primeLength = int(std::clamp<int64_t>(text.trainLength / 2, 1, kPrimeCharacters));
-    const std::u32string prime = cl.has("prime") ? decodeUtf8(cl.text("prime")) : text.text.substr(0, primeLength);
+    const std::u32string prime =
+        cl.has("prime") ? decodeUtf8(cl.text("prime")) : text.text.substr(0, std::size_t(kPrimeCharacters));
     if (!knowsAny(prime, [&text](char32_t c) { return text.idOf(c); }))
         return failure("--prime \"" + cl.text("prime") + "\" has no character of the text's alphabet " +
                        quotedAlphabet(text.alphabet) + ": there is nothing to start the samples from");
@@ -291,7 +290,7 @@ int runCharLm(const std::vector<std::string> &arguments)
     printBaseline(baseline);
 
     std::vector<int64_t> memorised;
-    const int64_t memorisationLimit = std::min(kMemorisationLimit, text.trainLength - primeLength);
+    const int64_t memorisationLimit = std::min(kMemorisationLimit, text.trainLength - kMemorisationPrime);
     Clock::time_point lastProgress = Clock::now();
     CharTrainer::Callbacks callbacks;
     callbacks.onWindow = [&lastProgress](const CharProgress &p) {
@@ -304,7 +303,7 @@ int runCharLm(const std::vector<std::string> &arguments)
     };
     callbacks.onEpoch = [&](const CharEpoch &e) {
         const CharInferenceNet net(trainer->weights());
-        memorised.push_back(memorisedLength(net, text.ids, primeLength, memorisationLimit));
+        memorised.push_back(memorisedLength(net, text.ids, kMemorisationPrime, memorisationLimit));
         printEpoch(e, training.epochs, memorised.back());
         lastProgress = Clock::now();
     };
@@ -350,7 +349,7 @@ int runCharLm(const std::vector<std::string> &arguments)
                              {"windows_per_epoch", double(preview.streams.windowsPerEpoch)}}},
         {"parameters", double(preview.parameters)},
         {"ngram_baseline", baselineJson(baseline)},
-        {"memorisation_prime_length", primeLength},
+        {"memorisation_limit", double(memorisationLimit)},
         {"epochs", epochArray},
         {"epochs_completed", int(epochs.size())},
         {"interrupted", bool(g_interrupted)},
