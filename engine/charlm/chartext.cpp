@@ -79,9 +79,11 @@ CharStreams charStreams(int64_t trainLength, int batch, int seqLen)
     s.targetsPerEpoch = std::max<int64_t>(0, trainLength - 1);
     if (s.targetsPerEpoch == 0 || batch < 1 || seqLen < 1)
         return s;
-    // As many streams as the batch asks, but each at least one window long.
+    // As many streams as the batch asks, but each at least one window long; then only as many as
+    // that length needs, so that no stream is left empty (43 targets in 21 streams of 3 fill 15).
     s.streams = int(std::clamp<int64_t>(s.targetsPerEpoch / seqLen, 1, batch));
     s.streamLength = (s.targetsPerEpoch + s.streams - 1) / s.streams;
+    s.streams = int((s.targetsPerEpoch + s.streamLength - 1) / s.streamLength);
     s.windowsPerEpoch = (s.streamLength + seqLen - 1) / seqLen;
     return s;
 }
