@@ -82,6 +82,8 @@ void CharInferenceNet::step(int id, State &state, float *logits) const
         throw std::out_of_range("CharInferenceNet::step: character " + std::to_string(id) + " is not in the alphabet");
     const RecurrentCell cell = m_weights.config.cell;
     const int h = hiddenSize(), count = layers(), rows = gateCount(cell) * h;
+    if (state.values.size() != std::size_t(count) * std::size_t(h) * (cell == RecurrentCell::Lstm ? 2 : 1))
+        throw std::invalid_argument("CharInferenceNet::step: the state is not one of this model's");
     float *states = state.values.data();
     float *cells = states + std::size_t(count) * std::size_t(h);  // LSTM only
     // BLAS on this thread alone (see the class comment).

@@ -22,7 +22,8 @@ public:
     State start() const;
 
     // Reads character `id` (an alphabet index), moves `state` on and writes the next character's
-    // logits (alphabetSize() floats). Throws std::out_of_range for an id outside the alphabet.
+    // logits (alphabetSize() floats). Throws std::out_of_range for an id outside the alphabet,
+    // std::invalid_argument for a state of another shape of model.
     void step(int id, State &state, float *logits) const;
     // Layer `layer`'s h in `state` (hiddenSize() floats): the units' activations.
     const float *hidden(const State &state, int layer) const;

@@ -13,7 +13,7 @@ private slots:
     void matchesTorchModules_data();
     void matchesTorchModules();
     void refusesInconsistentWeights();
-    void refusesCharactersOutsideTheAlphabet();
+    void refusesCharactersAndStatesItDoesNotKnow();
 };
 
 namespace {
@@ -191,7 +191,7 @@ void TestCharInferenceNet::refusesInconsistentWeights()
     }
 }
 
-void TestCharInferenceNet::refusesCharactersOutsideTheAlphabet()
+void TestCharInferenceNet::refusesCharactersAndStatesItDoesNotKnow()
 {
     CharModelConfig config;
     config.hidden = 4;
@@ -202,6 +202,9 @@ void TestCharInferenceNet::refusesCharactersOutsideTheAlphabet()
     std::vector<float> logits(3);
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, net.step(3, state, logits.data()));
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, net.step(-1, state, logits.data()));
+    config.cell = RecurrentCell::Lstm;
+    CharInferenceNet::State lstmState = CharInferenceNet(randomCharWeights(config, U"abc", 1)).start();
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, net.step(0, lstmState, logits.data()));
 }
 
 QTEST_MAIN(TestCharInferenceNet)
