@@ -31,9 +31,10 @@ CharText buildCharText(const std::string &utf8, double validationShare, int seqL
     refuseBinaryText(utf8, "The text", "Give a plain text file.");
     CharText result;
     result.text.reserve(utf8.size());
-    // Line ends are read as "\n" whatever system wrote the file, so "\r" is not a character to learn.
+    // Line ends are read as "\n" whatever system wrote the file, so "\r" is not a character to learn;
+    // nor is the byte order mark some editors put first.
     const std::u32string decoded = decodeUtf8(utf8);
-    for (size_t i = 0; i < decoded.size(); ++i)
+    for (size_t i = decoded.empty() || decoded[0] != U'\uFEFF' ? 0 : 1; i < decoded.size(); ++i)
         if (!(decoded[i] == U'\r' && i + 1 < decoded.size() && decoded[i + 1] == U'\n'))
             result.text += decoded[i];
     if (int64_t(result.text.size()) > kMaxCharTextLength)

@@ -16,7 +16,7 @@ private slots:
     void badTextIsRefused_data();
     void badTextIsRefused();
     void tooLongTextIsRefused();
-    void crlfReadsAsLf();
+    void crlfReadsAsLfWithoutByteOrderMark();
     void nonAsciiCharacters();
     void previewWarnings();
     void parameterCount();
@@ -154,13 +154,15 @@ void TestCharText::tooLongTextIsRefused()
     }
 }
 
-void TestCharText::crlfReadsAsLf()
+void TestCharText::crlfReadsAsLfWithoutByteOrderMark()
 {
     const CharText text = buildCharText("one\r\ntwo\r\n\r\nthree\rfour\n", 0, 8);
     QVERIFY(text.text == U"one\ntwo\n\nthree\rfour\n");
     QCOMPARE(text.idOf(U'\r'), 1);  // a lone carriage return is a character like any other
     QVERIFY(text.alphabet == U"\n\refhnortuw");
     QVERIFY(buildCharText("a\r\nb\r\n", 0, 8).alphabet == U"\nab");
+    // Windows editors' byte order mark is not part of the text.
+    QVERIFY(buildCharText("\xEF\xBB\xBF" "ab\r\nba", 0, 8).text == U"ab\nba");
 }
 
 void TestCharText::nonAsciiCharacters()
