@@ -139,7 +139,7 @@ Character model options (charlm):
     text += optionLine("--json", "Prints the prime, the generated text and, per character, its probability and "
                                  "entropy in bits, as JSON.");
     text += optionLine("--latency N", "Times sampling N characters (1 to " +
-                                          std::to_string(kMaxGeneratedCharacters) +
+                                          std::to_string(kMaxSampleLength) +
                                           ") at --temperature instead of printing them.");
     return text;
 }

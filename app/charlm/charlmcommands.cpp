@@ -256,10 +256,18 @@ int runCharLm(const std::vector<std::string> &arguments)
     // Everything that can be refused is read before the output folder exists.
     const std::string textFile = cl.text("text");
     CharText text;
-    try {
-        text = buildCharText(readWholeFile(textFile, kMaxTextBytes), training.val, training.seqLen);
-    } catch (const std::exception &e) {
-        return failure(textFile + ": " + e.what());
+    {
+        std::string bytes;
+        try {
+            bytes = readWholeFile(textFile, kMaxTextBytes);  // its messages name the file
+        } catch (const std::exception &e) {
+            return failure(e.what());
+        }
+        try {
+            text = buildCharText(bytes, training.val, training.seqLen);
+        } catch (const std::invalid_argument &e) {
+            return failure(textFile + ": " + e.what());
+        }
     }
     const std::u32string prime =
         cl.has("prime") ? decodeUtf8(cl.text("prime")) : text.text.substr(0, std::size_t(kPrimeCharacters));
@@ -380,7 +388,7 @@ int runGenerate(const std::vector<std::string> &arguments)
     cl.parse(arguments);
     SamplingOptions options;
     cl.readFields(options, generateFields());
-    const int latency = cl.integer("latency", 0, 1, kMaxGeneratedCharacters);
+    const int latency = cl.integer("latency", 0, 1, kMaxSampleLength);
     if (cl.ok() && !cl.has("model"))
         cl.fail("--model FILE is required");
     if (cl.ok() && !cl.positional().empty())
@@ -393,10 +401,16 @@ int runGenerate(const std::vector<std::string> &arguments)
         return usageError("generate", cl.error());
 
     const std::string modelFile = cl.text("model");
+    CharCheckpoint checkpoint;
+    try {
+        checkpoint = loadCharCheckpoint(modelFile);  // its messages name the file
+    } catch (const std::exception &e) {
+        return failure(e.what());
+    }
     std::unique_ptr<CharInferenceNet> net;
     try {
-        net = std::make_unique<CharInferenceNet>(loadCharCheckpoint(modelFile).weights);
-    } catch (const std::exception &e) {
+        net = std::make_unique<CharInferenceNet>(checkpoint.weights);
+    } catch (const std::invalid_argument &e) {
         return failure(modelFile + ": " + e.what());
     }
     options.prime = cl.has("prime") ? decodeUtf8(cl.text("prime")) : defaultPrime(*net);

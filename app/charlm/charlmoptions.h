@@ -16,7 +16,6 @@ constexpr int kMemorisationPrime = 1;
 constexpr int64_t kMemorisationLimit = 2000;
 constexpr double kSampleTemperatures[] = {0.5, 0.8, 1.0};  // charlm's samples.txt
 constexpr int kSampleCharacters = 400;            // per sample in samples.txt
-constexpr int kMaxGeneratedCharacters = 1000000;  // generate --length and --latency
 
 // generate's sampling options, read into SamplingOptions (the prime is read apart: it is text).
 inline const std::vector<ConfigField<SamplingOptions>> &generateFields()
@@ -29,7 +28,7 @@ inline const std::vector<ConfigField<SamplingOptions>> &generateFields()
                                    "greedy"),
         integerField<&S::topK>("top-k", "top-k", 0, 100000, "Draws only from the K most likely next characters.",
                                "all"),
-        integerField<&S::length>("length", "length", 1, kMaxGeneratedCharacters,
+        integerField<&S::length>("length", "length", 1, kMaxSampleLength,
                                  "Characters generated after the prime."),
         integerField<&S::seed>("seed", "seed", 0, 2147483647.0,
                                "Seeds the draws: the same model, seed and options write the same text."),

@@ -295,10 +295,11 @@ void TestCharLmCli::badInputIsRefused_data()
     QTest::newRow("prime as argument") << generate + QStringList{"The"} << 2 << "unexpected argument 'The'";
     QTest::newRow("missing model") << QStringList{"generate", "--model", m_dir.filePath("nope.ckpt")} << 1 << "nope.ckpt";
     QTest::newRow("the attention lab's model") << QStringList{"generate", "--model", QStringLiteral(ATTENTION_CHECKPOINT)}
-                                               << 1 << "attention";
-    QTest::newRow("damaged model") << QStringList{"generate", "--model", damaged} << 1 << "damaged.ckpt";
-    QTest::newRow("truncated model") << QStringList{"generate", "--model", truncated} << 1 << "truncated.ckpt";
-    QTest::newRow("the text as a model") << QStringList{"generate", "--model", m_textFile} << 1 << "text.txt";
+                                               << 1 << "the attention lab's checkpoint";
+    QTest::newRow("damaged model") << QStringList{"generate", "--model", damaged} << 1 << "damaged (checksum";
+    QTest::newRow("truncated model") << QStringList{"generate", "--model", truncated} << 1 << "is truncated";
+    QTest::newRow("the text as a model") << QStringList{"generate", "--model", m_textFile} << 1
+                                         << "not a character model checkpoint";
     QTest::newRow("prime outside the model") << generate + QStringList{"--prime", "#@"} << 1
                                              << "has no character of the model's alphabet";
 }
