@@ -126,9 +126,9 @@ void printEpoch(const CharEpoch &e, int epochs, int64_t memorised)
     if (!std::isnan(e.validationBitsPerChar))
         std::snprintf(validation, sizeof validation, "val %.3f (perplexity %.2f)", e.validationBitsPerChar,
                       perplexity(e.validationBitsPerChar));
-    std::printf("epoch %3d/%d | train %.3f bits/char (perplexity %.2f) | %s | %.0f chars/s | %.1f s | memorised %lld\n",
-                e.epoch, epochs, e.trainBitsPerChar, perplexity(e.trainBitsPerChar), validation, e.charsPerSecond,
-                e.seconds, static_cast<long long>(memorised));
+    std::printf("epoch %3d/%d | train %.3f bits/char (perplexity %.2f) | %s | %s chars/s | %.2f s | memorised %lld\n",
+                e.epoch, epochs, e.trainBitsPerChar, perplexity(e.trainBitsPerChar), validation,
+                grouped(std::llround(e.charsPerSecond)).c_str(), e.seconds, static_cast<long long>(memorised));
     std::fflush(stdout);
 }
 
@@ -305,9 +305,9 @@ int runCharLm(const std::vector<std::string> &arguments)
         if (p.window == p.windowsPerEpoch || secondsSince(lastProgress) < kProgressSeconds)
             return;
         lastProgress = Clock::now();
-        std::fprintf(stderr, "  epoch %d/%d: window %lld/%lld | %.3f bits/char | %.0f chars/s\n", p.epoch, p.epochs,
+        std::fprintf(stderr, "  epoch %d/%d: window %lld/%lld | %.3f bits/char | %s chars/s\n", p.epoch, p.epochs,
                      static_cast<long long>(p.window), static_cast<long long>(p.windowsPerEpoch), p.bitsPerChar,
-                     p.charsPerSecond);
+                     grouped(std::llround(p.charsPerSecond)).c_str());
     };
     callbacks.onEpoch = [&](const CharEpoch &e) {
         const CharInferenceNet net(trainer->weights());
@@ -372,8 +372,8 @@ int runCharLm(const std::vector<std::string> &arguments)
     } catch (const std::exception &e) {
         return failure(e.what());
     }
-    std::printf("%.0f chars/s over %zu epochs (%.1f s); wrote model.ckpt, metrics.json, samples.txt in %s\n",
-                trained / seconds, epochs.size(), seconds, cl.text("out").c_str());
+    std::printf("%s chars/s over %zu epochs (%.2f s); wrote model.ckpt, metrics.json, samples.txt in %s\n",
+                grouped(std::llround(trained / seconds)).c_str(), epochs.size(), seconds, cl.text("out").c_str());
     return 0;
 }
 

@@ -118,7 +118,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
 med = {tool: {k: statistics.median(v) for k, v in figures_.items()} for tool, figures_ in results.items()}
 ref, app = med["reference"], med["attnscope"]
-print(f"\n{args.text}: {args.rounds} alternating rounds of {args.epochs} epochs, {args.threads} threads, medians "
+print(f"\n{args.text}: {args.rounds} alternating round(s) of {args.epochs} epoch(s), {args.threads} thread(s), medians "
       f"over rounds; settings: GRU {' '.join(settings)}")
 print(f"{'figure':40s} {'reference':>10s} {'AttnScope':>10s} {'ratio':>8s}  target")
 print(f"{'training chars/s':40s} {ref['chars_per_s']:10,.0f} {app['chars_per_s']:10,.0f} "
