@@ -86,7 +86,7 @@ QWidget *CharLmLab::createTrainingPage()
 {
     setupLossPlot();
     m_memory->setMinimumHeight(150);
-    m_loss->setMinimumSize(320, 240);
+    m_loss->setMinimumSize(260, 240);
     m_status->setObjectName(QStringLiteral("charlmStatus"));
     m_status->setWordWrap(true);
     m_status->setText(tr("Press Train (F5) to train a character model on the text on the left, or open a saved one "
@@ -100,8 +100,7 @@ QWidget *CharLmLab::createTrainingPage()
     auto *split = new QSplitter(Qt::Horizontal);
     split->addWidget(plots);
     split->addWidget(m_samples);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setSizes({560, 440});  // in proportion: the splitter scales them to its width
 
     auto *page = new QWidget;
     page->setObjectName(QStringLiteral("charlmTrainingPage"));
@@ -117,8 +116,8 @@ QWidget *CharLmLab::createInsidePage()
     page->setObjectName(QStringLiteral("charlmInsidePage"));
     page->addWidget(m_sampler);
     page->addWidget(m_readout);
-    page->setStretchFactor(0, 2);
-    page->setStretchFactor(1, 3);
+    page->setStretchFactor(0, 1);
+    page->setStretchFactor(1, 1);
     return page;
 }
 

@@ -45,9 +45,10 @@ CharTextPanel::CharTextPanel(QWidget *parent)
       m_typed(new QPlainTextEdit), m_note(new QLabel), m_undo(new QPushButton(tr("Undo"))), m_preview(new QLabel),
       m_warnings(new QLabel)
 {
-    m_source->addItems({tr("Short sentence (\"The quick brown fox…\")"),
-                        tr("Longer text (Shakespeare, %1 characters)").arg(number(qlonglong(builtInLongText().size()))),
-                        tr("Text file"), tr("Typed text")});
+    m_source->addItems({tr("Short sentence (a pangram)"), tr("Longer text (Shakespeare)"), tr("Text file"),
+                        tr("Typed text")});
+    m_source->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_source->setMinimumContentsLength(12);
     m_source->setCurrentIndex(int(Source::LongText));
     m_source->setObjectName(QStringLiteral("textSource"));
     m_source->setToolTip(tr("What the model learns to write. The short sentence is learnt by heart in seconds; the "
@@ -56,6 +57,7 @@ CharTextPanel::CharTextPanel(QWidget *parent)
     m_path->setPlaceholderText(tr("No file chosen"));
     m_typed->setObjectName(QStringLiteral("typedText"));
     m_typed->setPlaceholderText(tr("Type or paste the text to learn."));
+    m_typed->setMinimumHeight(120);
     m_note->setObjectName(QStringLiteral("settingsNote"));
     m_note->setWordWrap(true);
     m_note->setStyleSheet(QStringLiteral("background: #eef4fb; border: 1px solid #b9cfe8; border-radius: 3px; padding: 4px;"));
@@ -75,7 +77,7 @@ CharTextPanel::CharTextPanel(QWidget *parent)
     fileRow->addWidget(m_path, 1);
     fileRow->addWidget(m_browse);
     textLayout->addLayout(fileRow);
-    textLayout->addWidget(m_typed, 1);
+    textLayout->addWidget(m_typed);
     auto *noteRow = new QHBoxLayout;
     noteRow->addWidget(m_note, 1);
     noteRow->addWidget(m_undo, 0, Qt::AlignTop);
@@ -93,9 +95,10 @@ CharTextPanel::CharTextPanel(QWidget *parent)
         m_trainingEditor.addRow(trainingForm, key);
 
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(textBox, 1);
+    layout->addWidget(textBox);
     layout->addWidget(modelBox);
     layout->addWidget(trainingBox);
+    layout->addStretch(1);
 
     m_modelEditor.write(CharModelConfig());
     m_trainingEditor.write(CharTrainingConfig());

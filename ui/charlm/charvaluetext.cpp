@@ -21,8 +21,9 @@ constexpr int kMargin = 6;
 constexpr int kStripHeight = 7;
 constexpr int kRowGap = 3;
 
-// RdBu from ColorBrewer, reversed: negative blue, zero white, positive red.
-QColor diverging(double t)  // t in [-1, 1]
+}
+
+QColor divergingColour(double t)
 {
     const QColor blue(33, 102, 172), white(247, 247, 247), red(178, 24, 43);
     const QColor &end = t < 0 ? blue : red;
@@ -30,8 +31,6 @@ QColor diverging(double t)  // t in [-1, 1]
     return QColor::fromRgbF(float(white.redF() + (end.redF() - white.redF()) * s),
                             float(white.greenF() + (end.greenF() - white.greenF()) * s),
                             float(white.blueF() + (end.blueF() - white.blueF()) * s));
-}
-
 }
 
 QString visibleCharacter(char32_t c)
@@ -49,7 +48,7 @@ CharValueText::CharValueText(Style style, QWidget *parent)
     : QWidget(parent), m_style(style), m_gradient(viridisGradient())
 {
     QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    font.setPointSize(11);
+    font.setPointSize(12);
     setFont(font);
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     QSizePolicy policy = sizePolicy();
@@ -88,7 +87,7 @@ void CharValueText::setSelected(int index)
 QColor CharValueText::colourOf(double value) const
 {
     if (m_style == Style::Background)
-        return diverging(value / std::max(std::abs(m_low), std::abs(m_high)));
+        return divergingColour(value / std::max(std::abs(m_low), std::abs(m_high)));
     return m_gradient.color(value, QCPRange(m_low, m_high));
 }
 

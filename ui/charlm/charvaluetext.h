@@ -82,5 +82,8 @@ private:
     std::function<QString(int)> m_toolTip;
 };
 
+// Background's colours: blue for -1, white for 0, red for 1 (ColorBrewer's RdBu, reversed).
+QColor divergingColour(double t);
+
 // The character a cell shows: itself, or a visible stand-in for a line break, tab or control.
 QString visibleCharacter(char32_t c);

@@ -33,6 +33,10 @@ MemorisationPlot::MemorisationPlot(QWidget *parent)
         item->setLayer(QStringLiteral("grid"));
     xAxis->setLabel(tr("epoch"));
     yAxis->setLabel(tr("characters"));
+    auto whole = QSharedPointer<QCPAxisTickerFixed>::create();  // characters come whole
+    whole->setTickStep(1);
+    whole->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    yAxis->setTicker(whole);
     for (QCPAxis *axis : {xAxis, yAxis}) {
         axis->setTickLabelFont(fonts.tick);
         axis->setLabelFont(fonts.label);

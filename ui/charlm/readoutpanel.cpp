@@ -2,7 +2,10 @@
 
 #include "ui/charlm/charvaluetext.h"
 
+#include <QBuffer>
 #include <QGroupBox>
+#include <QPainter>
+#include <QPixmap>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -23,6 +26,36 @@ namespace {
 
 const QColor kExpected(200, 235, 200);  // the character that did come next, among the five
 
+// In the table a space must be seen: ␣.
+QString tableCharacter(char32_t c)
+{
+    return c == U' ' ? QStringLiteral("␣") : visibleCharacter(c);
+}
+
+QString percent(double probability)
+{
+    return probability < 0.005 ? QStringLiteral("<1%") : QStringLiteral("%1%").arg(std::lround(100 * probability));
+}
+
+// The activation colours from -1 to 1, as an inline image with its ends named.
+QString activationLegend()
+{
+    constexpr int kWidth = 90, kHeight = 10;
+    QPixmap bar(kWidth, kHeight);
+    {
+        QPainter painter(&bar);
+        for (int x = 0; x < kWidth; ++x) {
+            painter.setPen(divergingColour(-1 + 2.0 * x / (kWidth - 1)));
+            painter.drawLine(x, 0, x, kHeight);
+        }
+    }
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    bar.save(&buffer, "PNG");
+    return QObject::tr("−1 <img src=\"data:image/png;base64,%1\"> +1").arg(QString::fromLatin1(png.toBase64()));
+}
+
 QString unitName(int layer, int unit)
 {
     return QObject::tr("layer %1, unit %2").arg(layer + 1).arg(unit);
@@ -39,7 +72,7 @@ ReadoutPanel::ReadoutPanel(QWidget *parent)
     m_input->setObjectName(QStringLiteral("readoutInput"));
     m_input->setPlaceholderText(tr("Type here: the model reads it as you type."));
     m_input->setPlainText(QStringLiteral("The quick brown fox"));
-    m_input->setMaximumHeight(4 * fontMetrics().lineSpacing() + 12);
+    m_input->setMaximumHeight(3 * fontMetrics().lineSpacing() + 12);
     m_layer->setObjectName(QStringLiteral("readoutLayer"));
     m_layer->setPrefix(tr("layer "));
     m_layer->setToolTip(tr("The recurrent layer whose unit colours the text."));
@@ -63,13 +96,16 @@ ReadoutPanel::ReadoutPanel(QWidget *parent)
 
     QStringList headers{tr("read")};
     for (int k = 1; k <= kTopK; ++k)
-        headers << tr("next #%1").arg(k);
+        headers << (k == 1 ? tr("1st") : k == 2 ? tr("2nd") : k == 3 ? tr("3rd") : tr("%1th").arg(k));
     m_next->setObjectName(QStringLiteral("nextCharacters"));
     m_next->setHorizontalHeaderLabels(headers);
     m_next->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_next->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_next->setSelectionMode(QAbstractItemView::SingleSelection);
     m_next->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_next->horizontalHeader()->setMinimumSectionSize(fontMetrics().horizontalAdvance(QStringLiteral("W  99%")) + 4);
+    m_next->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Fixed);
+    m_next->setColumnWidth(0, m_next->horizontalHeader()->minimumSectionSize());
     m_next->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_next->setToolTip(tr("After each character read, the five the model expects next. Green: the one that did "
                           "come next."));
@@ -93,13 +129,13 @@ ReadoutPanel::ReadoutPanel(QWidget *parent)
     unitRow->addWidget(new QLabel(tr("Colour by")));
     unitRow->addWidget(m_layer);
     unitRow->addWidget(m_unit);
-    unitRow->addWidget(m_unitLabel, 1);
+    unitRow->addStretch(1);
+    unitRow->addWidget(new QLabel(activationLegend()));
     auto *textColumn = new QWidget;
     auto *textLayout = new QVBoxLayout(textColumn);
     textLayout->setContentsMargins(0, 0, 0, 0);
-    textLayout->addWidget(m_input);
-    textLayout->addWidget(m_status);
     textLayout->addLayout(unitRow);
+    textLayout->addWidget(m_unitLabel);
     textLayout->addWidget(scroll, 1);
     auto *unitsColumn = new QWidget;
     auto *unitsLayout = new QVBoxLayout(unitsColumn);
@@ -112,12 +148,12 @@ ReadoutPanel::ReadoutPanel(QWidget *parent)
     split->addWidget(textColumn);
     split->addWidget(m_next);
     split->addWidget(unitsColumn);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setStretchFactor(2, 2);
+    split->setSizes({360, 420, 240});  // in proportion: the splitter scales them to its width
     auto *box = new QGroupBox(tr("Type and see"));
     auto *boxLayout = new QVBoxLayout(box);
-    boxLayout->addWidget(split);
+    boxLayout->addWidget(m_input);
+    boxLayout->addWidget(m_status);
+    boxLayout->addWidget(split, 1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(box);
@@ -243,9 +279,8 @@ void ReadoutPanel::fillNextTable()
     const CharReadout &r = m_readout;
     const QSignalBlocker block(m_next);
     m_next->setRowCount(int(r.text.size()));
-    const QLocale locale;
     for (size_t i = 0; i < r.text.size(); ++i) {
-        auto *read = new QTableWidgetItem(visibleCharacter(r.text[i]));
+        auto *read = new QTableWidgetItem(tableCharacter(r.text[i]));
         read->setTextAlignment(Qt::AlignCenter);
         m_next->setItem(int(i), 0, read);
         m_next->setVerticalHeaderItem(int(i), new QTableWidgetItem(QString::number(i)));
@@ -254,8 +289,7 @@ void ReadoutPanel::fillNextTable()
             auto *item = new QTableWidgetItem;
             if (!r.unknown[i] && k < int(r.next[i].size())) {
                 const CharReadout::Next &n = r.next[i][size_t(k)];
-                item->setText(QStringLiteral("%1   %2%").arg(visibleCharacter(n.character), -2)
-                                  .arg(locale.toString(100 * n.probability, 'f', 1)));
+                item->setText(QStringLiteral("%1  %2").arg(tableCharacter(n.character), percent(n.probability)));
                 if (hasNext && n.character == r.text[i + 1])
                     item->setBackground(kExpected);
             } else if (k == 0 && r.unknown[i]) {

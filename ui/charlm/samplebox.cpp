@@ -4,6 +4,7 @@
 #include "ui/core/colorgradients.h"
 
 #include <QBuffer>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -48,7 +49,6 @@ SampleBox::SampleBox(QWidget *parent)
     m_temperature->setObjectName(QStringLiteral("samplerTemperature"));
     m_temperature->setRange(0, 2 * kTemperatureSteps);
     m_temperature->setValue(int(std::lround(defaults.temperature * kTemperatureSteps)));
-    m_temperature->setMinimumWidth(140);
     m_temperature->setToolTip(tr("Temperature divides the logits before the softmax. Low: the likeliest characters "
                                  "win and the text repeats itself; 1: the model's own distribution; high: every "
                                  "character gets a chance and the text babbles. At 0 the likeliest is always taken."));
@@ -89,19 +89,18 @@ SampleBox::SampleBox(QWidget *parent)
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
-    auto *controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Temperature")));
-    controls->addWidget(m_temperature, 2);
-    controls->addWidget(m_temperatureLabel);
-    controls->addSpacing(8);
-    controls->addWidget(new QLabel(tr("Top-k")));
-    controls->addWidget(m_topK);
-    controls->addSpacing(8);
-    controls->addWidget(new QLabel(tr("Prime")));
-    controls->addWidget(m_prime, 1);
-    controls->addWidget(new QLabel(tr("Length")));
-    controls->addWidget(m_length);
-    controls->addWidget(m_sample);
+    auto *controls = new QGridLayout;
+    controls->addWidget(new QLabel(tr("Temperature")), 0, 0);
+    controls->addWidget(m_temperature, 0, 1);
+    controls->addWidget(m_temperatureLabel, 0, 2);
+    controls->addWidget(new QLabel(tr("Top-k")), 0, 3);
+    controls->addWidget(m_topK, 0, 4);
+    controls->addWidget(new QLabel(tr("Prime")), 1, 0);
+    controls->addWidget(m_prime, 1, 1, 1, 2);
+    controls->addWidget(new QLabel(tr("Length")), 1, 3);
+    controls->addWidget(m_length, 1, 4);
+    controls->addWidget(m_sample, 0, 5, 2, 1);
+    controls->setColumnStretch(1, 1);
     auto *legendRow = new QHBoxLayout;
     legendRow->addWidget(m_summary, 1);
     legendRow->addWidget(m_legend);

@@ -52,18 +52,22 @@ SampleHistory::SampleHistory(QWidget *parent)
                                   "was drawn at and the loss then."));
 
     auto *title = new QLabel(tr("<b>Samples over training</b>"));
-    auto *controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Every")));
-    controls->addWidget(m_every);
-    controls->addWidget(new QLabel(tr("iterations,")));
-    controls->addWidget(m_length);
-    controls->addWidget(new QLabel(tr("characters at temperature")));
-    controls->addWidget(m_temperature);
-    controls->addStretch(1);
+    // Two short rows rather than one long one: the page must fit beside the setup on a laptop.
+    auto *when = new QHBoxLayout;
+    when->addWidget(new QLabel(tr("Every")));
+    when->addWidget(m_every);
+    when->addWidget(new QLabel(tr("iterations:")));
+    when->addStretch(1);
+    auto *what = new QHBoxLayout;
+    what->addWidget(m_length);
+    what->addWidget(new QLabel(tr("characters at temperature")));
+    what->addWidget(m_temperature);
+    what->addStretch(1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(title);
-    layout->addLayout(controls);
+    layout->addLayout(when);
+    layout->addLayout(what);
     layout->addWidget(m_view, 1);
 }
 
