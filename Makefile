@@ -2,18 +2,25 @@
 # from Debian 12 packages first (idempotent: dpkg -s decides), then configure and build Release.
 
 PACKAGES := cmake g++ make ccache qt6-base-dev qt6-base-dev-tools libqcustomplot-dev \
-            libqcustomplot2.1-qt6 libtorch-dev libopenblas0-openmp libblas-dev qt6-svg-dev
+            libqcustomplot2.1-qt6 libtorch-dev libopenblas0-openmp libblas-dev qt6-svg-dev \
+            help2man dpkg-dev
+# What the tests check the package with: desktop-file-validate and appstreamcli.
+TEST_PACKAGES := desktop-file-utils appstream
 BUILD    ?= build
 JOBS     ?= $(shell nproc)
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test build deps bench clean default-model
+.PHONY: run test build deps test-deps bench clean default-model package
 
 run: build
 	$(BUILD)/app/attnscope
 
-test: build
+test: build test-deps
 	cd $(BUILD) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j $(JOBS)
+
+# attnscope_<version>_amd64.deb in $(BUILD): `apt-get install ./attnscope_*.deb` (README "Install").
+package: build
+	cd $(BUILD) && cpack -G DEB
 
 bench: build
 	$(BUILD)/app/attnscope bench
@@ -24,6 +31,9 @@ build: deps
 
 deps:
 	@$(MAKE) --no-print-directory install-missing WANTED="$(PACKAGES)"
+
+test-deps:
+	@$(MAKE) --no-print-directory install-missing WANTED="$(TEST_PACKAGES)"
 
 # Installs those of WANTED that dpkg does not know as installed.
 install-missing:

@@ -14,7 +14,7 @@ int runGui(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("AttnScope"));
     QApplication::setOrganizationName(QStringLiteral("AttnScope"));
     QApplication::setApplicationVersion(QStringLiteral(ATTNSCOPE_VERSION));
-    QApplication::setDesktopFileName(QStringLiteral("attnscope"));
+    QApplication::setDesktopFileName(QStringLiteral("org.attnscope.AttnScope"));
     QIcon icon;
     for (int size : {16, 24, 32, 48, 64, 128, 256})
         icon.addFile(QStringLiteral(":/icons/attnscope-%1.png").arg(size), QSize(size, size));

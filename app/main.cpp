@@ -18,6 +18,10 @@ int main(int argc, char **argv)
         std::cout << helpText();
         return 0;
     }
+    if (command == "--version" || command == "-v") {
+        std::cout << "attnscope " ATTNSCOPE_VERSION "\n";
+        return 0;
+    }
     // The commands draw (the heatmap PNG) but never show a window: no display is needed.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");

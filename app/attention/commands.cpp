@@ -4,6 +4,7 @@
 #include "app/attention/runoptions.h"
 #include "app/commandline.h"
 #include "engine/attention/attentionanalysis.h"
+#include "engine/attention/checkpointformat.h"
 #include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/experiment.h"
@@ -11,6 +12,7 @@
 #include "engine/attention/trainer.h"
 
 #include <QDir>
+#include <QFile>
 #include <QString>
 
 #include <algorithm>
@@ -23,6 +25,19 @@
 #include <sstream>
 
 namespace {
+
+// The model a command decodes with: --model FILE, or the one bundled into the program, so that an
+// installed attnscope works from any folder.
+Seq2SeqModel modelToUse(const CommandLine &cl)
+{
+    if (cl.has("model"))
+        return Seq2SeqModel::load(cl.text("model"));
+    QFile bundled(QStringLiteral(":/models/default.ckpt"));
+    if (!bundled.open(QIODevice::ReadOnly))
+        throw CheckpointError("this build has no bundled model: give --model FILE");
+    const QByteArray bytes = bundled.readAll();
+    return checkpointformat::decode(std::string(bytes.constData(), size_t(bytes.size())));
+}
 
 constexpr int kExamplesShown = 10;
 std::atomic<bool> g_interrupted{false};
@@ -298,10 +313,8 @@ void printNBest(const BeamDecoded &decoded, const BeamOptions &beam)
 int runReverse(const std::vector<std::string> &arguments)
 {
     CommandLine cl(arguments, {"model", "heatmap", "beam", "alpha", "nbest"}, {"json", "no-unk-replace"});
-    if (!cl.has("model"))
-        cl.fail("--model FILE is required");
     if (cl.positional().size() != 1)
-        cl.fail("give exactly one sentence (quote it): attnscope reverse --model FILE \"the cat sat\"");
+        cl.fail("give exactly one sentence (quote it): attnscope reverse [--model FILE] \"the cat sat\"");
     BeamOptions beam;
     beam.width = cl.integer("beam", beam.width, 1, kMaxBeamWidth);
     beam.alpha = cl.number("alpha", beam.alpha, 0.0, kMaxLengthAlpha);
@@ -312,7 +325,7 @@ int runReverse(const std::vector<std::string> &arguments)
     if (!cl.ok())
         return usageError("reverse", cl.error());
     try {
-        const Seq2SeqModel model = Seq2SeqModel::load(cl.text("model"));
+        const Seq2SeqModel model = modelToUse(cl);
         DecodeOptions options;
         options.replaceUnknown = !cl.flag("no-unk-replace") && model.hasAttention();
         if (!model.hasAttention() && !cl.flag("no-unk-replace"))
@@ -350,15 +363,13 @@ int runReverse(const std::vector<std::string> &arguments)
 int runEvaluate(const std::vector<std::string> &arguments)
 {
     CommandLine cl(arguments, {"model", "corpus", "examples"}, {"batched"});
-    if (!cl.has("model"))
-        cl.fail("--model FILE is required");
     const int examples = cl.integer("examples", kExamplesShown, 0, 1000000);
     if (!cl.positional().empty())
         cl.fail("unexpected argument '" + cl.positional().front() + "'");
     if (!cl.ok())
         return usageError("evaluate", cl.error());
     try {
-        const Seq2SeqModel model = Seq2SeqModel::load(cl.text("model"));
+        const Seq2SeqModel model = modelToUse(cl);
         DatasetConfig d = model.datasetConfig;
         std::vector<SentencePair> data;
         if (cl.has("corpus")) {

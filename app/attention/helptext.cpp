@@ -98,20 +98,21 @@ std::string fieldLines(const std::vector<ConfigField<Config>> &fields,
 
 std::string helpText()
 {
-    std::string text = R"(AttnScope: train a GRU seq2seq model with attention to reverse sentences, and look inside it.
+    std::string text = R"(AttnScope: train neural sequence models (attention, word embeddings, ...) and look inside them.
 
 Usage:
   attnscope                      open the desktop app (needs a display)
   attnscope train --out DIR [options]
-  attnscope reverse --model FILE [--json] [--heatmap OUT.png] [--no-unk-replace]
+  attnscope reverse [--model FILE] [--json] [--heatmap OUT.png] [--no-unk-replace]
                     [--beam K] [--alpha A] [--nbest N] "a sentence"
-  attnscope evaluate --model FILE [--corpus FILE] [--examples N] [--batched]
+  attnscope evaluate [--model FILE] [--corpus FILE] [--examples N] [--batched]
   attnscope compare --out DIR [--attention LIST] [--probe-max-len N] [--probe N] [train options]
   attnscope bench [--threads N] [--json OUT] [--quick]
   attnscope word2vec --corpus FILE --out DIR [--analogies FILE] [--similarity FILE] [options]
   attnscope neighbours --vectors FILE [--top N] word ...
   attnscope analogy --vectors FILE [--top N] a b c
   attnscope --help
+  attnscope --version
 
 train writes DIR/model.ckpt (best epoch by validation loss), metrics.json, examples.txt,
 attention_heatmap.png and analysis.md.
@@ -124,6 +125,7 @@ DIR/comparison.json (per variant: test exact match and token accuracy, exact mat
 length, epochs, seconds, parameters), DIR/comparison.png (exact match by length, trained lengths
 shaded) and DIR/<variant>.ckpt. It takes the train options except --corpus.
 
+reverse and evaluate use the model bundled into the program unless --model FILE is given.
 reverse decodes greedily; --beam K (1-64) keeps the K best hypotheses per step instead, ranked
 at the end by score = log P / length^A (--alpha A, 0-2, default 0.6: 0 favours short outputs, 1
 is the mean log-probability per token), and --nbest N (1-K) lists the N best under the output
