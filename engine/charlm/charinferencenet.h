@@ -5,7 +5,11 @@
 #include <vector>
 
 // A character model run one character at a time with BLAS matrix-vector products (as the
-// attention lab's InferenceNet), for sampling and the views: no LibTorch, no autograd.
+// attention lab's InferenceNet), for sampling and the views: no LibTorch, no autograd. The first
+// layer's input products are looked up per character. A step reads every other weight once and
+// is bound by how fast the caches deliver them, which sharing the products with the other core
+// (HelperThread) did not raise, so it runs on the calling thread alone, BLAS included; that also
+// keeps a step short when the other core is busy.
 class CharInferenceNet
 {
 public:
@@ -18,7 +22,8 @@ public:
     State start() const;
 
     // Reads character `id` (an alphabet index), moves `state` on and writes the next character's
-    // logits (alphabetSize() floats).
+    // logits (alphabetSize() floats). Throws std::out_of_range for an id outside the alphabet,
+    // std::invalid_argument for a state of another shape of model.
     void step(int id, State &state, float *logits) const;
     // Layer `layer`'s h in `state` (hiddenSize() floats): the units' activations.
     const float *hidden(const State &state, int layer) const;
@@ -32,5 +37,5 @@ public:
 
 private:
     CharWeights m_weights;
-    std::vector<float> m_oneHotColumns;  // see the .cpp
+    std::vector<float> m_characterGates;  // alphabet x (gates * hidden): the first layer's W_ih x + b_ih
 };

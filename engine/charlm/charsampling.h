@@ -6,11 +6,13 @@
 #include <string>
 #include <vector>
 
+constexpr int kMaxSampleLength = 1000000;
+
 struct SamplingOptions {
     double temperature = 0.8;  // 0: greedy (argmax), the limit of T -> 0
     int topK = 0;              // draw only from the k most likely characters; 0: from all
     std::u32string prime;      // read first; characters outside the alphabet are left out
-    int length = 200;          // characters generated after the prime
+    int length = 200;          // characters generated after the prime, at most kMaxSampleLength
     uint64_t seed = 0;
 };
 
@@ -23,7 +25,8 @@ struct SampledText {
 };
 
 // Throws std::invalid_argument when the prime has no character of the alphabet (there would be
-// nothing to start from) or the options are out of range.
+// nothing to start from) or the options are out of range (a negative temperature or top-k, a
+// length outside 0..kMaxSampleLength).
 SampledText sampleText(const CharInferenceNet &net, const SamplingOptions &options);
 
 // The distribution sampling draws from: softmax(logits / temperature) restricted to the top k
@@ -32,6 +35,7 @@ std::vector<double> samplingDistribution(const float *logits, int count, double 
 
 // Memorisation: how many characters of `ids` after its first `primeLength` the model regenerates
 // exactly when it decodes greedily from them; stops at the first mismatch or after `limit`.
+// Throws std::invalid_argument when primeLength < 1.
 int64_t memorisedLength(const CharInferenceNet &net, const std::vector<int32_t> &ids, int primeLength, int64_t limit);
 
 // The hidden-state readout of a text: each layer's units after reading each character, and the

@@ -31,9 +31,10 @@ CharText buildCharText(const std::string &utf8, double validationShare, int seqL
     refuseBinaryText(utf8, "The text", "Give a plain text file.");
     CharText result;
     result.text.reserve(utf8.size());
-    // Line ends are read as "\n" whatever system wrote the file, so "\r" is not a character to learn.
+    // Line ends are read as "\n" whatever system wrote the file, so "\r" is not a character to learn;
+    // nor is the byte order mark some editors put first.
     const std::u32string decoded = decodeUtf8(utf8);
-    for (size_t i = 0; i < decoded.size(); ++i)
+    for (size_t i = decoded.empty() || decoded[0] != U'\uFEFF' ? 0 : 1; i < decoded.size(); ++i)
         if (!(decoded[i] == U'\r' && i + 1 < decoded.size() && decoded[i + 1] == U'\n'))
             result.text += decoded[i];
     if (int64_t(result.text.size()) > kMaxCharTextLength)
@@ -79,9 +80,11 @@ CharStreams charStreams(int64_t trainLength, int batch, int seqLen)
     s.targetsPerEpoch = std::max<int64_t>(0, trainLength - 1);
     if (s.targetsPerEpoch == 0 || batch < 1 || seqLen < 1)
         return s;
-    // As many streams as the batch asks, but each at least one window long.
+    // As many streams as the batch asks, but each at least one window long; then only as many as
+    // that length needs, so that no stream is left empty (43 targets in 21 streams of 3 fill 15).
     s.streams = int(std::clamp<int64_t>(s.targetsPerEpoch / seqLen, 1, batch));
     s.streamLength = (s.targetsPerEpoch + s.streams - 1) / s.streams;
+    s.streams = int((s.targetsPerEpoch + s.streamLength - 1) / s.streamLength);
     s.windowsPerEpoch = (s.streamLength + seqLen - 1) / seqLen;
     return s;
 }

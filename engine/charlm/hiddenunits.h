@@ -20,6 +20,6 @@ struct UnitScore {
     TextFeature feature = TextFeature::PositionInLine;
     double correlation = 0;  // Pearson r of the unit's activation with the feature, over the text
 };
-// Each unit's best feature by |r| (features constant over the text are skipped), strongest first,
-// at most `count`.
+// Each unit's best feature by |r| over the positions of the readout whose character was read
+// (features and units constant there are skipped), strongest first, at most `count`.
 std::vector<UnitScore> rankUnits(const CharReadout &readout, int count);

@@ -10,17 +10,25 @@
 class CharNgramModel
 {
 public:
-    CharNgramModel(int order, double addK, int alphabetSize);  // order 1..5, k > 0
+    // Order 1..5, k > 0; throws std::invalid_argument otherwise, as fit and bitsPerChar do for an
+    // id outside the alphabet.
+    CharNgramModel(int order, double addK, int alphabetSize);
     void fit(const int32_t *ids, int64_t count);
-    // Mean -log2 P over ids[0, count), each predicted from the ones before it in this span.
+    // Mean -log2 P over ids[0, count), each predicted from the ones before it in this span; NaN
+    // when count is 0.
     double bitsPerChar(const int32_t *ids, int64_t count) const;
     int order() const { return m_order; }
 
 private:
+    void checkIds(const int32_t *ids, int64_t count) const;  // throws outside the alphabet
+
     int m_order;
     double m_addK;
     int m_alphabetSize;
-    std::unordered_map<uint64_t, std::vector<uint32_t>> m_counts;  // see the .cpp
+    // See the .cpp.
+    std::unordered_map<uint64_t, uint32_t> m_contexts;
+    std::unordered_map<uint64_t, uint32_t> m_counts;
+    std::vector<uint32_t> m_totals;
 };
 
 // The baseline beside the RNN's loss: orders 1..5 fitted on the training part and measured on the

@@ -1,0 +1,240 @@
+#include "engine/charlm/charcheckpoint.h"
+
+#include "engine/core/atomicfile.h"
+#include "engine/core/binaryio.h"
+
+#include <cstring>
+#include <limits>
+
+// The file: magic, format version, CRC-32 and length of the payload, then the payload: model
+// config, alphabet, every weight array (its length first), training config, history.
+namespace charcheckpoint {
+namespace {
+
+constexpr unsigned kVersion = 1;
+constexpr char kMagic[8] = {'A', 'T', 'N', 'S', 'C', 'H', 'A', 'R'};
+// The attention lab's checkpoints (engine/attention/checkpointformat.cpp) start so.
+constexpr char kAttentionMagic[8] = {'A', 'T', 'N', 'S', 'C', 'K', 'P', 'T'};
+constexpr std::size_t kHeaderSize = sizeof kMagic + 4 + 4 + 8;
+constexpr uint32_t kLastCodePoint = 0x10FFFF;
+constexpr std::size_t kEpochBytes = 6 * 8;
+
+void writeFloats(BinaryWriter &w, const std::vector<float> &values)
+{
+    w.i64(int64_t(values.size()));
+    w.floats(values.data(), values.size());
+}
+
+// An array whose length the model's sizes fix: any other length is damage, refused before the
+// array is allocated.
+std::vector<float> readFloats(BinaryReader &r, std::size_t expected, const char *what)
+{
+    const int64_t count = r.i64();
+    if (count < 0 || uint64_t(count) != expected)
+        throw CharCheckpointError(std::string("the checkpoint is malformed: ") + what + " has " + std::to_string(count) +
+                                  " values where its model has " + std::to_string(expected));
+    if (expected > r.remaining() / sizeof(float))
+        throw BinaryFormatError(std::string(what) + " runs past the end");
+    std::vector<float> values(expected);
+    r.floats(values.data(), values.size());
+    return values;
+}
+
+int readInt(BinaryReader &r)
+{
+    const int64_t v = r.i64();
+    if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+        throw BinaryFormatError("integer out of range");
+    return int(v);
+}
+
+uint32_t readChoice(BinaryReader &r, uint32_t choices, const char *what)
+{
+    const uint32_t v = r.u32();
+    if (v >= choices)
+        throw BinaryFormatError(std::string("unknown ") + what);
+    return v;
+}
+
+}
+
+std::string encode(const CharCheckpoint &checkpoint)
+{
+    const CharWeights &weights = checkpoint.weights;
+    const std::string problem = weights.checkSizes();
+    if (!problem.empty())
+        throw CharCheckpointError("cannot save the model: " + problem);
+    BinaryWriter w;
+    w.u32(uint32_t(weights.config.cell));
+    for (int v : {weights.config.hidden, weights.config.layers, weights.config.embed})
+        w.i64(v);
+    w.u32(uint32_t(weights.alphabet.size()));
+    for (char32_t c : weights.alphabet)
+        w.u32(uint32_t(c));
+    writeFloats(w, weights.embedding);
+    for (const CharLayerWeights &layer : weights.layers)
+        for (const std::vector<float> *values : {&layer.inputWeights, &layer.hiddenWeights, &layer.inputBias, &layer.hiddenBias})
+            writeFloats(w, *values);
+    writeFloats(w, weights.outputWeights);
+    writeFloats(w, weights.outputBias);
+
+    const CharTrainingConfig &t = checkpoint.training;
+    w.i64(t.seqLen);
+    w.i64(t.batch);
+    w.f64(t.lr);
+    w.u32(uint32_t(t.optimizer));
+    w.i64(t.epochs);
+    w.f64(t.clip);
+    w.f64(t.val);
+    w.i64(int64_t(t.seed));
+    w.i64(t.threads);
+
+    w.u32(uint32_t(checkpoint.history.size()));
+    for (const CharEpoch &e : checkpoint.history) {
+        w.i64(e.epoch);
+        for (double v : {e.trainBitsPerChar, e.validationBitsPerChar, e.seconds, e.charsPerSecond})
+            w.f64(v);
+        w.i64(e.iteration);
+    }
+
+    const std::string &payload = w.bytes();
+    BinaryWriter header;
+    header.u32(kVersion);
+    header.u32(crc32(payload.data(), payload.size()));
+    header.i64(int64_t(payload.size()));
+    return std::string(kMagic, sizeof kMagic) + header.bytes() + payload;
+}
+
+CharCheckpoint decode(const std::string &bytes)
+{
+    const bool ours = bytes.size() >= sizeof kMagic && std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0;
+    if (!ours && bytes.size() >= sizeof kAttentionMagic &&
+        std::memcmp(bytes.data(), kAttentionMagic, sizeof kAttentionMagic) == 0)
+        throw CharCheckpointError("this is the attention lab's checkpoint (a reverse-task attention model), not a "
+                                  "character language model: open it in the attention lab");
+    if (!ours)
+        throw CharCheckpointError("not a character model checkpoint (the file does not start with its signature)");
+    if (bytes.size() < kHeaderSize)
+        throw CharCheckpointError("the checkpoint is truncated (" + std::to_string(bytes.size()) +
+                                  " bytes, shorter than its header)");
+    BinaryReader header(bytes.data() + sizeof kMagic, kHeaderSize - sizeof kMagic);
+    const uint32_t version = header.u32();
+    const uint32_t checksum = header.u32();
+    const int64_t length = header.i64();
+    if (version > kVersion)
+        throw CharCheckpointError("the checkpoint was written by a newer AttnScope (format " + std::to_string(version) +
+                                  "); this version reads format " + std::to_string(kVersion));
+    if (version == 0)
+        throw CharCheckpointError("the checkpoint's format version is invalid");
+    if (length < 0 || uint64_t(length) != bytes.size() - kHeaderSize)
+        throw CharCheckpointError("the checkpoint is truncated or has extra bytes (expected " +
+                                  std::to_string(length + int64_t(kHeaderSize)) + " bytes, found " +
+                                  std::to_string(bytes.size()) + ")");
+    const char *payload = bytes.data() + kHeaderSize;
+    if (crc32(payload, std::size_t(length)) != checksum)
+        throw CharCheckpointError("the checkpoint is damaged (checksum mismatch)");
+
+    try {
+        BinaryReader r(payload, std::size_t(length));
+        CharCheckpoint checkpoint;
+        CharWeights &weights = checkpoint.weights;
+        CharModelConfig &config = weights.config;
+        config.cell = RecurrentCell(readChoice(r, 3, "cell"));
+        config.hidden = readInt(r);
+        config.layers = readInt(r);
+        config.embed = readInt(r);
+        const std::string problem = validate(config);
+        if (!problem.empty())
+            throw CharCheckpointError("the checkpoint's model settings are invalid: " + problem);
+
+        const uint32_t characters = r.u32();
+        if (characters < 2 || characters > kLastCodePoint + 1 || characters > r.remaining() / 4)
+            throw BinaryFormatError("alphabet size out of range");
+        // Every weight must fit in what is left of the file before any is allocated.
+        if (uint64_t(charModelParameterCount(config, int(characters))) > r.remaining() / sizeof(float))
+            throw CharCheckpointError("the checkpoint holds too few weights for a " + std::string(cellName(config.cell)) +
+                                      " of " + std::to_string(config.layers) + " x " + std::to_string(config.hidden) +
+                                      " units over " + std::to_string(characters) + " characters");
+        weights.alphabet.resize(characters);
+        for (std::size_t i = 0; i < weights.alphabet.size(); ++i) {
+            const uint32_t c = r.u32();
+            if (c > kLastCodePoint || (i > 0 && c <= uint32_t(weights.alphabet[i - 1])))
+                throw CharCheckpointError("the checkpoint's alphabet is not a sorted list of distinct characters");
+            weights.alphabet[i] = char32_t(c);
+        }
+
+        const std::size_t v = characters, h = std::size_t(config.hidden), g = std::size_t(gateCount(config.cell));
+        weights.embedding = readFloats(r, config.embed > 0 ? v * std::size_t(config.embed) : 0, "the embedding");
+        weights.layers.resize(std::size_t(config.layers));
+        for (std::size_t l = 0; l < weights.layers.size(); ++l) {
+            CharLayerWeights &layer = weights.layers[l];
+            const std::size_t input = std::size_t(weights.inputSize(int(l)));
+            layer.inputWeights = readFloats(r, g * h * input, "a layer's input weights");
+            layer.hiddenWeights = readFloats(r, g * h * h, "a layer's recurrent weights");
+            layer.inputBias = readFloats(r, g * h, "a layer's input bias");
+            layer.hiddenBias = readFloats(r, g * h, "a layer's recurrent bias");
+        }
+        weights.outputWeights = readFloats(r, v * h, "the output weights");
+        weights.outputBias = readFloats(r, v, "the output bias");
+        const std::string sizes = weights.checkSizes();
+        if (!sizes.empty())
+            throw CharCheckpointError("the checkpoint's weights are inconsistent: " + sizes);
+
+        CharTrainingConfig &t = checkpoint.training;
+        t.seqLen = readInt(r);
+        t.batch = readInt(r);
+        t.lr = r.f64();
+        t.optimizer = CharOptimizer(readChoice(r, 2, "optimiser"));
+        t.epochs = readInt(r);
+        t.clip = r.f64();
+        t.val = r.f64();
+        t.seed = uint64_t(r.i64());
+        t.threads = readInt(r);
+        const std::string training = validate(t);
+        if (!training.empty())
+            throw CharCheckpointError("the checkpoint's training settings are invalid: " + training);
+
+        const uint32_t epochs = r.u32();
+        if (epochs > r.remaining() / kEpochBytes)
+            throw BinaryFormatError("history length out of range");
+        checkpoint.history.resize(epochs);
+        for (CharEpoch &e : checkpoint.history) {
+            e.epoch = readInt(r);
+            for (double *v : {&e.trainBitsPerChar, &e.validationBitsPerChar, &e.seconds, &e.charsPerSecond})
+                *v = r.f64();
+            e.iteration = r.i64();
+        }
+        if (!r.atEnd())
+            throw BinaryFormatError("unexpected bytes after the history");
+        return checkpoint;
+    } catch (const BinaryFormatError &e) {
+        throw CharCheckpointError(std::string("the checkpoint is malformed: ") + e.what());
+    }
+}
+
+}
+
+void saveCharCheckpoint(const std::string &path, const CharCheckpoint &checkpoint)
+{
+    const std::string bytes = charcheckpoint::encode(checkpoint);
+    try {
+        writeFileAtomically(path, bytes);
+    } catch (const std::runtime_error &e) {
+        throw CharCheckpointError(e.what());
+    }
+}
+
+CharCheckpoint loadCharCheckpoint(const std::string &path)
+{
+    std::string bytes;
+    try {
+        bytes = readWholeFile(path, std::size_t(4) << 30);
+    } catch (const std::runtime_error &e) {
+        throw CharCheckpointError(e.what());
+    }
+    try {
+        return charcheckpoint::decode(bytes);
+    } catch (const CharCheckpointError &e) {
+        throw CharCheckpointError("cannot load '" + path + "': " + e.what());
+    }
+}
