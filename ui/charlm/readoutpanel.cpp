@@ -67,7 +67,7 @@ ReadoutPanel::ReadoutPanel(QWidget *parent)
     : QWidget(parent), m_input(new QPlainTextEdit), m_layer(new QSpinBox), m_unit(new QSpinBox), m_unitLabel(new QLabel),
       m_status(new QLabel), m_activations(new CharValueText(CharValueText::Style::Background)),
       m_next(new QTableWidget(0, 1 + kTopK)), m_units(new QTreeWidget), m_unitsCaption(new QLabel),
-      m_read(new QTimer(this))
+      m_read(new QTimer(this)), m_followNet(new QTimer(this))
 {
     m_input->setObjectName(QStringLiteral("readoutInput"));
     m_input->setPlaceholderText(tr("Type here: the model reads it as you type."));
@@ -120,6 +120,8 @@ ReadoutPanel::ReadoutPanel(QWidget *parent)
     m_unitsCaption->setWordWrap(true);
     m_read->setSingleShot(true);
     m_read->setInterval(40);
+    m_followNet->setSingleShot(true);
+    m_followNet->setInterval(500);
 
     auto *scroll = new QScrollArea;
     scroll->setWidget(m_activations);
@@ -160,6 +162,7 @@ ReadoutPanel::ReadoutPanel(QWidget *parent)
 
     connect(m_input, &QPlainTextEdit::textChanged, m_read, qOverload<>(&QTimer::start));
     connect(m_read, &QTimer::timeout, this, &ReadoutPanel::refresh);
+    connect(m_followNet, &QTimer::timeout, this, &ReadoutPanel::refresh);
     connect(m_layer, qOverload<int>(&QSpinBox::valueChanged), this, &ReadoutPanel::colourByUnit);
     connect(m_unit, qOverload<int>(&QSpinBox::valueChanged), this, &ReadoutPanel::colourByUnit);
     connect(m_activations, &CharValueText::cellClicked, this, &ReadoutPanel::showPosition);
@@ -179,9 +182,12 @@ void ReadoutPanel::setNet(std::shared_ptr<const CharInferenceNet> net)
 {
     m_net = std::move(net);
     updateUnitRanges();
-    // Snapshots may come faster than the timer: the first one starts it, and it is not put off.
-    if (!m_read->isActive())
+    // Snapshots may come faster than the text can be read: the first starts the timer, the others
+    // wait for it. A first model is read at once.
+    if (!m_readout.layers)
         m_read->start();
+    else if (!m_followNet->isActive())
+        m_followNet->start();
 }
 
 void ReadoutPanel::updateUnitRanges()
@@ -227,6 +233,7 @@ void ReadoutPanel::selectUnit(int layer, int unit)
 void ReadoutPanel::refresh()
 {
     m_read->stop();
+    m_followNet->stop();
     if (!m_net) {
         m_readout = CharReadout();
         m_activations->setCells({}, -1, 1);

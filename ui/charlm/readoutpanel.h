@@ -20,13 +20,14 @@ class QTreeWidget;
 // one hidden unit. Beside it, the units ranked by how strongly each tracks something visible in
 // the text (position in a line, inside quotes or brackets, after a space); clicking one shows it.
 // The readout runs here, from a snapshot of the weights: a character costs a fraction of a
-// millisecond, and at most kMaxCharacters are read.
+// millisecond, at most kMaxCharacters are read, and while training sends new snapshots the text
+// is read again at most twice a second.
 class ReadoutPanel : public QWidget
 {
     Q_OBJECT
 public:
     static constexpr int kTopK = 5;
-    static constexpr int kMaxCharacters = 2000;
+    static constexpr int kMaxCharacters = 500;
 
     explicit ReadoutPanel(QWidget *parent = nullptr);
 
@@ -68,7 +69,8 @@ private:
     QTableWidget *m_next;
     QTreeWidget *m_units;
     QLabel *m_unitsCaption;
-    QTimer *m_read;
+    QTimer *m_read;        // typing: reads once the keys pause
+    QTimer *m_followNet;   // new snapshots: reads at most this often
     CharReadout m_readout;
     std::vector<UnitScore> m_ranking;
 };

@@ -62,7 +62,7 @@ SampleBox::SampleBox(QWidget *parent)
     m_prime->setText(QStringLiteral("The "));
     m_prime->setToolTip(tr("Text the model reads before it writes; characters it has never seen are left out."));
     m_length->setObjectName(QStringLiteral("samplerLength"));
-    m_length->setRange(1, 5000);
+    m_length->setRange(1, 2000);
     m_length->setValue(300);
     m_length->setToolTip(tr("Characters to write after the prime."));
     m_sample->setObjectName(QStringLiteral("sampleButton"));
