@@ -85,7 +85,7 @@ CharLmLab::CharLmLab(MainWindow *window)
 QWidget *CharLmLab::createTrainingPage()
 {
     setupLossPlot();
-    m_memory->setMinimumHeight(150);
+    m_memory->setMinimumHeight(170);
     m_loss->setMinimumSize(260, 240);
     m_status->setObjectName(QStringLiteral("charlmStatus"));
     m_status->setWordWrap(true);

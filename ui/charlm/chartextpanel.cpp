@@ -78,10 +78,11 @@ CharTextPanel::CharTextPanel(QWidget *parent)
     fileRow->addWidget(m_browse);
     textLayout->addLayout(fileRow);
     textLayout->addWidget(m_typed);
-    auto *noteRow = new QHBoxLayout;
-    noteRow->addWidget(m_note, 1);
-    noteRow->addWidget(m_undo, 0, Qt::AlignTop);
-    textLayout->addLayout(noteRow);
+    textLayout->addWidget(m_note);
+    auto *undoRow = new QHBoxLayout;
+    undoRow->addStretch(1);
+    undoRow->addWidget(m_undo);
+    textLayout->addLayout(undoRow);
     textLayout->addWidget(m_preview);
     textLayout->addWidget(m_warnings);
 
@@ -175,10 +176,13 @@ void CharTextPanel::sourceChosen()
         if (before.epochs != shortText.epochs || before.lr != shortText.lr) {
             m_beforeShortText = before;
             setPreset(shortText);
-            m_note->setText(tr("The short sentence is one window an epoch, so it needs many: epochs set to %1 and the "
-                               "learning rate to %2 (were %3 and %4), enough to learn it by heart in seconds.")
-                                .arg(kShortTextEpochs)
-                                .arg(learningRate(kShortTextLearningRate), number(before.epochs), learningRate(before.lr)));
+            const QString changed = before.lr == shortText.lr
+                                        ? tr("epochs set to %1 (were %2)").arg(number(shortText.epochs), number(before.epochs))
+                                        : tr("epochs set to %1 and the learning rate to %2 (were %3 and %4)")
+                                              .arg(number(shortText.epochs), learningRate(shortText.lr),
+                                                   number(before.epochs), learningRate(before.lr));
+            m_note->setText(tr("The short sentence is one window an epoch, so it needs many: %1, enough to learn it "
+                               "by heart in a few seconds.").arg(changed));
             m_note->show();
             m_undo->show();
         }

@@ -25,9 +25,10 @@ class CharTextPanel : public QWidget
     Q_OBJECT
 public:
     enum class Source { ShortText, LongText, File, Typed };
-    // What the short sentence needs to be learnt by heart in seconds.
+    // What the short sentence needs to be learnt by heart in seconds, slowly enough that the samples
+    // show it coming (a faster rate learns it before the second sample).
     static constexpr int kShortTextEpochs = 300;
-    static constexpr double kShortTextLearningRate = 0.01;
+    static constexpr double kShortTextLearningRate = 0.002;
 
     explicit CharTextPanel(QWidget *parent = nullptr);
 

@@ -36,6 +36,7 @@ MemorisationPlot::MemorisationPlot(QWidget *parent)
     auto whole = QSharedPointer<QCPAxisTickerFixed>::create();  // characters come whole
     whole->setTickStep(1);
     whole->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    whole->setTickCount(4);
     yAxis->setTicker(whole);
     for (QCPAxis *axis : {xAxis, yAxis}) {
         axis->setTickLabelFont(fonts.tick);
@@ -84,8 +85,9 @@ void MemorisationPlot::followData()
     xAxis->setRange(0, std::max(1.0, std::ceil(m_maxPosition - 1e-9)));
     // Up to the whole text when the model is close to it, so the line to reach stays in view;
     // otherwise the data's own scale, where early progress is visible.
-    const double top = m_limit > 0 && m_best * 3 > m_limit ? double(m_limit) : double(std::max<int64_t>(m_best, 4));
-    yAxis->setRange(0, top * 1.12);
+    // Room above the line for its label.
+    const bool nearLimit = m_limit > 0 && m_best * 3 > m_limit;
+    yAxis->setRange(0, nearLimit ? 1.35 * double(m_limit) : 1.15 * double(std::max<int64_t>(m_best, 4)));
 }
 
 bool MemorisationPlot::exportImage(const QString &path, int width, int height, QString *error)
