@@ -205,6 +205,10 @@ CharTrainer::CharTrainer(const CharText &text, const CharWeights &start, const C
     float *flat = m_impl->values.data_ptr<float>();
     for (const std::vector<float> *v : parameterVectors(copy))
         flat = std::copy(v->begin(), v->end(), flat);
+    // The cells clamp their inputs, which would hide a weight that is not a number rather than fail.
+    if (!torch::isfinite(m_impl->values).all().item<bool>())
+        throw std::invalid_argument("The model's weights are not all finite numbers: it comes from a run that "
+                                    "diverged or a damaged file, and cannot be trained on.");
 }
 
 CharTrainer::~CharTrainer() = default;

@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 
 // Training as a whole: initialised as torch initialises, every target trained once an epoch (the
 // last window included), the loss as reported, threads, seeds, Stop and divergence.
@@ -22,6 +23,7 @@ private slots:
     void oneThreadAndASeedRepeat();
     void threadsShareTheStreams();
     void stopIsHonoured();
+    void blownUpLossSaysWhatToTry();
     void badInputIsRefused();
 };
 
@@ -213,6 +215,34 @@ void TestCharTrainer::stopIsHonoured()
     QVERIFY(flat(trainer.weights()) != flat(before));
 }
 
+// Adam's and Adagrad's steps are bounded by the learning rate, so within the settings' range the
+// loss stays finite however badly training goes (a learning rate of 1 reads 5 to 60 bits per
+// character). A model whose output layer has run off to the ends of the float range stands in for
+// the runaway that makes it infinite: certain of one character, it gives every other one a
+// probability of exp(-6e38).
+void TestCharTrainer::blownUpLossSaysWhatToTry()
+{
+    const CharText text = buildCharText(builtInLongText(), 0.05, 32);
+    CharWeights blownUp = CharTrainer(text, smallModel(), training(32, 4, 1e-3, 1)).weights();
+    std::fill(blownUp.outputBias.begin(), blownUp.outputBias.end(), -3e38f);
+    blownUp.outputBias[0] = 3e38f;
+    CharTrainingConfig settings = training(32, 4, 1.0, 1);
+    settings.clip = 0;
+    CharTrainer trainer(text, blownUp, settings);
+    int windows = 0;
+    try {
+        trainer.train({[&](const CharProgress &) { ++windows; }, {}});
+        QFAIL("training went on");
+    } catch (const std::runtime_error &e) {
+        const QString message = e.what();
+        QVERIFY2(message.contains("epoch 1, window 1 of") && message.contains("lower learning rate (now 1)") &&
+                     message.contains("gradient clipping (now off"),
+                 e.what());
+    }
+    QCOMPARE(windows, 0);
+    QCOMPARE(flat(trainer.weights()), flat(blownUp));  // no step taken
+}
+
 void TestCharTrainer::badInputIsRefused()
 {
     const CharText text = buildCharText(builtInLongText(), 0.05, 32);
@@ -225,6 +255,9 @@ void TestCharTrainer::badInputIsRefused()
     CharWeights broken = trainer.weights();
     broken.outputBias.pop_back();
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, CharTrainer(text, broken, training(32, 4, 1e-3, 1)));
+    CharWeights damaged = trainer.weights();
+    damaged.layers[0].hiddenWeights[3] = std::numeric_limits<float>::quiet_NaN();
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, CharTrainer(text, damaged, training(32, 4, 1e-3, 1)));
 }
 
 QTEST_APPLESS_MAIN(TestCharTrainer)
