@@ -1,6 +1,7 @@
 #include "engine/fast/grustep.h"
 
 #include "engine/fast/fastmath.h"
+#include "engine/fast/vectorclones.h"
 
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
@@ -58,6 +59,7 @@ struct GruCell : torch::autograd::Function<GruCell> {
 }
 
 // No two of the rows overlap; saying so (__restrict) lets GCC vectorise without checking.
+VECTOR_CLONES
 void gruCellBackward(const float *__restrict gates, const float *__restrict hiddenGates, const float *__restrict hidden,
                      const float *__restrict dNext, float *__restrict dInputGates, float *__restrict dHiddenGates,
                      float *__restrict dHidden, int64_t n)
@@ -75,6 +77,7 @@ void gruCellBackward(const float *__restrict gates, const float *__restrict hidd
     }
 }
 
+VECTOR_CLONES
 void gruCell(const float *__restrict inputGates, const float *__restrict hiddenGates, float *__restrict hidden,
              float *__restrict gates, int64_t n)
 {

@@ -1,9 +1,11 @@
 #include "engine/fast/lstmcell.h"
 
 #include "engine/fast/fastmath.h"
+#include "engine/fast/vectorclones.h"
 
 // Two loops rather than a test per element, which would keep either from vectorising; no two of
 // the rows overlap (__restrict).
+VECTOR_CLONES
 void lstmCell(const float *__restrict preActivations, float *__restrict hidden, float *__restrict cell,
               float *__restrict gates, int64_t n)
 {
@@ -26,6 +28,7 @@ void lstmCell(const float *__restrict preActivations, float *__restrict hidden, 
     }
 }
 
+VECTOR_CLONES
 void lstmCellBackward(const float *__restrict gates, const float *__restrict cell, const float *__restrict nextCell,
                       const float *__restrict dNextHidden, float *__restrict dCell, float *__restrict dPreActivations,
                       int64_t n)
