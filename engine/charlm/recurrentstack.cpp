@@ -30,6 +30,17 @@ void multiply(bool transposeA, bool transposeB, int m, int n, int k, float alpha
                 k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
+// to (columns x rows) = from (rows x columns) transposed, in tiles that stay in cache.
+void transpose(const float *from, int64_t rows, int64_t columns, float *to)
+{
+    constexpr int64_t kTile = 32;
+    for (int64_t r0 = 0; r0 < rows; r0 += kTile)
+        for (int64_t c0 = 0; c0 < columns; c0 += kTile)
+            for (int64_t r = r0; r < std::min(rows, r0 + kTile); ++r)
+                for (int64_t c = c0; c < std::min(columns, c0 + kTile); ++c)
+                    to[c * rows + r] = from[r * columns + c];
+}
+
 void copyRows(float *to, const float *row, int64_t rows, int64_t width)
 {
     for (int64_t r = 0; r < rows; ++r)
@@ -128,6 +139,7 @@ RecurrentStack::RecurrentStack(const CharModelConfig &config, int alphabetSize, 
     m_inputGates.resize(t * r * g);
     m_inputTable.resize(size_t(alphabetSize) * g);
     m_bias.resize(g);
+    m_hiddenWeightsTransposed.resize(h * g);
     m_logits.resize(t * r * size_t(alphabetSize));
     m_dHidden.resize(t * r * h);
     m_dInputGates.resize(t * r * g);
@@ -202,6 +214,10 @@ void RecurrentStack::recur(const CharParameterView<const float> &p, int layer, i
     const auto &w = p.layers[size_t(layer)];
     LayerActivations &a = m_layers[size_t(layer)];
     const size_t h = size_t(m_config.hidden), g = size_t(m_gateWidth), rows = size_t(m_rows);
+    // The per-step product h W_hh^T reads W_hh^T laid out as it is multiplied: OpenBLAS runs a few
+    // rows through a stored matrix faster than through one it transposes as it goes.
+    const float *weights = m_hiddenWeightsTransposed.data();
+    transpose(w.hiddenWeights, int64_t(g), int64_t(h), m_hiddenWeightsTransposed.data());
     for (int t = 0; t < steps; ++t) {
         const int n = m_active[size_t(t)];
         const float *previous = a.hidden.data() + size_t(t) * rows * h;
@@ -212,19 +228,19 @@ void RecurrentStack::recur(const CharParameterView<const float> &p, int layer, i
         case RecurrentCell::Gru: {
             float *gh = a.hiddenGates.data() + size_t(t) * rows * g;
             copyRows(gh, w.hiddenBias, n, int64_t(g));
-            multiply(false, true, n, int(g), int(h), 1.0f, previous, int(h), w.hiddenWeights, int(h), 1.0f, gh, int(g));
+            multiply(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 1.0f, gh, int(g));
             std::memcpy(next, previous, size_t(n) * h * sizeof(float));
             for (int b = 0; b < n; ++b)
                 gruCell(gi + b * g, gh + b * g, next + b * h, gates ? gates + b * g : nullptr, int64_t(h));
             break;
         }
         case RecurrentCell::Rnn:
-            multiply(false, true, n, int(g), int(h), 1.0f, previous, int(h), w.hiddenWeights, int(h), 1.0f, gi, int(g));
+            multiply(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 1.0f, gi, int(g));
             for (int b = 0; b < n; ++b)
                 rnnCell(gi + b * g, next + b * h, int64_t(h));
             break;
         case RecurrentCell::Lstm: {
-            multiply(false, true, n, int(g), int(h), 1.0f, previous, int(h), w.hiddenWeights, int(h), 1.0f, gi, int(g));
+            multiply(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 1.0f, gi, int(g));
             float *cell = a.cell.data() + size_t(t + 1) * rows * h;
             std::memcpy(cell, a.cell.data() + size_t(t) * rows * h, size_t(n) * h * sizeof(float));
             for (int b = 0; b < n; ++b)

@@ -78,6 +78,7 @@ private:
     std::vector<float> m_inputGates;            // steps x rows x gates: W_ih x + biases
     std::vector<float> m_inputTable;            // alphabet x gates: the first layer's W_ih x + biases per character
     std::vector<float> m_bias;                  // gates
+    std::vector<float> m_hiddenWeightsTransposed;  // hidden x gates: W_hh^T, the layer's being read
     std::vector<float> m_logits;                // steps x rows x alphabet; probabilities, then their gradients
     std::vector<float> m_dHidden;               // steps x rows x hidden: the gradient of a layer's outputs
     std::vector<float> m_dInputGates, m_dHiddenGates;  // steps x rows x gates (the second for the GRU)
