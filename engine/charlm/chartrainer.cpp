@@ -48,6 +48,11 @@ std::vector<std::vector<float> *> parameterVectors(CharWeights &w)
     return vectors;
 }
 
+int64_t elements(const std::vector<int64_t> &shape)
+{
+    return std::accumulate(shape.begin(), shape.end(), int64_t(1), std::multiplies<int64_t>());
+}
+
 std::string number(double value)
 {
     std::ostringstream out;
@@ -90,6 +95,8 @@ struct CharTrainer::Impl {
     CharParameterView<float> gradientView(float *flat) const;
     double bitsPerChar(int64_t begin, int64_t end) const;
     [[noreturn]] void diverged(int epoch, int64_t window, int64_t windows) const;
+
+    struct EpochReader;
 };
 
 CharTrainer::Impl::Impl(const CharText &text, const CharModelConfig &modelConfig, const CharTrainingConfig &trainingConfig)
@@ -111,14 +118,14 @@ CharTrainer::Impl::Impl(const CharText &text, const CharModelConfig &modelConfig
             throw std::invalid_argument("The text's characters are not all in its alphabet.");
 
     int64_t count = 0;
-    std::vector<std::vector<int64_t>> shapes = charParameterShapes(model, alphabetSize());
+    const std::vector<std::vector<int64_t>> shapes = charParameterShapes(model, alphabetSize());
     for (const auto &shape : shapes)
-        count += std::accumulate(shape.begin(), shape.end(), int64_t(1), std::multiplies<int64_t>());
+        count += elements(shape);
     values = torch::empty({count});
     gradients = torch::zeros({count});
     int64_t offset = 0;
     for (const auto &shape : shapes) {
-        const int64_t size = std::accumulate(shape.begin(), shape.end(), int64_t(1), std::multiplies<int64_t>());
+        const int64_t size = elements(shape);
         torch::Tensor p = values.slice(0, offset, offset + size).view(shape);
         p.mutable_grad() = gradients.slice(0, offset, offset + size).view(shape);
         parameters.push_back(p);
@@ -169,6 +176,117 @@ void CharTrainer::Impl::diverged(int epoch, int64_t window, int64_t windows) con
                              std::to_string(window) + " of " + std::to_string(windows) +
                              ": the loss is no longer a finite number. Try a lower learning rate (now " +
                              number(training.lr) + ") or " + clipping + ".");
+}
+
+// The training part read as charStreams cuts it: each thread's share of the streams, window by
+// window, and the window's gradients summed over the shares into the parameters' gradients.
+struct CharTrainer::Impl::EpochReader {
+    explicit EpochReader(const Impl &impl);
+    void startEpoch();
+    // Fills each share's window w; returns its targets, all shares'.
+    int64_t readWindow(int64_t w);
+    // The gradients of the window's mean cross-entropy over `targets`; returns the summed
+    // cross-entropy in nats (not finite: the gradients were not computed).
+    double gradients(int64_t targets);
+
+    const Impl &m;
+    const CharStreams streams;
+    std::vector<int64_t> streamTargets;  // all but the last have streamLength; the last what is left
+    std::vector<StreamShare> shares;
+    std::vector<CharParameterView<float>> shareGradients;
+    const CharParameterView<const float> parameters;
+    // Clipping at an infinite norm still measures it: a gradient that is not finite stops training.
+    const double clip;
+};
+
+CharTrainer::Impl::EpochReader::EpochReader(const Impl &impl)
+    : m(impl)
+    , streams(charStreams(impl.trainLength, impl.training.batch, impl.training.seqLen))
+    , parameters(impl.view())
+    , clip(impl.training.clip > 0 ? impl.training.clip : std::numeric_limits<double>::infinity())
+{
+    for (int s = 0; s < streams.streams; ++s)
+        streamTargets.push_back(
+            std::clamp<int64_t>(streams.targetsPerEpoch - s * streams.streamLength, 0, streams.streamLength));
+    const int seqLen = m.training.seqLen;
+    const int parts = std::max(1, std::min(m.training.threads, streams.streams));
+    shares.resize(static_cast<size_t>(parts));
+    for (int part = 0; part < parts; ++part) {
+        const auto [first, end] = partRange(streams.streams, part, parts);
+        StreamShare &share = shares[size_t(part)];
+        share.firstStream = first;
+        share.stack = std::make_unique<RecurrentStack>(m.model, m.alphabetSize(), end - first, seqLen);
+        share.window.rows = end - first;
+        share.window.rowSteps.resize(size_t(end - first));
+        share.window.inputs.resize(size_t(end - first) * size_t(seqLen));
+        share.window.targets.resize(size_t(end - first) * size_t(seqLen));
+        if (part > 0)
+            share.gradients.resize(size_t(m.values.numel()));
+        shareGradients.push_back(
+            m.gradientView(part > 0 ? share.gradients.data() : m.gradients.data_ptr<float>()));
+    }
+}
+
+void CharTrainer::Impl::EpochReader::startEpoch()
+{
+    for (StreamShare &share : shares)
+        share.stack->resetState();
+}
+
+int64_t CharTrainer::Impl::EpochReader::readWindow(int64_t w)
+{
+    const int seqLen = m.training.seqLen;
+    int64_t targets = 0;
+    for (StreamShare &share : shares) {
+        CharWindow &window = share.window;
+        window.steps = 0;
+        for (int b = 0; b < window.rows; ++b) {
+            const int64_t stream = share.firstStream + b;
+            // Up to seqLen targets, fewer at the stream's end.
+            const int steps = int(std::clamp<int64_t>(streamTargets[size_t(stream)] - w * seqLen, 0, seqLen));
+            window.rowSteps[size_t(b)] = steps;
+            window.steps = std::max(window.steps, steps);
+            targets += steps;
+            const int64_t from = stream * streams.streamLength + w * seqLen;
+            for (int t = 0; t < seqLen; ++t) {
+                window.inputs[size_t(t) * window.rows + b] = t < steps ? m.ids[size_t(from + t)] : 0;
+                window.targets[size_t(t) * window.rows + b] = t < steps ? m.ids[size_t(from + t + 1)] : 0;
+            }
+        }
+    }
+    return targets;
+}
+
+double CharTrainer::Impl::EpochReader::gradients(int64_t targets)
+{
+    const float lossScale = float(1.0 / double(targets));
+    parallelFor(
+        int(shares.size()),
+        [&](int part) {
+            StreamShare &share = shares[size_t(part)];
+            share.loss = 0;
+            if (share.window.steps == 0)
+                return;
+            share.loss = share.stack->forward(parameters, share.window, true);
+            if (std::isfinite(share.loss))
+                share.stack->backward(parameters, share.window, lossScale, shareGradients[size_t(part)]);
+        },
+        Workers::StartedSingleThreadedOps);
+    double loss = 0;
+    for (const StreamShare &share : shares)
+        loss += share.loss;
+    if (!std::isfinite(loss))
+        return loss;
+    // The first share's streams are the longest: it always has a window to read, and its gradients
+    // are written straight into the parameters'.
+    float *sum = m.gradients.data_ptr<float>();
+    for (size_t part = 1; part < shares.size(); ++part)
+        if (shares[part].window.steps > 0) {
+            const float *other = shares[part].gradients.data();
+            for (int64_t k = 0, n = m.values.numel(); k < n; ++k)
+                sum[k] += other[k];
+        }
+    return loss;
 }
 
 CharTrainer::CharTrainer(const CharText &text, const CharModelConfig &model, const CharTrainingConfig &training)
@@ -223,7 +341,7 @@ CharWeights CharTrainer::weights() const
     const float *flat = m_impl->values.data_ptr<float>();
     const auto vectors = parameterVectors(w);
     for (size_t i = 0; i < vectors.size(); ++i) {
-        const int64_t size = std::accumulate(shapes[i].begin(), shapes[i].end(), int64_t(1), std::multiplies<int64_t>());
+        const int64_t size = elements(shapes[i]);
         vectors[i]->assign(flat, flat + size);
         flat += size;
     }
@@ -240,113 +358,44 @@ std::vector<CharEpoch> CharTrainer::train(const Callbacks &callbacks, const std:
     Impl &m = *m_impl;
     // Threads share out the streams; every op runs on one thread.
     const runtime::IntraOpThreads oneThreadPerOp(1);
-    const int seqLen = m.training.seqLen;
-    const CharStreams streams = charStreams(m.trainLength, m.training.batch, seqLen);
-    // Targets per stream: all but the last have streamLength; the last has what is left.
-    std::vector<int64_t> streamTargets(size_t(streams.streams));
-    for (int s = 0; s < streams.streams; ++s)
-        streamTargets[size_t(s)] = std::clamp<int64_t>(streams.targetsPerEpoch - s * streams.streamLength, 0,
-                                                       streams.streamLength);
-    const int parts = std::max(1, std::min(m.training.threads, streams.streams));
-    std::vector<StreamShare> shares(static_cast<size_t>(parts));
-    for (int part = 0; part < parts; ++part) {
-        const auto [first, end] = partRange(streams.streams, part, parts);
-        StreamShare &share = shares[size_t(part)];
-        share.firstStream = first;
-        share.stack = std::make_unique<RecurrentStack>(m.model, m.alphabetSize(), end - first, seqLen);
-        share.window.rows = end - first;
-        share.window.rowSteps.resize(size_t(end - first));
-        share.window.inputs.resize(size_t(end - first) * size_t(seqLen));
-        share.window.targets.resize(size_t(end - first) * size_t(seqLen));
-        if (part > 0)
-            share.gradients.resize(size_t(m.values.numel()));
-    }
-    // Clipping at an infinite norm still measures it: a gradient that is not finite stops training.
-    const double clip = m.training.clip > 0 ? m.training.clip : std::numeric_limits<double>::infinity();
-    const CharParameterView<const float> parameters = m.view();
-    std::vector<CharParameterView<float>> gradients;
-    for (int part = 0; part < parts; ++part)
-        gradients.push_back(m.gradientView(part > 0 ? shares[size_t(part)].gradients.data() : m.gradients.data_ptr<float>()));
-
+    Impl::EpochReader reader(m);
     std::vector<CharEpoch> done;
     const int firstEpoch = m.epochsDone + 1, lastEpoch = m.epochsDone + m.training.epochs;
     double runSeconds = 0;
     int64_t runTargets = 0;
     for (int epoch = firstEpoch; epoch <= lastEpoch; ++epoch) {
-        for (StreamShare &share : shares)
-            share.stack->resetState();
+        reader.startEpoch();
         double epochLoss = 0, epochSeconds = 0;
-        for (int64_t w = 0; w < streams.windowsPerEpoch; ++w) {
+        for (int64_t w = 0; w < reader.streams.windowsPerEpoch; ++w) {
             const auto start = Clock::now();
-            // Each share reads window w of its streams: up to seqLen targets each, fewer at a stream's end.
-            int64_t targets = 0;
-            for (StreamShare &share : shares) {
-                CharWindow &window = share.window;
-                window.steps = 0;
-                for (int b = 0; b < window.rows; ++b) {
-                    const int64_t stream = share.firstStream + b;
-                    const int steps = int(std::clamp<int64_t>(streamTargets[size_t(stream)] - w * seqLen, 0, seqLen));
-                    const int32_t *text = m.ids.data() + stream * streams.streamLength + w * seqLen;
-                    window.rowSteps[size_t(b)] = steps;
-                    window.steps = std::max(window.steps, steps);
-                    targets += steps;
-                    for (int t = 0; t < seqLen; ++t) {
-                        window.inputs[size_t(t) * window.rows + b] = t < steps ? text[t] : 0;
-                        window.targets[size_t(t) * window.rows + b] = t < steps ? text[t + 1] : 0;
-                    }
-                }
-            }
-            const float lossScale = float(1.0 / double(targets));
-            parallelFor(
-                parts,
-                [&](int part) {
-                    StreamShare &share = shares[size_t(part)];
-                    share.loss = 0;
-                    if (share.window.steps == 0)
-                        return;
-                    share.loss = share.stack->forward(parameters, share.window, true);
-                    if (std::isfinite(share.loss))
-                        share.stack->backward(parameters, share.window, lossScale, gradients[size_t(part)]);
-                },
-                Workers::StartedSingleThreadedOps);
-            double loss = 0;
-            for (const StreamShare &share : shares)
-                loss += share.loss;
-            if (!std::isfinite(loss))
-                m.diverged(epoch, w + 1, streams.windowsPerEpoch);
-            // The first share's streams are the longest: it always has a window to read.
-            float *gradient = m.gradients.data_ptr<float>();
-            for (size_t part = 1; part < shares.size(); ++part)
-                if (shares[part].window.steps > 0) {
-                    const float *other = shares[part].gradients.data();
-                    for (int64_t k = 0, n = m.values.numel(); k < n; ++k)
-                        gradient[k] += other[k];
-                }
-            if (!std::isfinite(clipGradientNorm(m.parameters, clip)))
-                m.diverged(epoch, w + 1, streams.windowsPerEpoch);
+            const int64_t targets = reader.readWindow(w);
+            const double loss = reader.gradients(targets);
+            if (!std::isfinite(loss) || !std::isfinite(clipGradientNorm(m.parameters, reader.clip)))
+                m.diverged(epoch, w + 1, reader.streams.windowsPerEpoch);
             if (m.adam)
                 m.adam->step();
             else
                 m.adagrad->step();
             ++m.iteration;
+            const double seconds = secondsSince(start);
             epochLoss += loss;
-            epochSeconds += secondsSince(start);
-            runSeconds += secondsSince(start);
+            epochSeconds += seconds;
+            runSeconds += seconds;
             runTargets += targets;
             if (callbacks.onWindow)
-                callbacks.onWindow({epoch, lastEpoch, w + 1, streams.windowsPerEpoch, m.iteration,
+                callbacks.onWindow({epoch, lastEpoch, w + 1, reader.streams.windowsPerEpoch, m.iteration,
                                     loss / double(targets) / kLn2, double(runTargets) / runSeconds});
             if (stop && stop->load(std::memory_order_relaxed))
                 return done;
         }
         CharEpoch result;
         result.epoch = epoch;
-        result.trainBitsPerChar = epochLoss / double(streams.targetsPerEpoch) / kLn2;
+        result.trainBitsPerChar = epochLoss / double(reader.streams.targetsPerEpoch) / kLn2;
         result.validationBitsPerChar = int64_t(m.ids.size()) - m.trainLength >= 2
                                            ? m.bitsPerChar(m.trainLength, int64_t(m.ids.size()))
                                            : std::numeric_limits<double>::quiet_NaN();
         result.seconds = epochSeconds;
-        result.charsPerSecond = double(streams.targetsPerEpoch) / epochSeconds;
+        result.charsPerSecond = double(reader.streams.targetsPerEpoch) / epochSeconds;
         result.iteration = m.iteration;
         m.epochsDone = epoch;
         done.push_back(result);

@@ -17,6 +17,8 @@ private slots:
     void initialisedAsTorch();
     void uniformModelReadsLog2OfTheAlphabet();
     void epochReportsTheTextAsRead();
+    void everyTargetOnceAnEpoch_data();
+    void everyTargetOnceAnEpoch();
     void lastWindowIsTrained();
     void pangramIsLearned_data();
     void pangramIsLearned();
@@ -133,6 +135,45 @@ void TestCharTrainer::epochReportsTheTextAsRead()
     QVERIFY(std::abs(epochs[0].validationBitsPerChar - validationBefore) < 1e-3);
     QCOMPARE(epochs[0].validationBitsPerChar, trainer.bitsPerChar(text.trainLength, text.length()));
     QVERIFY(epochs[0].charsPerSecond > 0);
+}
+
+void TestCharTrainer::everyTargetOnceAnEpoch_data()
+{
+    QTest::addColumn<int>("length");
+    QTest::addColumn<int>("seqLen");
+    QTest::addColumn<int>("batch");
+    QTest::addColumn<int>("threads");
+    QTest::newRow("a shorter last stream, two threads") << 3000 << 50 << 7 << 2;
+    QTest::newRow("32 streams, three threads") << 1000 << 16 << 32 << 3;
+    // 13 targets in 6 streams of 3: the fifth has one, the sixth none.
+    QTest::newRow("an empty last stream") << 14 << 2 << 6 << 2;
+}
+
+// With a learning rate too small to move the weights, the epoch's training loss is that of each
+// stream's span read from a zero state, weighted by its targets: every target counted once.
+void TestCharTrainer::everyTargetOnceAnEpoch()
+{
+    QFETCH(int, length);
+    QFETCH(int, seqLen);
+    QFETCH(int, batch);
+    QFETCH(int, threads);
+    const CharText text = buildCharText(builtInLongText().substr(0, size_t(length)), 0.0, seqLen);
+    CharTrainingConfig settings = training(seqLen, batch, 1e-6, 1);
+    settings.threads = threads;
+    CharTrainer trainer(text, smallModel(RecurrentCell::Lstm), settings);
+    const CharStreams streams = charStreams(text.trainLength, batch, seqLen);
+    double expected = 0;
+    for (int s = 0; s < streams.streams; ++s) {
+        const int64_t targets = std::clamp<int64_t>(streams.targetsPerEpoch - s * streams.streamLength, 0,
+                                                    streams.streamLength);
+        if (targets > 0)
+            expected += trainer.bitsPerChar(s * streams.streamLength, s * streams.streamLength + targets + 1) *
+                        double(targets);
+    }
+    expected /= double(streams.targetsPerEpoch);
+    const auto epochs = trainer.train({});
+    QVERIFY2(std::abs(epochs[0].trainBitsPerChar - expected) < 1e-3,
+             qPrintable(QStringLiteral("%1, expected %2").arg(epochs[0].trainBitsPerChar).arg(expected)));
 }
 
 // The 44-character pangram in windows of 16, 16 and 11 targets: a trainer that skips the short
