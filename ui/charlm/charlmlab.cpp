@@ -269,7 +269,7 @@ void CharLmLab::train()
     m_memory->clear();
     m_samples->clear();
     m_readout->clearRanking(tr("The units are ranked when training ends."));
-    setStatus(tr("Counting the n-gram baseline…"));
+    setStatus(tr("Preparing…"));
     m_run->submitted(this, RunState::Phase::Training);
     emit trainRequested(m_panel->text(), m_panel->modelConfig(), training, m_samples->settings());
 }
