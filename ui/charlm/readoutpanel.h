@@ -32,7 +32,6 @@ public:
     explicit ReadoutPanel(QWidget *parent = nullptr);
 
     void setNet(std::shared_ptr<const CharInferenceNet> net);
-    const CharInferenceNet *net() const { return m_net.get(); }
     // Units of the current weights ranked on `characters` characters of the training text.
     void setRanking(const std::vector<UnitScore> &units, int64_t characters);
     void clearRanking(const QString &message);

@@ -252,11 +252,6 @@ QString SampleBox::plainText() const
     return m_hasSample ? fromUcs4(m_result.prime) + fromUcs4(m_result.generated) : QString();
 }
 
-QString SampleBox::message() const
-{
-    return m_summary->text();
-}
-
 void SampleBox::saveSettings(QSettings &settings) const
 {
     settings.setValue(QStringLiteral("samplerTemperature"), temperature());

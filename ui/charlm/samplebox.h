@@ -38,7 +38,6 @@ public:
     bool hasSample() const { return m_hasSample; }
     const SampledText &result() const { return m_result; }
     QString plainText() const;  // the prime and what followed it
-    QString message() const;
     double meanEntropy() const;
     CharValueText *view() const { return m_view; }
 

@@ -29,7 +29,6 @@ public:
     void addSample(const CharProbe &probe);
     int sampleCount() const { return int(m_samples.size()); }
     QString plainText() const;  // as the export writes it
-    QTextEdit *view() const { return m_view; }
 
     void saveSettings(QSettings &settings) const;
     void restoreSettings(QSettings &settings);

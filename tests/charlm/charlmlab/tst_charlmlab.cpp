@@ -110,6 +110,7 @@ void TestCharLmLab::shortTextIsLearntAndExplored()
     QVERIFY(m_lab->lossPlot()->hasReferenceLine());
     QVERIFY2(m_lab->lossPlot()->referenceLabel().contains(QStringLiteral("-gram")), qPrintable(m_lab->lossPlot()->referenceLabel()));
     QVERIFY(m_lab->history().back().trainBitsPerChar < m_lab->history().front().trainBitsPerChar);
+    QVERIFY(m_lab->history().back().trainBitsPerChar < m_lab->lossPlot()->referenceValue());  // beats counting
 
     // A sample before training, every 25 iterations and none twice at the end.
     const int every = m_lab->sampleHistory()->settings().every;
@@ -135,6 +136,10 @@ void TestCharLmLab::shortTextIsLearntAndExplored()
     sampler->setTemperature(1.5);
     sampler->sample();
     QVERIFY(sampler->meanEntropy() > 0);
+    sampler->setTopK(1);  // only the likeliest: greedy again, whatever the temperature
+    sampler->sample();
+    QCOMPARE(sampler->plainText(), QString::fromStdString(builtInShortText()));
+    QCOMPARE(sampler->meanEntropy(), 0.0);
 
     // Type and see: the five likeliest next characters after each one typed, most likely first.
     ReadoutPanel *readout = m_lab->readoutPanel();
@@ -227,6 +232,7 @@ void TestCharLmLab::shortTextSettingsAreShownAndUndone()
     QVERIFY2(panel->previewText().startsWith(QStringLiteral("44 characters, 29 distinct.")), qPrintable(panel->previewText()));
     QVERIFY(panel->previewText().contains(QStringLiteral("1 window an epoch")));
     QVERIFY(panel->previewText().contains(QStringLiteral("No validation")));
+    QVERIFY2(panel->warningText().contains(QStringLiteral("by heart")), qPrintable(panel->warningText()));
 
     panel->findChild<QPushButton *>(QStringLiteral("undoTextSettings"))->click();
     QCOMPARE(panel->trainingConfig().epochs, before.epochs);
