@@ -1,6 +1,7 @@
 #include "app/trainingcontroller.h"
 
 #include "app/attention/attentionjobs.h"
+#include "app/charlm/charlmjobs.h"
 #include "app/word2vec/word2vecjobs.h"
 #include "app/trainingworker.h"
 #include "ui/workbench/mainwindow.h"
@@ -55,6 +56,7 @@ TrainingController::TrainingController(MainWindow *window, const Labs &labs, QOb
 
     connectAttentionLab(labs.attention, worker);
     connectWord2VecLab(labs.word2vec, worker);
+    connectCharLmLab(labs.charLm, worker);
 
     // The helper shares decodes with whichever thread asks, the GUI's included, so it must not
     // inherit the training thread's lower priority: created here, on the GUI thread.

@@ -1,6 +1,7 @@
 #include "app/workbench.h"
 
 #include "ui/attention/attentionlab.h"
+#include "ui/charlm/charlmlab.h"
 #include "ui/selfattention/selfattentionlab.h"
 #include "ui/word2vec/word2veclab.h"
 #include "ui/workbench/mainwindow.h"
@@ -14,6 +15,8 @@ Labs addLabs(MainWindow *window)
     labs.word2vec = new Word2VecLab(window);
     window->addLab(labs.selfAttention);
     window->addLab(labs.word2vec);
+    labs.charLm = new CharLmLab(window);
+    window->addLab(labs.charLm);
     // The explorer can compute with the embeddings of the model the attention lab shows.
     QObject::connect(labs.attention, &AttentionLab::modelChanged, labs.selfAttention, &SelfAttentionLab::setModel);
     window->finishSetup();

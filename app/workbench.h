@@ -1,6 +1,7 @@
 #pragma once
 
 class AttentionLab;
+class CharLmLab;
 class MainWindow;
 class SelfAttentionLab;
 class Word2VecLab;
@@ -11,6 +12,7 @@ struct Labs {
     AttentionLab *attention = nullptr;
     SelfAttentionLab *selfAttention = nullptr;
     Word2VecLab *word2vec = nullptr;
+    CharLmLab *charLm = nullptr;
 };
 
 // Adds the labs to `window` in tab order, connects what they share, and finishes its setup.

@@ -1,6 +1,7 @@
 #include "engine/fast/grustep.h"
 
 #include "engine/fast/fastmath.h"
+#include "engine/fast/vectorclones.h"
 
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
@@ -22,25 +23,6 @@ struct Rows {
     float *data;
     int64_t stride;
 };
-
-// Gradients of gruCell for one row, from what it stored in `gates` and the output's gradient.
-// No two of the rows overlap; saying so (__restrict) lets GCC vectorise without checking.
-void gruCellBackward(const float *__restrict gates, const float *__restrict hiddenGates, const float *__restrict hidden,
-                     const float *__restrict dNext, float *__restrict dInputGates, float *__restrict dHiddenGates,
-                     float *__restrict dHidden, int64_t n)
-{
-    for (int64_t k = 0; k < n; ++k) {
-        const float r = gates[k], z = gates[n + k], c = gates[2 * n + k];
-        const float dc = dNext[k] * (1.0f - z) * (1.0f - c * c);
-        const float dz = dNext[k] * (hidden[k] - c) * z * (1.0f - z);
-        const float dr = dc * hiddenGates[2 * n + k] * r * (1.0f - r);
-        dInputGates[k] = dHiddenGates[k] = dr;
-        dInputGates[n + k] = dHiddenGates[n + k] = dz;
-        dInputGates[2 * n + k] = dc;
-        dHiddenGates[2 * n + k] = dc * r;
-        dHidden[k] = dNext[k] * z;
-    }
-}
 
 // The whole cell as one autograd node: a loop over the rows forwards, one backwards, in place of
 // the dozen tensor ops (and the zero-filled gradients of their slices) autograd would record.
@@ -76,6 +58,26 @@ struct GruCell : torch::autograd::Function<GruCell> {
 
 }
 
+// No two of the rows overlap; saying so (__restrict) lets GCC vectorise without checking.
+VECTOR_CLONES
+void gruCellBackward(const float *__restrict gates, const float *__restrict hiddenGates, const float *__restrict hidden,
+                     const float *__restrict dNext, float *__restrict dInputGates, float *__restrict dHiddenGates,
+                     float *__restrict dHidden, int64_t n)
+{
+    for (int64_t k = 0; k < n; ++k) {
+        const float r = gates[k], z = gates[n + k], c = gates[2 * n + k];
+        const float dc = dNext[k] * (1.0f - z) * (1.0f - c * c);
+        const float dz = dNext[k] * (hidden[k] - c) * z * (1.0f - z);
+        const float dr = dc * hiddenGates[2 * n + k] * r * (1.0f - r);
+        dInputGates[k] = dHiddenGates[k] = dr;
+        dInputGates[n + k] = dHiddenGates[n + k] = dz;
+        dInputGates[2 * n + k] = dc;
+        dHiddenGates[2 * n + k] = dc * r;
+        dHidden[k] = dNext[k] * z;
+    }
+}
+
+VECTOR_CLONES
 void gruCell(const float *__restrict inputGates, const float *__restrict hiddenGates, float *__restrict hidden,
              float *__restrict gates, int64_t n)
 {

@@ -12,3 +12,9 @@ torch::Tensor gruStep(const torch::Tensor &inputGates, const torch::Tensor &hidd
 // The same cell on one row of raw floats, updating `hidden` (n) in place from the gate
 // pre-activations (3n each); with `gates`, also stores r | z | n there (3n), as backward needs.
 void gruCell(const float *inputGates, const float *hiddenGates, float *hidden, float *gates, int64_t n);
+
+// gruCell's gradients for one row, from the `gates` it stored, the `hiddenGates` and `hidden` it
+// read and the gradient `dNext` of its output: those of the gate pre-activations (3n each) and
+// the direct share of the previous state's (n), dNext ∘ z; the caller adds dHiddenGates · W_hh.
+void gruCellBackward(const float *gates, const float *hiddenGates, const float *hidden, const float *dNext,
+                     float *dInputGates, float *dHiddenGates, float *dHidden, int64_t n);

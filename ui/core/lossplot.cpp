@@ -14,6 +14,7 @@ const QColor kTrainColor(20, 45, 120);
 const QColor kValidationColor(230, 115, 0);
 const QColor kExactMatchColor(30, 150, 60);
 const QColor kBestColor(200, 30, 45);
+const QColor kReferenceColor(110, 60, 150);
 
 QCPGraph *makeGraph(QCPAxis *key, QCPAxis *value, const QString &name, const QPen &pen,
                     const QCPScatterStyle &scatter)
@@ -73,6 +74,19 @@ LossPlot::LossPlot(QWidget *parent)
     m_bestLabel->setLayer(QStringLiteral("grid"));
     m_bestLabel->setFont(labelFont);
     m_bestLabel->setVisible(false);
+
+    m_referenceLine = new QCPItemStraightLine(this);
+    m_referenceLine->setPen(QPen(kReferenceColor, 1.5, Qt::DashLine));
+    m_referenceText = new QCPItemText(this);
+    m_referenceText->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    m_referenceText->position->setTypeY(QCPItemPosition::ptPlotCoords);
+    m_referenceText->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    m_referenceText->setPadding(QMargins(4, 1, 4, 1));
+    m_referenceText->setColor(kReferenceColor);
+    m_referenceText->setBrush(QColor(255, 255, 255, 220));
+    m_referenceText->setFont(labelFont);
+    m_referenceLine->setLayer(QStringLiteral("grid"));
+    m_referenceText->setLayer(QStringLiteral("grid"));
 
     xAxis->setLabel(tr("epoch"));
     yAxis->setLabel(tr("loss (cross-entropy)"));
@@ -144,6 +158,9 @@ void LossPlot::clear()
         graph->data()->clear();
     m_bestLine->setVisible(false);
     m_bestLabel->setVisible(false);
+    m_referenceValue = 0;
+    m_referenceLine->setVisible(false);
+    m_referenceText->setVisible(false);
     m_userZoomed = false;
     followData();
     replot(rpQueuedReplot);
@@ -194,6 +211,32 @@ void LossPlot::setHistory(const std::vector<EpochStats> &history)
             best = stats.valLoss;
         addEpoch(stats, isBest);
     }
+}
+
+void LossPlot::setReferenceLine(double value, const QString &label)
+{
+    const bool shown = std::isfinite(value);
+    m_referenceValue = shown ? value : 0;
+    m_referenceLine->point1->setCoords(0, m_referenceValue);
+    m_referenceLine->point2->setCoords(1, m_referenceValue);
+    m_referenceText->position->setCoords(0.99, m_referenceValue);
+    m_referenceText->setText(label);
+    m_referenceLine->setVisible(shown);
+    m_referenceText->setVisible(shown);
+    if (shown)
+        m_maxLoss = std::max(m_maxLoss, value);
+    followData();
+    replot(rpQueuedReplot);
+}
+
+bool LossPlot::hasReferenceLine() const
+{
+    return m_referenceLine->visible();
+}
+
+QString LossPlot::referenceLabel() const
+{
+    return hasReferenceLine() ? m_referenceText->text() : QString();
 }
 
 bool LossPlot::exportImage(const QString &path, int width, int height, QString *error)

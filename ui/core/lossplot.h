@@ -25,11 +25,17 @@ public:
     void addEpoch(const EpochStats &stats, bool isBest);
     // A loaded model's curves (no batch points); the best epoch is the lowest validation loss.
     void setHistory(const std::vector<EpochStats> &history);
+    // A horizontal line at loss `value` (a baseline to beat), named by `label` at its right end and
+    // kept inside the followed range; clear() removes it. A non-finite value removes it too.
+    void setReferenceLine(double value, const QString &label);
 
     int batchPointCount() const { return int(m_batches.size()); }
     int epochPointCount() const { return int(m_epochs.size()); }
     int bestEpoch() const { return m_bestEpoch; }  // 0: none yet
     bool followsData() const { return !m_userZoomed; }
+    bool hasReferenceLine() const;
+    double referenceValue() const { return m_referenceValue; }
+    QString referenceLabel() const;
 
     QCPGraph *batchGraph() const { return m_batchGraph; }
     QCPGraph *smoothedGraph() const { return m_smoothedGraph; }
@@ -76,4 +82,7 @@ private:
     QCPGraph *m_bestGraph = nullptr;
     QCPItemStraightLine *m_bestLine = nullptr;
     QCPItemText *m_bestLabel = nullptr;
+    double m_referenceValue = 0;
+    QCPItemStraightLine *m_referenceLine = nullptr;
+    QCPItemText *m_referenceText = nullptr;
 };

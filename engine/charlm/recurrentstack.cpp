@@ -1,0 +1,421 @@
+#include "engine/charlm/recurrentstack.h"
+
+#include "engine/fast/grustep.h"
+#include "engine/fast/lstmcell.h"
+#include "engine/fast/rnncell.h"
+
+#include <algorithm>
+#include <cblas.h>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace {
+
+// c = alpha op(a) op(b) + beta c, row-major, through the OpenBLAS LibTorch runs on; one row as a
+// matrix-vector product, which OpenBLAS's gemm does not special-case.
+void multiply(bool transposeA, bool transposeB, int m, int n, int k, float alpha, const float *a, int lda,
+              const float *b, int ldb, float beta, float *c, int ldc)
+{
+    if (m == 0)
+        return;
+    if (m == 1 && !transposeA) {
+        if (transposeB)
+            cblas_sgemv(CblasRowMajor, CblasNoTrans, n, k, alpha, b, ldb, a, 1, beta, c, 1);
+        else
+            cblas_sgemv(CblasRowMajor, CblasTrans, k, n, alpha, b, ldb, a, 1, beta, c, 1);
+        return;
+    }
+    cblas_sgemm(CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans, m, n,
+                k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+// to (columns x rows) = from (rows x columns) transposed, in tiles that stay in cache.
+void transpose(const float *from, int64_t rows, int64_t columns, float *to)
+{
+    constexpr int64_t kTile = 32;
+    for (int64_t r0 = 0; r0 < rows; r0 += kTile)
+        for (int64_t c0 = 0; c0 < columns; c0 += kTile)
+            for (int64_t r = r0; r < std::min(rows, r0 + kTile); ++r)
+                for (int64_t c = c0; c < std::min(columns, c0 + kTile); ++c)
+                    to[c * rows + r] = from[r * columns + c];
+}
+
+void copyRows(float *to, const float *row, int64_t rows, int64_t width)
+{
+    for (int64_t r = 0; r < rows; ++r)
+        std::memcpy(to + r * width, row, size_t(width) * sizeof(float));
+}
+
+void addTo(float *__restrict to, const float *__restrict from, int64_t n)
+{
+    for (int64_t k = 0; k < n; ++k)
+        to[k] += from[k];
+}
+
+// sums = the column sums of a rows x width matrix.
+void columnSums(const float *matrix, int64_t rows, int64_t width, float *sums)
+{
+    std::fill(sums, sums + width, 0.0f);
+    for (int64_t r = 0; r < rows; ++r)
+        addTo(sums, matrix + r * width, width);
+}
+
+}
+
+std::vector<std::vector<int64_t>> charParameterShapes(const CharModelConfig &config, int alphabetSize)
+{
+    const int64_t v = alphabetSize, h = config.hidden, g = gateCount(config.cell) * h;
+    std::vector<std::vector<int64_t>> shapes;
+    if (config.embed > 0)
+        shapes.push_back({v, config.embed});
+    for (int layer = 0; layer < config.layers; ++layer) {
+        const int64_t input = layer > 0 ? h : config.embed > 0 ? config.embed : v;
+        shapes.push_back({g, input});
+        shapes.push_back({g, h});
+        shapes.push_back({g});
+        shapes.push_back({g});
+    }
+    shapes.push_back({v, h});
+    shapes.push_back({v});
+    return shapes;
+}
+
+template <typename Float>
+CharParameterView<Float>::CharParameterView(Float *flat, const CharModelConfig &config, int alphabetSize)
+{
+    const std::vector<std::vector<int64_t>> shapes = charParameterShapes(config, alphabetSize);
+    size_t next = 0;
+    auto take = [&] {
+        Float *p = flat;
+        int64_t size = 1;
+        for (int64_t d : shapes[next])
+            size *= d;
+        ++next;
+        flat += size;
+        return p;
+    };
+    if (config.embed > 0)
+        embedding = take();
+    for (int layer = 0; layer < config.layers; ++layer) {
+        Layer l;
+        l.inputWeights = take();
+        l.hiddenWeights = take();
+        l.inputBias = take();
+        l.hiddenBias = take();
+        layers.push_back(l);
+    }
+    outputWeights = take();
+    outputBias = take();
+}
+
+template struct CharParameterView<float>;
+template struct CharParameterView<const float>;
+
+RecurrentStack::RecurrentStack(const CharModelConfig &config, int alphabetSize, int rows, int maxSteps)
+    : m_config(config)
+    , m_alphabet(alphabetSize)
+    , m_rows(rows)
+    , m_maxSteps(maxSteps)
+    , m_inputSize(config.embed > 0 ? config.embed : alphabetSize)
+    , m_gateWidth(gateCount(config.cell) * config.hidden)
+{
+    const size_t h = size_t(config.hidden), r = size_t(rows), t = size_t(maxSteps), g = size_t(m_gateWidth);
+    const bool gru = config.cell == RecurrentCell::Gru, lstm = config.cell == RecurrentCell::Lstm;
+    m_stateHidden.assign(size_t(config.layers), std::vector<float>(r * h));
+    if (lstm)
+        m_stateCell.assign(size_t(config.layers), std::vector<float>(r * h));
+    m_layers.resize(size_t(config.layers));
+    for (LayerActivations &layer : m_layers) {
+        layer.hidden.resize((t + 1) * r * h);
+        if (lstm)
+            layer.cell.resize((t + 1) * r * h);
+        if (gru)
+            layer.hiddenGates.resize(t * r * g);
+        if (gru || lstm)
+            layer.gates.resize(t * r * g);
+    }
+    m_active.resize(t);
+    m_inputGates.resize(t * r * g);
+    m_inputTable.resize(size_t(alphabetSize) * g);
+    m_bias.resize(g);
+    m_hiddenWeightsTransposed.resize(h * g);
+    m_logits.resize(t * r * size_t(alphabetSize));
+    m_dHidden.resize(t * r * h);
+    m_dInputGates.resize(t * r * g);
+    if (gru)
+        m_dHiddenGates.resize(t * r * g);
+    m_dRecurrent.resize(r * h);
+    if (lstm)
+        m_dCell.resize(r * h);
+    m_dInputTable.resize(size_t(alphabetSize) * g);
+}
+
+void RecurrentStack::resetState()
+{
+    for (auto &state : m_stateHidden)
+        std::fill(state.begin(), state.end(), 0.0f);
+    for (auto &state : m_stateCell)
+        std::fill(state.begin(), state.end(), 0.0f);
+}
+
+void RecurrentStack::countActiveRows(const CharWindow &window)
+{
+    if (window.rows != m_rows || window.steps < 0 || window.steps > m_maxSteps ||
+        int64_t(window.rowSteps.size()) != m_rows ||
+        int64_t(window.inputs.size()) < int64_t(window.steps) * m_rows ||
+        int64_t(window.targets.size()) < int64_t(window.steps) * m_rows)
+        throw std::invalid_argument("RecurrentStack: the window does not have the rows and steps it was built for");
+    for (int t = 0; t < window.steps; ++t) {
+        int n = 0;
+        while (n < m_rows && window.rowSteps[size_t(n)] > t)
+            ++n;
+        m_active[size_t(t)] = n;
+    }
+}
+
+// m_inputGates = W_ih x + b_ih for every step (+ b_hh for the RNN and LSTM, whose two biases
+// only ever appear summed). The first layer's rows are copied from a table of W_ih x + biases per
+// character: the alphabet is far smaller than a window.
+void RecurrentStack::projectInputs(const CharParameterView<const float> &p, const CharWindow &window, int layer)
+{
+    const auto &w = p.layers[size_t(layer)];
+    const int h = m_config.hidden, g = m_gateWidth, rows = m_rows, steps = window.steps;
+    std::copy(w.inputBias, w.inputBias + g, m_bias.begin());
+    if (m_config.cell != RecurrentCell::Gru)
+        addTo(m_bias.data(), w.hiddenBias, g);
+    float *gi = m_inputGates.data();
+    if (layer > 0) {
+        copyRows(gi, m_bias.data(), int64_t(steps) * rows, g);
+        multiply(false, true, steps * rows, g, h, 1.0f, m_layers[size_t(layer - 1)].hidden.data() + size_t(rows) * h, h,
+                 w.inputWeights, h, 1.0f, gi, g);
+        return;
+    }
+    float *table = m_inputTable.data();
+    copyRows(table, m_bias.data(), m_alphabet, g);
+    if (p.embedding)
+        multiply(false, true, m_alphabet, g, m_inputSize, 1.0f, p.embedding, m_inputSize, w.inputWeights, m_inputSize,
+                 1.0f, table, g);
+    else
+        for (int j = 0; j < g; ++j)
+            for (int c = 0; c < m_alphabet; ++c)
+                table[size_t(c) * g + j] += w.inputWeights[size_t(j) * m_alphabet + c];
+    for (int t = 0; t < steps; ++t)
+        for (int b = 0; b < m_active[size_t(t)]; ++b) {
+            const int32_t c = window.inputs[size_t(t) * rows + b];
+            std::memcpy(gi + (size_t(t) * rows + b) * g, table + size_t(c) * g, size_t(g) * sizeof(float));
+        }
+}
+
+// Each step: the recurrent product for the rows still reading, then the cell row by row. Rows that
+// have ended get a zero state, so that the multiplies over all steps read finite numbers there.
+void RecurrentStack::recur(const CharParameterView<const float> &p, int layer, int steps, bool forBackward)
+{
+    const auto &w = p.layers[size_t(layer)];
+    LayerActivations &a = m_layers[size_t(layer)];
+    const size_t h = size_t(m_config.hidden), g = size_t(m_gateWidth), rows = size_t(m_rows);
+    // The per-step product h W_hh^T reads W_hh^T laid out as it is multiplied: OpenBLAS runs a few
+    // rows through a stored matrix faster than through one it transposes as it goes.
+    const float *weights = m_hiddenWeightsTransposed.data();
+    transpose(w.hiddenWeights, int64_t(g), int64_t(h), m_hiddenWeightsTransposed.data());
+    for (int t = 0; t < steps; ++t) {
+        const int n = m_active[size_t(t)];
+        const float *previous = a.hidden.data() + size_t(t) * rows * h;
+        float *next = a.hidden.data() + size_t(t + 1) * rows * h;
+        float *gi = m_inputGates.data() + size_t(t) * rows * g;
+        float *gates = forBackward && !a.gates.empty() ? a.gates.data() + size_t(t) * rows * g : nullptr;
+        switch (m_config.cell) {
+        case RecurrentCell::Gru: {
+            float *gh = a.hiddenGates.data() + size_t(t) * rows * g;
+            copyRows(gh, w.hiddenBias, n, int64_t(g));
+            multiply(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 1.0f, gh, int(g));
+            std::memcpy(next, previous, size_t(n) * h * sizeof(float));
+            for (int b = 0; b < n; ++b)
+                gruCell(gi + b * g, gh + b * g, next + b * h, gates ? gates + b * g : nullptr, int64_t(h));
+            break;
+        }
+        case RecurrentCell::Rnn:
+            multiply(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 1.0f, gi, int(g));
+            for (int b = 0; b < n; ++b)
+                rnnCell(gi + b * g, next + b * h, int64_t(h));
+            break;
+        case RecurrentCell::Lstm: {
+            multiply(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 1.0f, gi, int(g));
+            float *cell = a.cell.data() + size_t(t + 1) * rows * h;
+            std::memcpy(cell, a.cell.data() + size_t(t) * rows * h, size_t(n) * h * sizeof(float));
+            for (int b = 0; b < n; ++b)
+                lstmCell(gi + b * g, next + b * h, cell + b * h, gates ? gates + b * g : nullptr, int64_t(h));
+            std::fill(cell + size_t(n) * h, cell + rows * h, 0.0f);
+            break;
+        }
+        }
+        std::fill(next + size_t(n) * h, next + rows * h, 0.0f);
+    }
+}
+
+double RecurrentStack::forward(const CharParameterView<const float> &p, const CharWindow &window, bool forBackward)
+{
+    countActiveRows(window);
+    const int h = m_config.hidden, v = m_alphabet, rows = m_rows, steps = window.steps;
+    const bool lstm = m_config.cell == RecurrentCell::Lstm;
+    for (int layer = 0; layer < m_config.layers; ++layer) {
+        LayerActivations &a = m_layers[size_t(layer)];
+        std::copy(m_stateHidden[size_t(layer)].begin(), m_stateHidden[size_t(layer)].end(), a.hidden.begin());
+        if (lstm)
+            std::copy(m_stateCell[size_t(layer)].begin(), m_stateCell[size_t(layer)].end(), a.cell.begin());
+        projectInputs(p, window, layer);
+        recur(p, layer, steps, forBackward);
+    }
+
+    // The logits of every step at once, then the cross-entropy of the rows still reading.
+    const float *top = m_layers.back().hidden.data() + size_t(rows) * h;
+    float *logits = m_logits.data();
+    copyRows(logits, p.outputBias, int64_t(steps) * rows, v);
+    multiply(false, true, steps * rows, v, h, 1.0f, top, h, p.outputWeights, h, 1.0f, logits, v);
+    double loss = 0;
+    for (int t = 0; t < steps; ++t)
+        for (int b = 0; b < m_active[size_t(t)]; ++b) {
+            float *row = logits + (size_t(t) * rows + b) * v;
+            const float largest = *std::max_element(row, row + v);
+            float sum = 0;
+            for (int c = 0; c < v; ++c)
+                sum += std::exp(row[c] - largest);
+            const float logSum = largest + std::log(sum);
+            loss += double(logSum - row[window.targets[size_t(t) * rows + b]]);
+            if (forBackward)
+                for (int c = 0; c < v; ++c)
+                    row[c] = std::exp(row[c] - logSum);
+        }
+
+    // Each row carries on from its last step.
+    for (int layer = 0; layer < m_config.layers; ++layer) {
+        const LayerActivations &a = m_layers[size_t(layer)];
+        for (int b = 0; b < rows; ++b) {
+            const int last = window.rowSteps[size_t(b)];
+            if (last == 0)
+                continue;
+            const size_t from = (size_t(last) * rows + b) * h;
+            std::copy(a.hidden.begin() + long(from), a.hidden.begin() + long(from + h),
+                      m_stateHidden[size_t(layer)].begin() + long(size_t(b) * h));
+            if (lstm)
+                std::copy(a.cell.begin() + long(from), a.cell.begin() + long(from + h),
+                          m_stateCell[size_t(layer)].begin() + long(size_t(b) * h));
+        }
+    }
+    return loss;
+}
+
+// Back through the steps of one layer, from m_dHidden (the gradient of its outputs) to the gate
+// pre-activations' gradients of every step. Rows that have ended get zero gradients.
+void RecurrentStack::recurBackward(const CharParameterView<const float> &p, int layer, int steps)
+{
+    const auto &w = p.layers[size_t(layer)];
+    const LayerActivations &a = m_layers[size_t(layer)];
+    const size_t h = size_t(m_config.hidden), g = size_t(m_gateWidth), rows = size_t(m_rows);
+    std::fill(m_dRecurrent.begin(), m_dRecurrent.end(), 0.0f);
+    std::fill(m_dCell.begin(), m_dCell.end(), 0.0f);
+    float *dRecurrent = m_dRecurrent.data();
+    for (int t = steps - 1; t >= 0; --t) {
+        const int n = m_active[size_t(t)], later = t + 1 < steps ? m_active[size_t(t + 1)] : 0;
+        float *dNext = m_dHidden.data() + size_t(t) * rows * h;
+        // The gradient of this step's output: from above, and from the next step (rows still reading then).
+        addTo(dNext, dRecurrent, int64_t(later) * int64_t(h));
+        const float *previous = a.hidden.data() + size_t(t) * rows * h;
+        float *dgi = m_dInputGates.data() + size_t(t) * rows * g;
+        const float *gates = a.gates.empty() ? nullptr : a.gates.data() + size_t(t) * rows * g;
+        switch (m_config.cell) {
+        case RecurrentCell::Gru: {
+            float *dgh = m_dHiddenGates.data() + size_t(t) * rows * g;
+            const float *gh = a.hiddenGates.data() + size_t(t) * rows * g;
+            for (int b = 0; b < n; ++b)
+                gruCellBackward(gates + b * g, gh + b * g, previous + b * h, dNext + b * h, dgi + b * g, dgh + b * g,
+                                dRecurrent + b * h, int64_t(h));
+            std::fill(dgh + size_t(n) * g, dgh + rows * g, 0.0f);
+            if (t > 0)
+                multiply(false, false, n, int(h), int(g), 1.0f, dgh, int(g), w.hiddenWeights, int(h), 1.0f, dRecurrent,
+                         int(h));
+            break;
+        }
+        case RecurrentCell::Rnn: {
+            const float *next = a.hidden.data() + size_t(t + 1) * rows * h;
+            for (int b = 0; b < n; ++b)
+                rnnCellBackward(next + b * h, dNext + b * h, dgi + b * g, int64_t(h));
+            break;
+        }
+        case RecurrentCell::Lstm: {
+            const float *cell = a.cell.data() + size_t(t) * rows * h;
+            const float *nextCell = a.cell.data() + size_t(t + 1) * rows * h;
+            for (int b = 0; b < n; ++b)
+                lstmCellBackward(gates + b * g, cell + b * h, nextCell + b * h, dNext + b * h, m_dCell.data() + b * h,
+                                 dgi + b * g, int64_t(h));
+            break;
+        }
+        }
+        std::fill(dgi + size_t(n) * g, dgi + rows * g, 0.0f);
+        if (m_config.cell != RecurrentCell::Gru && t > 0)
+            multiply(false, false, n, int(h), int(g), 1.0f, dgi, int(g), w.hiddenWeights, int(h), 0.0f, dRecurrent, int(h));
+    }
+}
+
+void RecurrentStack::backward(const CharParameterView<const float> &p, const CharWindow &window, float lossScale,
+                              const CharParameterView<float> &gradients)
+{
+    const int h = m_config.hidden, v = m_alphabet, g = m_gateWidth, rows = m_rows, steps = window.steps;
+    const int all = steps * rows;
+    const bool gru = m_config.cell == RecurrentCell::Gru;
+
+    // The logits' gradient, (softmax - one-hot) x scale, and the output layer's.
+    float *dLogits = m_logits.data();
+    for (int t = 0; t < steps; ++t) {
+        const int n = m_active[size_t(t)];
+        for (int b = 0; b < n; ++b) {
+            float *row = dLogits + (size_t(t) * rows + b) * v;
+            for (int c = 0; c < v; ++c)
+                row[c] *= lossScale;
+            row[window.targets[size_t(t) * rows + b]] -= lossScale;
+        }
+        std::fill(dLogits + (size_t(t) * rows + n) * v, dLogits + size_t(t + 1) * rows * v, 0.0f);
+    }
+    const float *top = m_layers.back().hidden.data() + size_t(rows) * h;
+    multiply(true, false, v, h, all, 1.0f, dLogits, v, top, h, 0.0f, gradients.outputWeights, h);
+    columnSums(dLogits, all, v, gradients.outputBias);
+    multiply(false, false, all, h, v, 1.0f, dLogits, v, p.outputWeights, h, 0.0f, m_dHidden.data(), h);
+
+    for (int layer = m_config.layers - 1; layer >= 0; --layer) {
+        recurBackward(p, layer, steps);
+        const auto &w = p.layers[size_t(layer)];
+        const auto &dw = gradients.layers[size_t(layer)];
+        const float *dgh = gru ? m_dHiddenGates.data() : m_dInputGates.data();
+        const float *dgi = m_dInputGates.data();
+        // Each weight's gradient once, over all steps: dW_hh = sum_t dG_t^T h_(t-1).
+        multiply(true, false, g, h, all, 1.0f, dgh, g, m_layers[size_t(layer)].hidden.data(), h, 0.0f, dw.hiddenWeights, h);
+        columnSums(dgh, all, g, dw.hiddenBias);
+        if (gru)
+            columnSums(dgi, all, g, dw.inputBias);
+        else
+            std::copy(dw.hiddenBias, dw.hiddenBias + g, dw.inputBias);
+        if (layer > 0) {
+            const float *below = m_layers[size_t(layer - 1)].hidden.data() + size_t(rows) * h;
+            multiply(true, false, g, h, all, 1.0f, dgi, g, below, h, 0.0f, dw.inputWeights, h);
+            multiply(false, false, all, h, g, 1.0f, dgi, g, w.inputWeights, h, 0.0f, m_dHidden.data(), h);
+            continue;
+        }
+        // The first layer's input is a character: its gate gradients summed per character give W_ih's
+        // and the embedding's gradients from the alphabet's rows rather than the window's.
+        float *perCharacter = m_dInputTable.data();
+        std::fill(m_dInputTable.begin(), m_dInputTable.end(), 0.0f);
+        for (int t = 0; t < steps; ++t)
+            for (int b = 0; b < m_active[size_t(t)]; ++b)
+                addTo(perCharacter + size_t(window.inputs[size_t(t) * rows + b]) * g, dgi + (size_t(t) * rows + b) * g, g);
+        if (p.embedding) {
+            multiply(true, false, g, m_inputSize, v, 1.0f, perCharacter, g, p.embedding, m_inputSize, 0.0f,
+                     dw.inputWeights, m_inputSize);
+            multiply(false, false, v, m_inputSize, g, 1.0f, perCharacter, g, w.inputWeights, m_inputSize, 0.0f,
+                     gradients.embedding, m_inputSize);
+        } else {
+            for (int j = 0; j < g; ++j)
+                for (int c = 0; c < v; ++c)
+                    dw.inputWeights[size_t(j) * v + c] = perCharacter[size_t(c) * g + j];
+        }
+    }
+}

@@ -1,0 +1,106 @@
+#pragma once
+
+#include "engine/charlm/charlmconfig.h"
+#include "engine/charlm/chartrainer.h"
+#include "ui/charlm/charlmresults.h"
+#include "ui/workbench/lab.h"
+
+#include <memory>
+#include <vector>
+
+class CharTextPanel;
+class LossPlot;
+class MainWindow;
+class MemorisationPlot;
+class QDockWidget;
+class QLabel;
+class ReadoutPanel;
+class RunState;
+class SampleBox;
+class SampleHistory;
+struct BatchProgress;
+struct CharText;
+struct NgramBaseline;
+
+// The character language-model lab: an RNN, GRU or LSTM learns to write a text, and people watch
+// the loss fall to and below counting's (the n-gram baseline), read samples getting better, see it
+// learn the text by heart, sample at any temperature, and look inside: what it expects next as they
+// type and what its units track. A trained model can be saved and opened again.
+class CharLmLab : public Lab
+{
+    Q_OBJECT
+public:
+    explicit CharLmLab(MainWindow *window);
+
+    QList<LabPage> pages() const override;
+    QList<LabDock> docks() const override;
+    QList<QAction *> exportActions() const override;
+    void saveSettings(QSettings &settings) const override;
+    void restoreSettings(QSettings &settings) override;
+    bool trains() const override { return true; }
+    QString trainProblem() const override;
+    void train() override;
+
+    CharTextPanel *textPanel() const { return m_panel; }
+    LossPlot *lossPlot() const { return m_loss; }
+    MemorisationPlot *memorisationPlot() const { return m_memory; }
+    SampleHistory *sampleHistory() const { return m_samples; }
+    SampleBox *sampleBox() const { return m_sampler; }
+    ReadoutPanel *readoutPanel() const { return m_readout; }
+    QString statusText() const;
+    // The weights the views show: the latest snapshot of a run, or an opened model; null before.
+    const CharInferenceNet *net() const { return m_net.get(); }
+    const std::vector<CharEpoch> &history() const { return m_history; }
+
+    // False (and `error` says why, in the engine's words) when the file is not a character model.
+    bool openModel(const QString &path, QString *error);
+    bool saveModel(const QString &path, QString *error) const;
+    bool exportSamples(const QString &path, QString *error) const;
+    bool exportSample(const QString &path, QString *error) const;
+    bool exportActivations(const QString &path, QString *error) const;
+
+signals:
+    void trainRequested(std::shared_ptr<const CharText> text, const CharModelConfig &model,
+                        const CharTrainingConfig &training, const CharProbeSettings &probes);
+    void unitRankingRequested(std::shared_ptr<const CharInferenceNet> net, std::shared_ptr<const CharText> text);
+
+public slots:
+    void trainingStarted(const QString &description);
+    void showBatch(const BatchProgress &progress);
+    void handleResult(const QVariant &result);
+    void showFailure(const QString &message);
+
+private:
+    QWidget *createTrainingPage();
+    QWidget *createInsidePage();
+    void createActions();
+    void setupLossPlot();
+    void useNet(std::shared_ptr<const CharInferenceNet> net);
+    void showBaseline(const NgramBaseline &baseline);
+    void showProbe(const CharProbe &probe);
+    void addEpoch(const CharEpoch &epoch);
+    void showRanking(const CharUnitsRanked &ranked);
+    void requestRanking();
+    void setStatus(const QString &text);
+    void updateActions();
+
+    RunState *m_run;
+    CharTextPanel *m_panel;
+    QDockWidget *m_setupDock;
+    LossPlot *m_loss;
+    MemorisationPlot *m_memory;
+    SampleHistory *m_samples;
+    SampleBox *m_sampler;
+    ReadoutPanel *m_readout;
+    QLabel *m_status;
+    QWidget *m_trainingPage;
+    QWidget *m_insidePage;
+    QList<QAction *> m_exports;
+    QAction *m_openAction = nullptr;
+    QAction *m_saveAction = nullptr;
+    std::shared_ptr<const CharInferenceNet> m_net;
+    std::vector<CharEpoch> m_history;
+    CharTrainingConfig m_trainedWith;  // the settings of the run or the opened model
+    double m_bestValidation = 0;
+    int m_epochs = 0;
+};
