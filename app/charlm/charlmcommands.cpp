@@ -97,15 +97,23 @@ std::string samplesText(const CharInferenceNet &net, const std::u32string &prime
     return out;
 }
 
+// "1 stream", "32 streams"
+std::string counted(int64_t n, const std::string &noun)
+{
+    return grouped(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 void printCounts(const std::string &file, const CharTextPreview &p)
 {
-    std::printf("%s: %s characters, %d distinct | %s to train, %s to validate | %d streams of %s characters, "
-                "%s windows an epoch | %s parameters\n",
+    std::printf("%s: %s characters, %d distinct | %s to train, %s to validate | %s of %s characters, %s an epoch | "
+                "%s parameters\n",
                 file.c_str(), grouped(p.characters).c_str(), p.alphabet, grouped(p.trainCharacters).c_str(),
-                grouped(p.validationCharacters).c_str(), p.streams.streams, grouped(p.streams.streamLength).c_str(),
-                grouped(p.streams.windowsPerEpoch).c_str(), grouped(p.parameters).c_str());
+                grouped(p.validationCharacters).c_str(), counted(p.streams.streams, "stream").c_str(),
+                grouped(p.streams.streamLength).c_str(), counted(p.streams.windowsPerEpoch, "window").c_str(),
+                grouped(p.parameters).c_str());
     if (!p.validationNote.empty())
         std::printf("%s\n", p.validationNote.c_str());
+    std::fflush(stdout);  // the warnings follow the counts they are about
     for (const std::string &warning : p.warnings)
         std::fprintf(stderr, "warning: %s\n", warning.c_str());
 }
