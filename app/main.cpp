@@ -1,5 +1,6 @@
 #include "app/attention/bench.h"
 #include "app/attention/commands.h"
+#include "app/charlm/charlmcommands.h"
 #include "app/gui.h"
 #include "app/word2vec/word2veccommands.h"
 #include "engine/core/runtime.h"
@@ -43,6 +44,10 @@ int main(int argc, char **argv)
         return runNeighbours(arguments);
     if (command == "analogy")
         return runAnalogy(arguments);
+    if (command == "charlm")
+        return runCharLm(arguments);
+    if (command == "generate")
+        return runGenerate(arguments);
     std::cerr << "attnscope: unknown command '" << command << "'. Run 'attnscope --help'.\n";
     return 2;
 }

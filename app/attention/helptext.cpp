@@ -1,8 +1,10 @@
 #include "app/attention/helptext.h"
 
+#include "app/charlm/charlmoptions.h"
 #include "engine/attention/datasetconfig.h"
 #include "engine/attention/modelconfig.h"
 #include "engine/attention/trainingconfig.h"
+#include "engine/charlm/charlmconfig.h"
 #include "engine/word2vec/word2vecconfig.h"
 
 #include <map>
@@ -63,7 +65,7 @@ std::string optionName(const FieldSpec &field)
     return {};
 }
 
-// One line per field: its help, its default and what its minimum means when that is special.
+// One line per field: its help, its default, its range and what its minimum means when that is special.
 // `defaults` replaces the struct's default where the command line sets another.
 template <typename Config>
 std::string fieldLines(const std::vector<ConfigField<Config>> &fields,
@@ -80,18 +82,66 @@ std::string fieldLines(const std::vector<ConfigField<Config>> &fields,
         if (!text.empty() && text.back() == '.')
             text.pop_back();
         if (!shown.empty()) {
-            text += " (default " + shown;
-            if (!field.minimumMeans.empty()) {
-                FieldValue minimum;
-                minimum.number = field.minimum;
-                const bool atMinimum = value.number == field.minimum;
-                text += (atMinimum ? " = " : "; " + formatValue(field, minimum) + " = ") + field.minimumMeans;
-            }
+            // "(default 32; 0 = one-hot to 1024)", "(default 0 = none; 0 to 0.5)"
+            FieldValue minimum, maximum;
+            minimum.number = field.minimum;
+            maximum.number = field.maximum;
+            const bool atMinimum = value.number == field.minimum;
+            const std::string means = field.minimumMeans.empty() ? "" : " = " + field.minimumMeans;
+            text += " (default " + shown + (atMinimum ? means : "");
+            if (field.type == FieldType::Integer || field.type == FieldType::Real)
+                text += "; " + formatValue(field, minimum) + (atMinimum ? "" : means) + " to " + formatValue(field, maximum);
             text += ")";
         }
         out += optionLine(optionName(field), text + ".");
     }
     return out;
+}
+
+constexpr const char *kExitCodes = "\nExit codes: 0 success, 1 failure while running, 2 bad options.\n";
+constexpr const char *kCharLmUsage =
+    "  attnscope charlm --text FILE --out DIR [--prime TEXT] [options]\n"
+    "  attnscope generate --model FILE [--prime TEXT] [--temperature T] [--top-k K] [--length N]\n"
+    "                     [--seed S] [--json | --latency N]\n";
+
+// The character lab's commands, what they write and their options.
+std::string charLmSection()
+{
+    std::string text = R"(charlm trains a character language model on FILE (UTF-8 text): each character embedded (or
+one-hot), recurrent layers (a tanh RNN, a GRU or an LSTM), a linear map to the next character's
+logits, trained by truncated backpropagation through time with the state carried between windows.
+It prints the text's counts, the n-gram baseline (orders 1-5, add-k smoothing, measured on the
+validation tail) and a line per epoch, and writes DIR/model.ckpt (weights, alphabet, settings and
+history), metrics.json (the settings; per epoch train and validation bits per character and
+perplexity, seconds, characters/s and memorised length; the n-gram baseline; characters/s over
+the run; peak memory) and samples.txt (a sample at each temperature, 0.5, 0.8 and 1.0). The
+memorised length counts the characters of the training text the model recites exactly (greedy)
+after its first one, up to )" + std::to_string(kMemorisationLimit) + R"(.
+
+generate samples from a model charlm wrote, after the prime; --json prints the text with each
+generated character's probability and the entropy of the distribution it was drawn from.
+--latency N instead times sampling N characters one at a time (batch 1, the state carried) and
+prints the median and p99 per character, also as a line "JSON {...}".
+
+Character model options (charlm):
+)";
+    text += fieldLines(charModelFields());
+    text += "Character training options (charlm):\n" + fieldLines(charTrainingFields());
+    text += optionLine("--prime TEXT", "Starts the samples in samples.txt (default: the text's first " +
+                                           std::to_string(kPrimeCharacters) +
+                                           " characters); at least one of its characters must be in the text.");
+    text += "Generate options:\n";
+    text += optionLine("--model FILE", "A model.ckpt written by charlm (required).");
+    text += optionLine("--prime TEXT", "Read before sampling; characters the model does not know are left out, "
+                                       "and at least one must remain (default: a new line, else a space, else "
+                                       "the model's first character).");
+    text += fieldLines(generateFields());
+    text += optionLine("--json", "Prints the prime, the generated text and, per character, its probability and "
+                                 "entropy in bits, as JSON.");
+    text += optionLine("--latency N", "Times sampling N characters (1 to " +
+                                          std::to_string(kMaxSampleLength) +
+                                          ") at --temperature instead of printing them.");
+    return text;
 }
 
 }
@@ -111,7 +161,7 @@ Usage:
   attnscope word2vec --corpus FILE --out DIR [--analogies FILE] [--similarity FILE] [options]
   attnscope neighbours --vectors FILE [--top N] word ...
   attnscope analogy --vectors FILE [--top N] a b c
-  attnscope --help
+)" + std::string(kCharLmUsage) + R"(  attnscope --help
   attnscope --version
 
 train writes DIR/model.ckpt (best epoch by validation loss), metrics.json, examples.txt,
@@ -161,5 +211,10 @@ Corpus options (word2vec):
 )";
     text += fieldLines(corpusFields());
     text += "Word2vec options:\n" + fieldLines(word2vecFields());
-    return text + "\nExit codes: 0 success, 1 failure while running, 2 bad options.\n";
+    return text + "\n" + charLmSection() + kExitCodes;
+}
+
+std::string charLmHelpText()
+{
+    return "Usage:\n" + std::string(kCharLmUsage) + "\n" + charLmSection() + kExitCodes;
 }

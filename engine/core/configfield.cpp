@@ -7,10 +7,14 @@
 
 namespace {
 
-// The shortest text that reads back as the same double.
+// The shortest text that reads back as the same double; whole numbers in full ("1000000", not "1e+06").
 std::string numberText(double v)
 {
     char buffer[32];
+    if (v == std::floor(v) && std::fabs(v) < 1e15) {
+        std::snprintf(buffer, sizeof buffer, "%.0f", v);
+        return buffer;
+    }
     for (int precision = 6; precision <= 17; ++precision) {
         std::snprintf(buffer, sizeof buffer, "%.*g", precision, v);
         if (std::strtod(buffer, nullptr) == v)
