@@ -306,7 +306,6 @@ int runCharLm(const std::vector<std::string> &arguments)
     printBaseline(baseline);
 
     std::vector<int64_t> memorised;
-    const int64_t memorisationLimit = std::min(kMemorisationLimit, text.trainLength - kMemorisationPrime);
     Clock::time_point lastProgress = Clock::now();
     CharTrainer::Callbacks callbacks;
     callbacks.onWindow = [&lastProgress](const CharProgress &p) {
@@ -319,7 +318,7 @@ int runCharLm(const std::vector<std::string> &arguments)
     };
     callbacks.onEpoch = [&](const CharEpoch &e) {
         const CharInferenceNet net(trainer->weights());
-        memorised.push_back(memorisedLength(net, text.ids, kMemorisationPrime, memorisationLimit));
+        memorised.push_back(memorisationMeter(net, text));
         printEpoch(e, training.epochs, memorised.back());
         lastProgress = Clock::now();
     };
@@ -365,7 +364,7 @@ int runCharLm(const std::vector<std::string> &arguments)
                              {"windows_per_epoch", double(preview.streams.windowsPerEpoch)}}},
         {"parameters", double(preview.parameters)},
         {"ngram_baseline", baselineJson(baseline)},
-        {"memorisation_limit", double(memorisationLimit)},
+        {"memorisation_limit", double(memorisationLimit(text))},
         {"epochs", epochArray},
         {"epochs_completed", int(epochs.size())},
         {"interrupted", bool(g_interrupted)},

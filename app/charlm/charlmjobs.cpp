@@ -20,9 +20,6 @@ namespace {
 // brackets to come and go, and read out in a fraction of a second.
 constexpr int64_t kRankingCharacters = 3000;
 constexpr int kRankedUnits = 40;
-// The memorisation meter starts from the text's first character and counts at most this far.
-constexpr int kMemorisationPrime = 1;
-constexpr int64_t kMemorisationLimit = 2000;
 
 QString tr(const char *text)
 {
@@ -55,9 +52,6 @@ LabJob charTrainingJob(std::shared_ptr<const CharText> text, const CharModelConf
                             .arg(locale.toString(qlonglong(charModelParameterCount(model, text->alphabetSize()))),
                                  locale.toString(qlonglong(text->trainLength))));
 
-        // The meter reads the training part only: what the model could have learnt by heart.
-        const int64_t head = std::min<int64_t>(text->trainLength, kMemorisationPrime + kMemorisationLimit);
-        const std::vector<int32_t> memorised(text->ids.begin(), text->ids.begin() + head);
         double lossSum = 0;
         int lossCount = 0;
         int64_t lastProbe = -1;
@@ -77,9 +71,9 @@ LabJob charTrainingJob(std::shared_ptr<const CharText> text, const CharModelConf
                 report.bitsPerChar = lossSum / lossCount;
             report.prime = std::move(sample.prime);
             report.sample = std::move(sample.generated);
-            report.memorisedLimit = head - kMemorisationPrime;
-            report.memorisedWholeText = head == text->trainLength;
-            report.memorised = memorisedLength(*net, memorised, kMemorisationPrime, report.memorisedLimit);
+            report.memorisedLimit = memorisationLimit(*text);
+            report.memorisedWholeText = report.memorisedLimit == text->trainLength - 1;
+            report.memorised = memorisationMeter(*net, *text);
             report.net = net;
             latest = std::move(net);
             context.report(report);

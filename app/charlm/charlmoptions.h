@@ -10,10 +10,6 @@
 // for their parsers and for --help.
 
 constexpr int kPrimeCharacters = 10;              // charlm's samples start from the text's first ones
-// The memorisation meter, as the lab's window has it: greedy from the text's first character, at
-// most this many characters counted.
-constexpr int kMemorisationPrime = 1;
-constexpr int64_t kMemorisationLimit = 2000;
 constexpr double kSampleTemperatures[] = {0.5, 0.8, 1.0};  // charlm's samples.txt
 constexpr int kSampleCharacters = 400;            // per sample in samples.txt
 

@@ -189,3 +189,13 @@ CharReadout readOut(const CharInferenceNet &net, const std::u32string &text, int
     }
     return out;
 }
+
+int64_t memorisationLimit(const CharText &text)
+{
+    return std::max<int64_t>(0, std::min(kMemorisationLimit, text.trainLength - 1));
+}
+
+int64_t memorisationMeter(const CharInferenceNet &net, const CharText &text)
+{
+    return memorisedLength(net, text.ids, 1, memorisationLimit(text));
+}

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/charlm/charinferencenet.h"
+#include "engine/charlm/chartext.h"
 
 #include <cstdint>
 #include <string>
@@ -37,6 +38,13 @@ std::vector<double> samplingDistribution(const float *logits, int count, double 
 // exactly when it decodes greedily from them; stops at the first mismatch or after `limit`.
 // Throws std::invalid_argument when primeLength < 1.
 int64_t memorisedLength(const CharInferenceNet &net, const std::vector<int32_t> &ids, int primeLength, int64_t limit);
+
+// The memorisation meter both front ends show: memorisedLength greedy from the training text's
+// first character, at most kMemorisationLimit characters counted (all of a shorter training text),
+// never reading into the validation tail.
+constexpr int64_t kMemorisationLimit = 2000;
+int64_t memorisationLimit(const CharText &text);
+int64_t memorisationMeter(const CharInferenceNet &net, const CharText &text);
 
 // The hidden-state readout of a text: each layer's units after reading each character, and the
 // top-k next characters there. A character outside the alphabet is not read: the state carries

@@ -363,7 +363,9 @@ void MainWindow::about()
            "<p>A workbench of labs for learning how neural sequence models work: train them and look "
            "inside. The attention lab trains a GRU encoder and decoder with attention to reverse the "
            "order of words, with live loss curves, attention heatmaps and word embeddings; the "
-           "self-attention explorer computes scaled dot-product attention step by step.</p>"
+           "self-attention explorer computes scaled dot-product attention step by step; the "
+           "word-embedding lab trains word2vec and maps the words as meaning appears; the character "
+           "lab trains an RNN to write and shows what its units track.</p>"
            "<p>Trained with LibTorch on the CPU. Built with Qt %2 and QCustomPlot.</p>")
             .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
 }
