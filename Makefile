@@ -2,7 +2,7 @@
 # from Debian 12 packages first (idempotent: dpkg -s decides), then configure and build Release.
 
 PACKAGES := cmake g++ make ccache qt6-base-dev qt6-base-dev-tools libqcustomplot-dev \
-            libqcustomplot2.1-qt6 libtorch-dev libopenblas0-openmp libblas-dev qt6-svg-dev
+            libqcustomplot2.1-qt6 libtorch-dev libopenblas0-openmp libblas-dev qt6-svg-dev libdnnl-dev
 BUILD    ?= build
 JOBS     ?= $(shell nproc)
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
