@@ -3,7 +3,7 @@
 
 PACKAGES := cmake g++ make ccache qt6-base-dev qt6-base-dev-tools libqcustomplot-dev \
             libqcustomplot2.1-qt6 libtorch-dev libopenblas0-openmp libblas-dev qt6-svg-dev \
-            help2man dpkg-dev
+            libdnnl-dev help2man dpkg-dev
 # What the tests check the package with: desktop-file-validate and appstreamcli.
 TEST_PACKAGES := desktop-file-utils appstream
 BUILD    ?= build

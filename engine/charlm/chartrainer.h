@@ -42,19 +42,24 @@ public:
         std::function<void(const CharEpoch &)> onEpoch;
     };
 
-    // Fresh weights from training.seed, initialised as torch initialises its modules.
+    // Fresh weights from training.seed, initialised as torch initialises its modules. The text is
+    // copied: it need not outlive the trainer.
     CharTrainer(const CharText &text, const CharModelConfig &model, const CharTrainingConfig &training);
-    // Training goes on from `start` (its alphabet must be the text's).
+    // Training goes on from `start` (its alphabet must be the text's, its weights finite).
+    // Both throw std::invalid_argument, with the message to show, for settings out of range or a
+    // start that does not fit.
     CharTrainer(const CharText &text, const CharWeights &start, const CharTrainingConfig &training);
     ~CharTrainer();
 
     // Trains until the epochs are done or *stop is set (read after every window); returns the
-    // epochs completed. Throws std::runtime_error when the loss stops being finite.
+    // epochs completed. Throws std::runtime_error when the loss stops being finite. A further call
+    // trains training.epochs more, numbered on, the optimiser's state kept.
     std::vector<CharEpoch> train(const Callbacks &callbacks, const std::atomic<bool> *stop = nullptr);
 
     // The weights now, copied; safe between callbacks.
     CharWeights weights() const;
-    // Bits per character of the model now on ids[begin, end) of the text, read from a zero state.
+    // Bits per character of the model now on ids[begin, end) of the text, read from a zero state
+    // (std::invalid_argument for a span of fewer than two characters or outside the text).
     double bitsPerChar(int64_t begin, int64_t end) const;
 
 private:

@@ -5,29 +5,23 @@
 #include "engine/fast/rnncell.h"
 
 #include <algorithm>
-#include <cblas.h>
 #include <cmath>
 #include <cstring>
+#include <oneapi/dnnl/dnnl.h>
 #include <stdexcept>
 
 namespace {
 
-// c = alpha op(a) op(b) + beta c, row-major, through the OpenBLAS LibTorch runs on; one row as a
-// matrix-vector product, which OpenBLAS's gemm does not special-case.
+// c = alpha op(a) op(b) + beta c, row-major, through oneDNN's sgemm (oneDNN comes with LibTorch):
+// its kernels multiply the few rows of a step markedly faster than OpenBLAS's.
 void multiply(bool transposeA, bool transposeB, int m, int n, int k, float alpha, const float *a, int lda,
               const float *b, int ldb, float beta, float *c, int ldc)
 {
     if (m == 0)
         return;
-    if (m == 1 && !transposeA) {
-        if (transposeB)
-            cblas_sgemv(CblasRowMajor, CblasNoTrans, n, k, alpha, b, ldb, a, 1, beta, c, 1);
-        else
-            cblas_sgemv(CblasRowMajor, CblasTrans, k, n, alpha, b, ldb, a, 1, beta, c, 1);
-        return;
-    }
-    cblas_sgemm(CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans, m, n,
-                k, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (dnnl_sgemm(transposeA ? 'T' : 'N', transposeB ? 'T' : 'N', m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) !=
+        dnnl_success)
+        throw std::logic_error("RecurrentStack: oneDNN refused a matrix product's sizes");
 }
 
 // to (columns x rows) = from (rows x columns) transposed, in tiles that stay in cache.

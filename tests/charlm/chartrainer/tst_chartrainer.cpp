@@ -25,6 +25,7 @@ private slots:
     void oneThreadAndASeedRepeat();
     void threadsShareTheStreams();
     void stopIsHonoured();
+    void aFurtherCallTrainsOn();
     void blownUpLossSaysWhatToTry();
     void badInputIsRefused();
 };
@@ -254,6 +255,20 @@ void TestCharTrainer::stopIsHonoured()
     QCOMPARE(windows, 3);
     QVERIFY(epochs.empty());
     QVERIFY(flat(trainer.weights()) != flat(before));
+}
+
+void TestCharTrainer::aFurtherCallTrainsOn()
+{
+    const CharText text = buildCharText(builtInShortText(), 0.0, 16);
+    CharTrainer trainer(text, smallModel(), training(16, 1, 1e-2, 2));
+    const auto first = trainer.train({});
+    int epochsReported = 0;
+    const auto second = trainer.train({[&](const CharProgress &p) { epochsReported = p.epochs; }, {}});
+    QCOMPARE(second.size(), size_t(2));
+    QCOMPARE(second[0].epoch, 3);
+    QCOMPARE(epochsReported, 4);
+    QCOMPARE(second.back().iteration, 2 * first.back().iteration);
+    QVERIFY(second.back().trainBitsPerChar < first.back().trainBitsPerChar);
 }
 
 // Adam's and Adagrad's steps are bounded by the learning rate, so within the settings' range the
