@@ -148,11 +148,6 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
     views->setStretchFactor(0, 3);
     views->setStretchFactor(1, 1);
     layout->addWidget(views, 1);
-    // The heatmap is made before the beam controls but sits below them.
-    setTabOrder(m_choice, m_beamWidth);
-    setTabOrder(m_beamWidth, m_alpha);
-    setTabOrder(m_alpha, m_heatmap);
-    setTabOrder(m_heatmap, m_beamView);
 
     m_debounce = new QTimer(this);
     m_debounce->setSingleShot(true);

@@ -105,6 +105,7 @@ ReadoutPanel::ReadoutPanel(QWidget *parent)
     m_next->setObjectName(QStringLiteral("nextCharacters"));
     m_next->setHorizontalHeaderLabels(headers);
     m_next->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_next->setTabKeyNavigation(false);  // read-only rows: the arrows move between them, Tab moves on
     m_next->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_next->setSelectionMode(QAbstractItemView::SingleSelection);
     m_next->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
