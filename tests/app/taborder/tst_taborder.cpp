@@ -8,6 +8,7 @@
 #include <QAbstractScrollArea>
 #include <QApplication>
 #include <QDockWidget>
+#include <QSet>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QtTest>
@@ -132,6 +133,8 @@ private slots:
     void cleanupTestCase();
     void tabFollowsTheLayout_data();
     void tabFollowsTheLayout();
+    void tabReachesEveryPane_data();
+    void tabReachesEveryPane();
 
 private:
     MainWindow *m_window = nullptr;
@@ -184,6 +187,35 @@ void TestTabOrder::tabFollowsTheLayout()
         const QString problem = readingOrderProblem(visited);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
+}
+
+void TestTabOrder::tabReachesEveryPane_data()
+{
+    QTest::addColumn<int>("page");
+    auto *tabs = m_window->findChild<QTabWidget *>();
+    for (int page = 0; page < tabs->count(); ++page)
+        QTest::newRow(qPrintable(tabs->tabText(page))) << page;
+}
+
+// From the page, Tab goes on into the docks beside it and back: no pane is out of the keyboard's reach.
+void TestTabOrder::tabReachesEveryPane()
+{
+    QFETCH(int, page);
+    auto *tabs = m_window->findChild<QTabWidget *>();
+    tabs->setCurrentIndex(page);
+    QCoreApplication::processEvents();
+    const QList<QWidget *> stops = tabStops(m_window);
+    QVERIFY(!stops.isEmpty());
+    stops.first()->setFocus(Qt::TabFocusReason);
+    QSet<QWidget *> visited;
+    for (int press = 0; press < 4 * stops.size() + 100; ++press) {
+        QWidget *now = QApplication::focusWidget();
+        for (QWidget *w = now; w; w = w->parentWidget())
+            visited.insert(w);
+        QTest::keyClick(now, Qt::Key_Tab);
+    }
+    for (QWidget *stop : stops)
+        QVERIFY2(visited.contains(stop), qPrintable(describe(stop) + QStringLiteral(" is never reached")));
 }
 
 QTEST_MAIN(TestTabOrder)
