@@ -1,5 +1,6 @@
 #include "ui/workbench/mainwindow.h"
 
+#include "ui/core/plottheme.h"
 #include "ui/workbench/document.h"
 #include "ui/workbench/lab.h"
 #include "ui/workbench/runprogress.h"
@@ -20,6 +21,8 @@
 #include <QToolBar>
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_run(new RunState(this)), m_document(new Document(this)),
@@ -33,6 +36,7 @@ MainWindow::MainWindow(QWidget *parent)
     setCentralWidget(m_tabs);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    followPlotTheme();
     createActions();
 
     connect(m_document, &Document::changed, this, &MainWindow::updateActions);
@@ -138,6 +142,33 @@ void MainWindow::createActions()
     m_resetLayoutAction = new QAction(tr("&Reset Layout"), this);
     connect(m_resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
 
+    m_zoomInAction = new QAction(tr("Zoom &In"), this);
+    m_zoomInAction->setObjectName(QStringLiteral("zoomInAction"));
+    // Ctrl+= as well: on most keyboards + needs Shift, and browsers take both.
+    m_zoomInAction->setShortcuts(QKeySequence::keyBindings(QKeySequence::ZoomIn) << QKeySequence(Qt::CTRL | Qt::Key_Equal));
+    m_zoomInAction->setStatusTip(tr("Make all text, plot labels, lines and markers larger."));
+    connect(m_zoomInAction, &QAction::triggered, this, [this] { zoom(1); });
+
+    m_zoomOutAction = new QAction(tr("Zoom &Out"), this);
+    m_zoomOutAction->setObjectName(QStringLiteral("zoomOutAction"));
+    m_zoomOutAction->setShortcuts(QKeySequence::ZoomOut);
+    m_zoomOutAction->setStatusTip(tr("Make all text, plot labels, lines and markers smaller."));
+    connect(m_zoomOutAction, &QAction::triggered, this, [this] { zoom(-1); });
+
+    m_actualSizeAction = new QAction(tr("&Actual Size"), this);
+    m_actualSizeAction->setObjectName(QStringLiteral("actualSizeAction"));
+    m_actualSizeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    m_actualSizeAction->setStatusTip(tr("Draw text and plots at the desktop's own size."));
+    connect(m_actualSizeAction, &QAction::triggered, this, [this] { setScale(1); });
+
+    m_presentationAction = new QAction(tr("&Presentation"), this);
+    m_presentationAction->setObjectName(QStringLiteral("presentationAction"));
+    m_presentationAction->setCheckable(true);
+    m_presentationAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    m_presentationAction->setStatusTip(tr("Large text, labels and lines for a projector; again for the desktop's size."));
+    connect(m_presentationAction, &QAction::triggered, this,
+            [this](bool on) { setScale(on ? kPresentationScale : 1); });
+
     for (QAction *action : runActions()) {
         const QString shortcuts = action->shortcut().toString(QKeySequence::NativeText);
         action->setToolTip(QStringLiteral("%1 (%2)").arg(action->text().remove(QLatin1Char('&')), shortcuts));
@@ -187,6 +218,11 @@ void MainWindow::createMenus()
             ++page;
         }
     m_viewMenu->addSeparator();
+    m_viewMenu->addAction(m_presentationAction);
+    m_viewMenu->addAction(m_zoomInAction);
+    m_viewMenu->addAction(m_zoomOutAction);
+    m_viewMenu->addAction(m_actualSizeAction);
+    m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_resetLayoutAction);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
@@ -220,6 +256,7 @@ void MainWindow::readSettings()
     QSettings settings;
     for (Lab *lab : std::as_const(m_labs))
         lab->restoreSettings(settings);
+    setScale(settings.value(QStringLiteral("view/scale"), 1.0).toDouble());
     settings.beginGroup(QStringLiteral("window"));
     m_tabs->setCurrentIndex(settings.value(QStringLiteral("centralTab"), 0).toInt());
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
@@ -232,6 +269,7 @@ void MainWindow::writeSettings() const
     QSettings settings;
     for (Lab *lab : m_labs)
         lab->saveSettings(settings);
+    settings.setValue(QStringLiteral("view/scale"), viewScale());
     settings.beginGroup(QStringLiteral("window"));
     settings.setValue(QStringLiteral("centralTab"), m_tabs->currentIndex());
     settings.setValue(QStringLiteral("geometry"), saveGeometry());
@@ -246,6 +284,25 @@ void MainWindow::resetLayout()
         dock->show();
     for (QDockWidget *dock : std::as_const(m_frontDocks))
         dock->raise();
+}
+
+void MainWindow::setScale(double scale)
+{
+    // The nearest of the steps: a hand-edited setting cannot make the window unusable.
+    const double *nearest = std::min_element(std::begin(kScales), std::end(kScales), [scale](double a, double b) {
+        return std::abs(a - scale) < std::abs(b - scale);
+    });
+    setViewScale(*nearest);
+    m_zoomInAction->setEnabled(*nearest < kScales[std::size(kScales) - 1]);
+    m_zoomOutAction->setEnabled(*nearest > kScales[0]);
+    m_presentationAction->setChecked(*nearest == kPresentationScale);
+}
+
+void MainWindow::zoom(int steps)
+{
+    // setScale() keeps the view scale on one of the steps.
+    const std::ptrdiff_t at = std::find(std::begin(kScales), std::end(kScales), viewScale()) - std::begin(kScales);
+    setScale(kScales[std::clamp<std::ptrdiff_t>(at + steps, 0, std::ptrdiff_t(std::size(kScales)) - 1)]);
 }
 
 Lab *MainWindow::trainingLab() const
