@@ -231,6 +231,11 @@ void setViewScale(double scale)
     const double previous = g_scale;
     g_scale = scale;
     QApplication::setFont(scaledFont(desktopFont, scale));
+    // A widget whose code chose its font size (a larger sentence field, say) keeps it against the
+    // application font: it grows in proportion instead.
+    for (QWidget *widget : QApplication::allWidgets())
+        if (widget->testAttribute(Qt::WA_SetFont) && (widget->font().resolveMask() & QFont::SizeResolved))
+            widget->setFont(scaledFont(widget->font(), scale / previous));
     for (QCustomPlot *plot : allPlots()) {
         theme(*plot, previous);
         plot->replot(QCustomPlot::rpQueuedReplot);

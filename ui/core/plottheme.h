@@ -17,7 +17,7 @@ class QCustomPlot;
 double viewScale();
 
 // Sets the view scale for the whole application: its default font (from which the widgets take
-// theirs) and every plot, at once.
+// theirs), the fonts widgets were given a size of their own, and every plot, at once.
 void setViewScale(double scale);
 
 // Brings `plot` to the current scale and its palette. Cheap when nothing changed.

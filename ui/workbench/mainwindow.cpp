@@ -18,6 +18,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 
 #include <algorithm>
@@ -56,6 +57,7 @@ void MainWindow::addLab(Lab *lab)
     for (const LabPage &page : lab->pages()) {
         m_tabs->addTab(page.widget, QString(page.title).remove(QLatin1Char('&')));
         m_tabLabs << lab;
+        m_pagePolicies << page.widget->sizePolicy();
     }
     for (const LabDock &placed : lab->docks()) {
         if (placed.tabbedWith) {
@@ -76,11 +78,15 @@ void MainWindow::addLab(Lab *lab)
 void MainWindow::finishSetup()
 {
     createMenus();
+    // Before the default sizes: the docks' room depends on the size of their text.
+    setScale(QSettings().value(QStringLiteral("view/scale"), 1.0).toDouble());
     applyDefaultSizes();
     m_defaultState = saveState();
     readSettings();
     showDocksOf(m_tabLabs.value(m_tabs->currentIndex()));
+    sizeToShownPage();
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        sizeToShownPage();
         showDocksOf(m_tabLabs.value(index));
         updateActions();
     });
@@ -240,9 +246,7 @@ void MainWindow::applyDefaultSizes()
                                                         std::max(800, available.height() * 17 / 20)));
     resize(size);
     move(available.center() - rect().center());
-    if (!m_leftDocks.isEmpty() && !m_rightDocks.isEmpty())
-        resizeDocks({m_leftDocks.constFirst(), m_rightDocks.constFirst()},
-                    {std::clamp(size.width() / 4, 300, 380), std::clamp(size.width() * 7 / 20, 430, 640)}, Qt::Horizontal);
+    fitSideDocks(size.width());
     if (m_rightDocks.size() > 1)
         resizeDocks(m_rightDocks, QList<int>(m_rightDocks.size(), size.height() / int(m_rightDocks.size())),
                     Qt::Vertical);
@@ -256,7 +260,6 @@ void MainWindow::readSettings()
     QSettings settings;
     for (Lab *lab : std::as_const(m_labs))
         lab->restoreSettings(settings);
-    setScale(settings.value(QStringLiteral("view/scale"), 1.0).toDouble());
     settings.beginGroup(QStringLiteral("window"));
     m_tabs->setCurrentIndex(settings.value(QStringLiteral("centralTab"), 0).toInt());
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
@@ -292,10 +295,48 @@ void MainWindow::setScale(double scale)
     const double *nearest = std::min_element(std::begin(kScales), std::end(kScales), [scale](double a, double b) {
         return std::abs(a - scale) < std::abs(b - scale);
     });
+    const bool changed = *nearest != viewScale();
     setViewScale(*nearest);
+    if (changed && isVisible())
+        QTimer::singleShot(0, this, &MainWindow::fitToScreen);  // once the layouts have taken the new fonts
     m_zoomInAction->setEnabled(*nearest < kScales[std::size(kScales) - 1]);
     m_zoomOutAction->setEnabled(*nearest > kScales[0]);
     m_presentationAction->setChecked(*nearest == kPresentationScale);
+}
+
+void MainWindow::fitSideDocks(int windowWidth)
+{
+    // The docks on the right grow with the screen. With larger text the page keeps its room: the
+    // setup on the left, not needed while presenting, takes only what its own text needs.
+    const bool scaledUp = viewScale() > 1;
+    QList<QDockWidget *> sides;
+    QList<int> widths;
+    for (const QList<QDockWidget *> *side : {&m_leftDocks, &m_rightDocks}) {
+        const auto shown = std::find_if(side->begin(), side->end(), [](QDockWidget *dock) { return !dock->isHidden(); });
+        if (shown == side->end())
+            continue;
+        sides << *shown;
+        if (side == &m_leftDocks)
+            widths << (scaledUp ? (*shown)->minimumSizeHint().width() : std::clamp(windowWidth / 4, 300, 380));
+        else
+            widths << std::clamp(windowWidth * 7 / 20, 430, 640);
+    }
+    resizeDocks(sides, widths, Qt::Horizontal);
+}
+
+void MainWindow::fitToScreen()
+{
+    const QScreen *shown = screen();
+    if (!shown || isMaximized() || isFullScreen())
+        return;
+    const QRect available = shown->availableGeometry();
+    fitSideDocks(width());
+    const QSize frame = frameGeometry().size() - size();
+    resize(size().boundedTo(available.size() - frame));
+    const QRect placed = frameGeometry();
+    if (!available.contains(placed))
+        move(available.topLeft() + QPoint(std::max(0, (available.width() - placed.width()) / 2),
+                                          std::max(0, (available.height() - placed.height()) / 2)));
 }
 
 void MainWindow::zoom(int steps)
@@ -325,6 +366,16 @@ void MainWindow::showDocksOf(Lab *lab)
     for (QDockWidget *dock : std::as_const(m_frontDocks))
         if (m_dockLabs.value(dock) == lab)
             dock->raise();
+}
+
+void MainWindow::sizeToShownPage()
+{
+    // A stack of pages is as large as its largest page: hidden pages would keep the window wider
+    // than a 1280-pixel projector once the text is scaled up. Ignored, they ask for no room.
+    for (int i = 0; i < m_tabs->count(); ++i)
+        m_tabs->widget(i)->setSizePolicy(i == m_tabs->currentIndex()
+                                             ? m_pagePolicies.at(i)
+                                             : QSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored));
 }
 
 void MainWindow::updateActions()
