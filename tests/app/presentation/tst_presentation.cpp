@@ -6,6 +6,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QTabWidget>
 #include <QTest>
 #include <qcustomplot.h>
 
@@ -66,6 +67,7 @@ private slots:
 
     void zoomKeysScaleEveryPlot();
     void presentationIsOneStepOfTheScale();
+    void presentationFitsAProjector();
     void zoomStopsAtTheEnds();
     void scaleIsKeptInTheSettings();
     void darkPaletteReachesEveryPlot();
@@ -144,6 +146,17 @@ void TestPresentation::presentationIsOneStepOfTheScale()
     verifyScaled(design, plotSizes(*m_window), 1.0);
 }
 
+void TestPresentation::presentationFitsAProjector()
+{
+    m_window->presentationAction()->trigger();
+    QTabWidget *tabs = m_window->centralTabs();
+    for (int tab = 0; tab < tabs->count(); ++tab) {
+        tabs->setCurrentIndex(tab);
+        const QSize needed = m_window->minimumSizeHint();
+        QVERIFY2(needed.width() <= 1280 && needed.height() <= 720, qPrintable(tabs->tabText(tab)));
+    }
+}
+
 void TestPresentation::zoomStopsAtTheEnds()
 {
     for (int i = 0; i < 20; ++i)
@@ -163,17 +176,18 @@ void TestPresentation::zoomStopsAtTheEnds()
 void TestPresentation::scaleIsKeptInTheSettings()
 {
     m_window->zoomInAction()->trigger();
-    QCOMPARE(viewScale(), 1.25);
+    m_window->zoomInAction()->trigger();
+    QCOMPARE(viewScale(), 1.5);
     QVERIFY(m_window->close());
     setViewScale(1);
 
     MainWindow second;
     addLabs(&second);
-    QCOMPARE(viewScale(), 1.25);
+    QCOMPARE(viewScale(), 1.5);
     QVERIFY(!second.presentationAction()->isChecked());
     const std::vector<PlotSizes> restored = plotSizes(second);
     setViewScale(1);
-    verifyScaled(plotSizes(second), restored, 1.25);
+    verifyScaled(plotSizes(second), restored, 1.5);
 }
 
 void TestPresentation::darkPaletteReachesEveryPlot()
