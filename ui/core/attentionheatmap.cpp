@@ -4,6 +4,7 @@
 #include "ui/core/focusframe.h"
 #include "ui/core/plotexport.h"
 #include "ui/core/plotstyle.h"
+#include "ui/core/plottheme.h"
 
 #include <QKeyEvent>
 #include <QToolTip>
@@ -459,8 +460,9 @@ void AttentionHeatmap::adaptToViewport()
     const double height = double(axisRect()->height()) / rows();
     QFont font = xAxis->tickLabelFont();
     bool fits = false;
-    for (int size = 10; size >= 7 && !fits; --size) {
-        font.setPointSize(size);
+    // 10 down to 7 points at the design size, grown with the view scale (View ▸ Zoom).
+    for (double size = 10 * viewScale(); size >= 7 * viewScale() - 1e-9 && !fits; size -= 0.5) {
+        font.setPointSizeF(size);
         const QFontMetrics metrics(font);
         fits = metrics.horizontalAdvance(QStringLiteral("0.00")) + 4 <= width && metrics.height() + 2 <= height;
     }
