@@ -32,18 +32,22 @@ struct Restyle {
     bool keepColours = false;
 };
 
-QColor onPalette(const QColor &design, const Restyle &restyle)
+QColor onPage(const QColor &design, const QColor &page, const QColor &ink)
 {
     // Coloured ink stays: data colours are chosen to read on light and dark pages alike.
-    if (restyle.keepColours || design.hslSaturationF() > 0.15)
+    if (design.hslSaturationF() > 0.15)
         return design;
     const double inkShare = 1 - design.lightnessF();
-    const auto mix = [inkShare](double page, double ink) { return page + inkShare * (ink - page); };
-    QColor mixed = QColor::fromRgbF(float(mix(restyle.page.redF(), restyle.ink.redF())),
-                                    float(mix(restyle.page.greenF(), restyle.ink.greenF())),
-                                    float(mix(restyle.page.blueF(), restyle.ink.blueF())));
+    const auto mix = [inkShare](double from, double to) { return from + inkShare * (to - from); };
+    QColor mixed = QColor::fromRgbF(float(mix(page.redF(), ink.redF())), float(mix(page.greenF(), ink.greenF())),
+                                    float(mix(page.blueF(), ink.blueF())));
     mixed.setAlphaF(design.alphaF());
     return mixed;
+}
+
+QColor onPalette(const QColor &design, const Restyle &restyle)
+{
+    return restyle.keepColours ? design : onPage(design, restyle.page, restyle.ink);
 }
 
 QFont scaledFont(QFont font, double factor)
@@ -240,6 +244,11 @@ void setViewScale(double scale)
         theme(*plot, previous);
         plot->replot(QCustomPlot::rpQueuedReplot);
     }
+}
+
+QColor onPalette(const QColor &design, const QPalette &palette)
+{
+    return onPage(design, palette.color(QPalette::Base), palette.color(QPalette::Text));
 }
 
 void applyPlotTheme(QCustomPlot &plot)

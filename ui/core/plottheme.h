@@ -1,6 +1,8 @@
 #pragma once
 
+class QColor;
 class QCustomPlot;
+class QPalette;
 
 // How every plot is drawn right now: at the view scale the user chose (View ▸ Zoom, Presentation)
 // and in the application palette's colours, light or dark.
@@ -19,6 +21,11 @@ double viewScale();
 // Sets the view scale for the whole application: its default font (from which the widgets take
 // theirs), the fonts widgets were given a size of their own, and every plot, at once.
 void setViewScale(double scale);
+
+// `design`, a grey meant for a white page, as the same mix of `palette`'s Text and Base colours
+// (what the theme does to a plot's greys); a coloured `design` is returned as it is. For views
+// that paint themselves.
+QColor onPalette(const QColor &design, const QPalette &palette);
 
 // Brings `plot` to the current scale and its palette. Cheap when nothing changed.
 void applyPlotTheme(QCustomPlot &plot);
