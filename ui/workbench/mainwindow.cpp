@@ -171,7 +171,7 @@ void MainWindow::createActions()
     m_presentationAction->setObjectName(QStringLiteral("presentationAction"));
     m_presentationAction->setCheckable(true);
     m_presentationAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
-    m_presentationAction->setStatusTip(tr("Large text, labels and lines for a projector; again for the desktop's size."));
+    m_presentationAction->setStatusTip(tr("Large text, labels and lines for a projector, the setup out of the way; again for the desktop's size."));
     connect(m_presentationAction, &QAction::triggered, this,
             [this](bool on) { setScale(on ? kPresentationScale : 1); });
 
@@ -302,6 +302,26 @@ void MainWindow::setScale(double scale)
     m_zoomInAction->setEnabled(*nearest < kScales[std::size(kScales) - 1]);
     m_zoomOutAction->setEnabled(*nearest > kScales[0]);
     m_presentationAction->setChecked(*nearest == kPresentationScale);
+    if (m_presenting != (*nearest == kPresentationScale))
+        setPresenting(!m_presenting);
+}
+
+void MainWindow::setPresenting(bool on)
+{
+    // While presenting, the docks on the left (a lab's setup) give their room to the page, which
+    // the audience reads; they come back afterwards.
+    m_presenting = on;
+    if (on) {
+        for (QDockWidget *dock : std::as_const(m_leftDocks))
+            if (!dock->isHidden()) {
+                m_awayWhilePresenting.insert(dock);
+                dock->hide();
+            }
+    } else {
+        for (QDockWidget *dock : std::as_const(m_awayWhilePresenting))
+            dock->show();
+        m_awayWhilePresenting.clear();
+    }
 }
 
 void MainWindow::fitSideDocks(int windowWidth)
@@ -361,8 +381,18 @@ void MainWindow::showDocksOf(Lab *lab)
     // back with their pages. A lab without docks shares the window with what is there.
     if (!lab || lab->docks().isEmpty())
         return;
-    for (QDockWidget *dock : std::as_const(m_docks))
-        dock->setVisible(m_dockLabs.value(dock) == lab);
+    for (QDockWidget *dock : std::as_const(m_docks)) {
+        const bool wanted = m_dockLabs.value(dock) == lab;
+        if (m_presenting && m_leftDocks.contains(dock)) {
+            if (wanted)
+                m_awayWhilePresenting.insert(dock);
+            else
+                m_awayWhilePresenting.remove(dock);
+            dock->hide();
+        } else {
+            dock->setVisible(wanted);
+        }
+    }
     for (QDockWidget *dock : std::as_const(m_frontDocks))
         if (m_dockLabs.value(dock) == lab)
             dock->raise();

@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QList>
 #include <QMainWindow>
+#include <QSet>
 #include <QSizePolicy>
 
 class Document;
@@ -84,6 +85,7 @@ private:
     void fitSideDocks(int windowWidth);
     void fitToScreen();  // after a change of scale: the docks refitted, the window on the screen
     void setScale(double scale);
+    void setPresenting(bool on);
     void zoom(int steps);  // this many steps of kScales up (or down, when negative)
 
     QList<Lab *> m_labs;
@@ -98,6 +100,8 @@ private:
     QList<QDockWidget *> m_leftDocks;   // placed by area, not tabbed
     QList<QDockWidget *> m_rightDocks;
     QList<QDockWidget *> m_frontDocks;
+    bool m_presenting = false;                  // presentation mode's scale and layout are in place
+    QSet<QDockWidget *> m_awayWhilePresenting;  // left docks hidden for presentation mode, shown after
     QByteArray m_defaultState;
 
     QAction *m_openAction;

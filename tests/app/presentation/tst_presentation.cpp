@@ -6,6 +6,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QTabWidget>
 #include <QTest>
 #include <qcustomplot.h>
@@ -68,6 +69,7 @@ private slots:
     void zoomKeysScaleEveryPlot();
     void presentationIsOneStepOfTheScale();
     void presentationFitsAProjector();
+    void presentationPutsTheSetupAway();
     void zoomStopsAtTheEnds();
     void scaleIsKeptInTheSettings();
     void darkPaletteReachesEveryPlot();
@@ -155,6 +157,28 @@ void TestPresentation::presentationFitsAProjector()
         const QSize needed = m_window->minimumSizeHint();
         QVERIFY2(needed.width() <= 1280 && needed.height() <= 720, qPrintable(tabs->tabText(tab)));
     }
+}
+
+void TestPresentation::presentationPutsTheSetupAway()
+{
+    const auto shownOnTheLeft = [this] {
+        QList<QDockWidget *> shown;
+        for (QDockWidget *dock : m_window->findChildren<QDockWidget *>())
+            if (dock->isVisible() && m_window->dockWidgetArea(dock) == Qt::LeftDockWidgetArea)
+                shown << dock;
+        return shown;
+    };
+    const QList<QDockWidget *> setup = shownOnTheLeft();
+    QVERIFY(!setup.isEmpty());
+
+    m_window->presentationAction()->trigger();
+    QTabWidget *tabs = m_window->centralTabs();
+    for (int tab = tabs->count() - 1; tab >= 0; --tab) {
+        tabs->setCurrentIndex(tab);
+        QVERIFY2(shownOnTheLeft().isEmpty(), qPrintable(tabs->tabText(tab)));
+    }
+    m_window->presentationAction()->trigger();
+    QCOMPARE(shownOnTheLeft(), setup);
 }
 
 void TestPresentation::zoomStopsAtTheEnds()
