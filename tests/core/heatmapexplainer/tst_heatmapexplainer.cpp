@@ -39,6 +39,8 @@ private slots:
     void clickSelectsDoubleClickExplains();
     void shortcutOpensAndTheWindowFollowsTheSelection();
     void newSentenceAsksForACell();
+    void luongVariantsShowTheirOwnScore_data();
+    void luongVariantsShowTheirOwnScore();
     void selfAttentionExplainsOnlyRevealedWeights();
 
 private:
@@ -114,6 +116,38 @@ void TestHeatmapExplainer::newSentenceAsksForACell()
     panel.setText(QStringLiteral("a dog ran away"));
     QVERIFY(shown(panel.explainer()).contains(QStringLiteral("Select a cell")));
     QVERIFY(!shown(panel.explainer()).contains(QStringLiteral("softmax")));
+}
+
+void TestHeatmapExplainer::luongVariantsShowTheirOwnScore_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QString>("score");
+    QTest::newRow("luong-dot") << int(AttentionKind::LuongDot) << QStringLiteral("st · hj");
+    QTest::newRow("luong-general") << int(AttentionKind::LuongGeneral) << QStringLiteral("st · (Wa·hj)");
+}
+
+void TestHeatmapExplainer::luongVariantsShowTheirOwnScore()
+{
+    QFETCH(int, kind);
+    QFETCH(QString, score);
+    ModelConfig config;
+    config.embedSize = 8;
+    config.hiddenSize = 16;
+    config.layers = 1;
+    config.attention = AttentionKind(kind);
+    InferencePanel panel;
+    panel.setModel(std::make_shared<const Seq2SeqModel>(config, Vocabulary({"red", "cat", "dog"}), 3),
+                   QStringLiteral("untrained"));
+    panel.setText(QStringLiteral("red cat dog"));
+    const int row = panel.heatmap()->rows() - 1;
+    QVERIFY(row >= 0);
+    panel.heatmap()->selectCell(row, 1);
+    panel.explainer()->action()->trigger();
+    const QString text = shown(panel.explainer());
+    QVERIFY2(text.contains(QString::fromLatin1(attentionName(AttentionKind(kind)))), qPrintable(text));
+    QVERIFY2(text.contains(score), qPrintable(text));
+    QVERIFY(!text.contains(QStringLiteral("tanh(Ws")));
+    QVERIFY(text.contains(explanationtext::number(double(panel.heatmap()->weight(row, 1)))));
 }
 
 void TestHeatmapExplainer::selfAttentionExplainsOnlyRevealedWeights()
