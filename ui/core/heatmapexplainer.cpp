@@ -9,6 +9,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 HeatmapExplainer::HeatmapExplainer(AttentionHeatmap *heatmap, QWidget *scope, Explain explain)
@@ -37,7 +38,7 @@ HeatmapExplainer::HeatmapExplainer(AttentionHeatmap *heatmap, QWidget *scope, Ex
     auto *layout = new QVBoxLayout(m_dialog);
     layout->addWidget(m_view, 1);
     layout->addWidget(buttons);
-    m_dialog->resize(620, 640);
+    m_dialog->resize(580, 640);
 
     connect(heatmap, &AttentionHeatmap::cellSelected, this, &HeatmapExplainer::refresh);
     connect(heatmap, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent *event) {
@@ -57,6 +58,12 @@ HeatmapExplainer::HeatmapExplainer(AttentionHeatmap *heatmap, QWidget *scope, Ex
 void HeatmapExplainer::explainSelected()
 {
     showSelected();
+    if (!m_placed) {
+        // First opened at the window's right edge, over the docks, so the heatmap stays in view.
+        const QRect window = m_heatmap->window()->geometry();
+        m_dialog->move(std::max(window.left(), window.right() - m_dialog->width()), window.top() + 40);
+        m_placed = true;
+    }
     m_dialog->show();
     m_dialog->raise();
     m_dialog->activateWindow();

@@ -41,4 +41,5 @@ private:
     QAction *m_action;
     QDialog *m_dialog;
     QTextBrowser *m_view;
+    bool m_placed = false;
 };
