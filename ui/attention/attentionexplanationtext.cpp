@@ -66,14 +66,17 @@ QString scoreSteps(const AttentionExplanation &e, const QString &source)
     html += item(tr("Decoder state s<sub>t</sub>:"),
                  tr("the top GRU layer's state after this step's GRU, which read the previous output word and "
                     "h̃<sub>t−1</sub>. %1").arg(vector(e.state)));
-    html += item(tr("Encoder state h<sub>j</sub>:"), tr("the encoder's output at %1. %2").arg(source, vector(e.encoderState)));
+    html += item(tr("Encoder state h<sub>j</sub>:"),
+                 tr("the encoder's output at %1. %2").arg(source, vector(e.encoderState)));
     if (e.kind == AttentionKind::LuongGeneral) {
         html += item(tr("W<sub>a</sub>·h<sub>j</sub>:"), vector(e.key));
         html += item(tr("Score e<sub>tj</sub> = s<sub>t</sub> · (W<sub>a</sub>·h<sub>j</sub>):"),
-                     tr("the sum of %1 products gives <b>%2</b>.").arg(QString::number(e.key.size()), number(e.score())));
+                     tr("the sum of %1 products gives <b>%2</b>.")
+                         .arg(QString::number(e.key.size()), number(e.score())));
     } else {
         html += item(tr("Score e<sub>tj</sub> = s<sub>t</sub> · h<sub>j</sub>:"),
-                     tr("the sum of %1 products gives <b>%2</b>.").arg(QString::number(e.key.size()), number(e.score())));
+                     tr("the sum of %1 products gives <b>%2</b>.")
+                         .arg(QString::number(e.key.size()), number(e.score())));
     }
     return html;
 }

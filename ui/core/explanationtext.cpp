@@ -46,11 +46,14 @@ QString softmaxTable(const QStringList &tokens, const std::vector<double> &score
                        .arg(tr("word"), scoreName, tr("weight"));
     for (std::size_t k = 0; k < scores.size(); ++k) {
         const bool isChosen = int(k) == chosen;
-        const QString cell = isChosen ? QStringLiteral("<td bgcolor=\"#ffd54f\"><b>%1</b></td>") : QStringLiteral("<td>%1</td>");
-        html += QStringLiteral("<tr>") + cell.arg(tokens.value(int(k)).toHtmlEscaped()) + cell.arg(number(scores[k]))
-              + cell.arg(number(std::exp(scores[k] - highest))) + cell.arg(number(weights[k])) + QStringLiteral("</tr>");
+        const QString cell =
+            isChosen ? QStringLiteral("<td bgcolor=\"#ffd54f\"><b>%1</b></td>") : QStringLiteral("<td>%1</td>");
+        html += QStringLiteral("<tr>") + cell.arg(tokens.value(int(k)).toHtmlEscaped())
+              + cell.arg(number(scores[k])) + cell.arg(number(std::exp(scores[k] - highest)))
+              + cell.arg(number(weights[k])) + QStringLiteral("</tr>");
     }
-    html += QStringLiteral("<tr><td colspan=\"3\">%1</td><td>%2</td></tr></table>").arg(tr("sum of the weights"), number(sum));
+    html += QStringLiteral("<tr><td colspan=\"3\">%1</td><td>%2</td></tr></table>")
+                .arg(tr("sum of the weights"), number(sum));
     return html;
 }
 

@@ -28,7 +28,8 @@ GuidePane::GuidePane(QWidget *parent) : QDockWidget(tr("Guide"), parent), m_view
     toggle->setObjectName(QStringLiteral("guideAction"));
     toggle->setText(tr("&Guide"));
     toggle->setShortcut(QKeySequence::HelpContents);
-    toggle->setStatusTip(tr("Show or hide the guide to the lab on screen: what you see, the formula, what to try next (F1)."));
+    toggle->setStatusTip(tr("Show or hide the guide to the lab on screen: what you see, the formula, what to try "
+                            "next (F1)."));
 }
 
 void GuidePane::setGuide(const QString &markdown)

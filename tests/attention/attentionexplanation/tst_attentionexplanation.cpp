@@ -65,7 +65,8 @@ void checkEveryCell(const Seq2SeqModel &model, const DecodedSentence &sentence)
                     QCOMPARE(e.key, e.encoderState);
                 score = dot(e.state, e.key);
             }
-            QVERIFY2(std::abs(score - e.score()) < 1e-9, qPrintable(QStringLiteral("%1 vs %2").arg(score).arg(e.score())));
+            QVERIFY2(std::abs(score - e.score()) < 1e-9,
+                     qPrintable(QStringLiteral("%1 vs %2").arg(score).arg(e.score())));
 
             QCOMPARE(e.share.size(), e.encoderState.size());
             for (std::size_t i = 0; i < e.share.size(); ++i)
