@@ -13,14 +13,14 @@ and reports medians over the rounds:
   the text, read from a zero state); target: no worse than the reference's;
 - memory: peak RSS of each training process.
 The settings are the issue's: GRU, hidden 256, 2 layers, embed 64, seq-len 64, batch 32, Adam at
-lr 2e-3, clip 1, val 0.05. Round r uses seed r on both sides; OMP_NUM_THREADS is the thread count
+lr 2e-3, clip 1, val 0.05. Round r uses seed r on both sides (from --first-seed); OMP_NUM_THREADS is the thread count
 for both. Not run by CI: a round on the text below takes minutes.
 
 A text: the first 536,000 characters of the King James Bible (Debian's bible-kjv), one verse a line:
 
   apt-get install -y bible-kjv python3-torch
   tests/bench/kjv_corpus.sh /tmp/kjv.txt && head -c 536000 /tmp/kjv.txt > kjv536k.txt
-  tests/bench/compare_charlm.py --text kjv536k.txt [--epochs 3] [--rounds 3] [--threads 2]
+  tests/bench/compare_charlm.py --text kjv536k.txt [--epochs 3] [--rounds 3] [--first-seed 1] [--threads 2]
         [--latency 1000] [--attnscope build/app/attnscope] [--reference PATH] [--python /usr/bin/python3]
 """
 import argparse
@@ -36,6 +36,7 @@ p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDes
 p.add_argument("--text", required=True)
 p.add_argument("--epochs", type=int, default=3)
 p.add_argument("--rounds", type=int, default=3)
+p.add_argument("--first-seed", type=int, default=1)
 p.add_argument("--threads", type=int, default=2)
 p.add_argument("--latency", type=int, default=1000)
 p.add_argument("--attnscope", default=os.path.join(repo, "build/app/attnscope"))
@@ -110,7 +111,8 @@ with tempfile.TemporaryDirectory() as tmp:
         order = ("reference", "attnscope") if r % 2 else ("attnscope", "reference")
         for tool in order:
             print(f"== round {r}/{args.rounds}: {tool}", flush=True)
-            result = reference(r) if tool == "reference" else attnscope(r, os.path.join(tmp, f"run-{r}"))
+            seed = args.first_seed + r - 1
+            result = reference(seed) if tool == "reference" else attnscope(seed, os.path.join(tmp, f"run-{r}"))
             print(f"   {result['chars_per_s']:,.0f} chars/s, validation {result['val_bpc']:.3f} bits/char, "
                   f"sampling {result['latency_median_ms']:.4f} ms median, {result['rss']:.0f} MiB", flush=True)
             for k in figures:

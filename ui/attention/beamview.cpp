@@ -42,6 +42,7 @@ BeamView::BeamView(QWidget *parent) : QWidget(parent)
     m_nbest->horizontalHeaderItem(3)->setToolTip(tr("log P divided by (length)^α: the beam keeps and ranks by this"));
     m_nbest->verticalHeader()->hide();
     m_nbest->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_nbest->setTabKeyNavigation(false);  // read-only rows: the arrows move between them, Tab moves on
     m_nbest->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_nbest->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     for (int column : {0, 2, 3})

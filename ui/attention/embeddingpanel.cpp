@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -17,10 +18,17 @@ EmbeddingPanel::EmbeddingPanel(QWidget *parent) : QWidget(parent)
     m_side->addItem(tr("Decoder embeddings"), int(Side::Decoder));
     m_side->setToolTip(tr("The vectors the encoder learned for input words, or the decoder for output words."));
 
+    m_find = new QLineEdit;
+    m_find->setObjectName(QStringLiteral("findEmbeddingWord"));
+    m_find->setPlaceholderText(tr("Find a word…"));
+    m_find->setClearButtonEnabled(true);
+    m_find->setAccessibleName(tr("Find a word in the embedding map"));
+
     m_plot = new EmbeddingPlot;
     m_plot->setObjectName(QStringLiteral("embeddingPlot"));
     m_plot->setMinimumSize(200, 160);
-    m_plot->setToolTip(tr("Each point is a word; nearby points have similar vectors. Click a word."));
+    m_plot->setToolTip(tr("Each point is a word; nearby points have similar vectors. Click a word, "
+                          "or find one and step to its neighbours with the arrow keys."));
     m_neighbours = new QLabel;
     m_neighbours->setObjectName(QStringLiteral("neighbours"));
     m_neighbours->setWordWrap(true);
@@ -39,15 +47,23 @@ EmbeddingPanel::EmbeddingPanel(QWidget *parent) : QWidget(parent)
 
     auto *top = new QHBoxLayout;
     top->addWidget(m_side);
-    top->addStretch(1);
+    top->addWidget(m_find, 1);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_splitter, 1);
 
     connect(m_side, &QComboBox::currentIndexChanged, this, &EmbeddingPanel::refresh);
+    connect(m_find, &QLineEdit::returnPressed, this, &EmbeddingPanel::findWord);
     connect(m_plot, &EmbeddingPlot::wordClicked, this, &EmbeddingPanel::selectWord);
     refresh();
+}
+
+void EmbeddingPanel::findWord()
+{
+    const QString text = m_find->text().trimmed();
+    if (!text.isEmpty() && m_plot->findWord(text) < 0)
+        m_neighbours->setText(tr("<i>\"%1\" is not among these words.</i>").arg(text.toHtmlEscaped()));
 }
 
 void EmbeddingPanel::setModel(const ModelSnapshot &model, const QString &description)

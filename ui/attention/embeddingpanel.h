@@ -8,6 +8,7 @@
 class EmbeddingPlot;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QSplitter;
 
 // The encoder's or the decoder's word embeddings projected to 2-D (PCA), with the nearest
@@ -27,6 +28,7 @@ public:
     Side side() const;
     void setSide(Side side);
     EmbeddingPlot *plot() const { return m_plot; }
+    QLineEdit *findField() const { return m_find; }
     // Highlights the word and its kNeighbours nearest words and lists them; out of range clears.
     void selectWord(int index);
     QByteArray saveState() const;  // where the plot/neighbours divider sits
@@ -35,8 +37,10 @@ public:
 private:
     void refresh();
     void showNeighbours(int index, const std::vector<WordNeighbour> &neighbours);
+    void findWord();
 
     QComboBox *m_side;
+    QLineEdit *m_find;
     EmbeddingPlot *m_plot;
     QLabel *m_neighbours;
     QSplitter *m_splitter;

@@ -25,6 +25,7 @@ ExamplesTable::ExamplesTable(QWidget *parent) : QWidget(parent)
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setTabKeyNavigation(false);  // read-only rows: the arrows move between them, Tab moves on
     m_view->setAlternatingRowColors(true);
     m_view->setWordWrap(false);
     m_view->setToolTip(tr("Click a sentence to see its attention in the inference view."));

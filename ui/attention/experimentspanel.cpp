@@ -38,6 +38,11 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     m_addVariants->setObjectName(QStringLiteral("addVariantsButton"));
     m_run->setObjectName(QStringLiteral("runQueueButton"));
     m_stop->setObjectName(QStringLiteral("stopQueueButton"));
+    m_curves->setAccessibleName(tr("Validation per epoch of each queued run"));
+    m_curves->setAccessibleDescription(tr("Validation loss (solid) and exact match (dashed) per epoch, one colour per run."));
+    m_lengthPlot->setAccessibleName(tr("Exact match by sentence length"));
+    m_lengthPlot->setAccessibleDescription(tr("Each run's exact match on probe sentences by length; the trained "
+                                              "lengths are shaded."));
 
     const PlotFonts fonts = plotFonts(font());
     addPlotTitle(*m_curves, tr("Validation per epoch"), fonts);

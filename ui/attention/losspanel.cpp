@@ -10,6 +10,9 @@ LossPanel::LossPanel(QWidget *parent) : QWidget(parent), m_plot(new LossPlot), m
 {
     m_plot->setObjectName(QStringLiteral("lossPlot"));
     m_plot->setMinimumSize(240, 160);
+    m_plot->setAccessibleName(tr("Loss plot"));
+    m_plot->setAccessibleDescription(tr("Loss per batch and per epoch for training and validation, validation exact "
+                                        "match on the right axis, the best epoch marked."));
     m_summary->setObjectName(QStringLiteral("lossSummary"));
     m_summary->setWordWrap(true);
     auto *layout = new QVBoxLayout(this);

@@ -88,6 +88,11 @@ QWidget *CharLmLab::createTrainingPage()
     setupLossPlot();
     m_memory->setMinimumHeight(170);
     m_loss->setMinimumSize(260, 240);
+    m_loss->setAccessibleName(tr("Character model loss plot"));
+    m_loss->setAccessibleDescription(tr("Bits per character per window, smoothed, and per epoch for training and "
+                                        "validation, beside the best n-gram baseline."));
+    m_memory->setAccessibleName(tr("Memorisation meter"));
+    m_memory->setAccessibleDescription(tr("How many characters of the text the model recites exactly, by epoch."));
     m_status->setObjectName(QStringLiteral("charlmStatus"));
     m_status->setWordWrap(true);
     m_status->setText(tr("Press Train (F5) to train a character model on the text on the left, or open a saved one "

@@ -56,6 +56,7 @@ CharTextPanel::CharTextPanel(QWidget *parent)
     m_path->setReadOnly(true);
     m_path->setPlaceholderText(tr("No file chosen"));
     m_typed->setObjectName(QStringLiteral("typedText"));
+    m_typed->setTabChangesFocus(true);  // Tab leads on to the next field instead of typing a tab
     m_typed->setPlaceholderText(tr("Type or paste the text to learn."));
     m_typed->setMinimumHeight(120);
     m_note->setObjectName(QStringLiteral("settingsNote"));

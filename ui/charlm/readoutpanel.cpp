@@ -70,6 +70,7 @@ ReadoutPanel::ReadoutPanel(QWidget *parent)
       m_read(new QTimer(this)), m_followNet(new QTimer(this))
 {
     m_input->setObjectName(QStringLiteral("readoutInput"));
+    m_input->setTabChangesFocus(true);  // Tab leads on to the next field instead of typing a tab
     m_input->setPlaceholderText(tr("Type here: the model reads it as you type."));
     m_input->setPlainText(QStringLiteral("The quick brown fox"));
     m_input->setMaximumHeight(3 * fontMetrics().lineSpacing() + 12);
@@ -85,6 +86,10 @@ ReadoutPanel::ReadoutPanel(QWidget *parent)
     m_status->setStyleSheet(QStringLiteral("color: #b35900;"));
     m_status->hide();
     m_activations->setObjectName(QStringLiteral("activationView"));
+    m_input->setAccessibleName(tr("Text for the model to read"));
+    m_activations->setAccessibleName(tr("Activation view"));
+    m_activations->setAccessibleDescription(tr("The text read, each character coloured by the chosen hidden unit's "
+                                               "activation after it: blue below zero, red above."));
     m_activations->setPlaceholder(tr("Train a model (or open one) to see its units."));
     m_activations->setToolTipText([this](int i) {
         const CharValueText::Cell &cell = m_activations->cell(i);
@@ -100,6 +105,7 @@ ReadoutPanel::ReadoutPanel(QWidget *parent)
     m_next->setObjectName(QStringLiteral("nextCharacters"));
     m_next->setHorizontalHeaderLabels(headers);
     m_next->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_next->setTabKeyNavigation(false);  // read-only rows: the arrows move between them, Tab moves on
     m_next->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_next->setSelectionMode(QAbstractItemView::SingleSelection);
     m_next->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);

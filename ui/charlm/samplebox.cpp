@@ -68,6 +68,13 @@ SampleBox::SampleBox(QWidget *parent)
     m_sample->setObjectName(QStringLiteral("sampleButton"));
     m_sample->setToolTip(tr("Draw a new sample with the settings here (a new seed each time)."));
     m_view->setObjectName(QStringLiteral("sampleView"));
+    m_temperature->setAccessibleName(tr("Temperature"));
+    m_topK->setAccessibleName(tr("Top-k"));
+    m_prime->setAccessibleName(tr("Prime"));
+    m_length->setAccessibleName(tr("Length"));
+    m_view->setAccessibleName(tr("Sample"));
+    m_view->setAccessibleDescription(tr("The sampled text, each character over a strip coloured by the entropy of "
+                                        "the distribution it was drawn from."));
     m_view->setPlaceholder(tr("Train a model (or open one), then press Sample."));
     m_view->setToolTipText([this](int i) {
         const CharValueText::Cell &cell = m_view->cell(i);

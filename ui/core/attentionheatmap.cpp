@@ -1,9 +1,12 @@
 #include "ui/core/attentionheatmap.h"
 
 #include "ui/core/colorgradients.h"
+#include "ui/core/focusframe.h"
 #include "ui/core/plotexport.h"
 #include "ui/core/plotstyle.h"
+#include "ui/core/plottheme.h"
 
+#include <QKeyEvent>
 #include <QToolTip>
 
 #include <algorithm>
@@ -42,6 +45,8 @@ AttentionHeatmap::AttentionHeatmap(QWidget *parent)
     : QCustomPlot(parent)
 {
     setMouseTracking(true);  // hover tooltips without a pressed button
+    setFocusPolicy(Qt::StrongFocus);
+    setAccessibleName(tr("Attention heatmap"));
     // Cached tick labels keep their old rotation until the next draw, and margins are measured
     // from that cache: with rotation changing between layouts the margins would be wrong.
     setPlottingHint(QCP::phCacheLabels, false);
@@ -141,6 +146,7 @@ void AttentionHeatmap::setData(const QStringList &sourceTokens, const QStringLis
     rebuildTicks(sourceKnown, outputCopied);
     rebuildCells();
     updateSelectionItems();
+    updateAccessibleDescription();
     adaptToViewport();
     replot(rpQueuedReplot);
 }
@@ -159,6 +165,7 @@ void AttentionHeatmap::showMessage(const QString &message)
     xAxis->setRange(0, 1);
     yAxis->setRange(0, 1);
     showPlotMessage(*this, *m_message, message);
+    setAccessibleDescription(message);
     replot(rpQueuedReplot);
 }
 
@@ -192,6 +199,7 @@ void AttentionHeatmap::setRoles(const QString &rowRole, const QString &rowAxisLa
     m_columnRole = columnRole;
     yAxis->setLabel(rowAxisLabel);
     xAxis->setLabel(columnAxisLabel);
+    updateAccessibleDescription();
     replot(rpQueuedReplot);
 }
 
@@ -211,6 +219,7 @@ void AttentionHeatmap::selectCell(int row, int column)
     m_selectedRow = row;
     m_selectedColumn = column;
     updateSelectionItems();
+    updateAccessibleDescription();
     replot(rpQueuedReplot);
     emit cellSelected(row, column, double(weight(row, column)));
 }
@@ -219,6 +228,7 @@ void AttentionHeatmap::clearSelection()
 {
     m_selectedRow = m_selectedColumn = -1;
     updateSelectionItems();
+    updateAccessibleDescription();
     replot(rpQueuedReplot);
 }
 
@@ -259,6 +269,77 @@ void AttentionHeatmap::resizeEvent(QResizeEvent *event)
 {
     QCustomPlot::resizeEvent(event);
     adaptToViewport();
+}
+
+void AttentionHeatmap::keyPressEvent(QKeyEvent *event)
+{
+    if (rows() == 0 || columns() == 0) {
+        QCustomPlot::keyPressEvent(event);
+        return;
+    }
+    // The first key pressed without a selection selects the top-left cell, then keys move from there.
+    const bool none = m_selectedRow < 0;
+    int row = none ? 0 : m_selectedRow;
+    int column = none ? 0 : m_selectedColumn;
+    const bool control = event->modifiers().testFlag(Qt::ControlModifier);
+    switch (event->key()) {
+    case Qt::Key_Left:
+        column -= none ? 0 : 1;
+        break;
+    case Qt::Key_Right:
+        column += none ? 0 : 1;
+        break;
+    case Qt::Key_Up:
+        row -= none ? 0 : 1;
+        break;
+    case Qt::Key_Down:
+        row += none ? 0 : 1;
+        break;
+    case Qt::Key_Home:
+        column = 0;
+        row = control ? 0 : row;
+        break;
+    case Qt::Key_End:
+        column = columns() - 1;
+        row = control ? rows() - 1 : row;
+        break;
+    case Qt::Key_PageUp:  // every row is on screen: a page is the whole column
+        row = 0;
+        break;
+    case Qt::Key_PageDown:
+        row = rows() - 1;
+        break;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+    case Qt::Key_Space:
+        selectCell(row, column);  // again, so a listener can open its view of the cell
+        return;
+    default:
+        QCustomPlot::keyPressEvent(event);
+        return;
+    }
+    row = std::clamp(row, 0, rows() - 1);
+    column = std::clamp(column, 0, columns() - 1);
+    if (none || row != m_selectedRow || column != m_selectedColumn)
+        selectCell(row, column);
+}
+
+void AttentionHeatmap::paintEvent(QPaintEvent *event)
+{
+    QCustomPlot::paintEvent(event);
+    paintFocusFrame(*this);
+}
+
+void AttentionHeatmap::focusInEvent(QFocusEvent *event)
+{
+    QCustomPlot::focusInEvent(event);
+    update();
+}
+
+void AttentionHeatmap::focusOutEvent(QFocusEvent *event)
+{
+    QCustomPlot::focusOutEvent(event);
+    update();
 }
 
 void AttentionHeatmap::rebuildCells()
@@ -379,8 +460,9 @@ void AttentionHeatmap::adaptToViewport()
     const double height = double(axisRect()->height()) / rows();
     QFont font = xAxis->tickLabelFont();
     bool fits = false;
-    for (int size = 10; size >= 7 && !fits; --size) {
-        font.setPointSize(size);
+    // 10 down to 7 points at the design size, grown with the view scale (View ▸ Zoom).
+    for (double size = 10 * viewScale(); size >= 7 * viewScale() - 1e-9 && !fits; size -= 0.5) {
+        font.setPointSizeF(size);
         const QFontMetrics metrics(font);
         fits = metrics.horizontalAdvance(QStringLiteral("0.00")) + 4 <= width && metrics.height() + 2 <= height;
     }
@@ -403,6 +485,26 @@ void AttentionHeatmap::updateSelectionItems()
     placeBox(m_columnBox, column - 0.5, -0.5, column + 0.5, rows() - 0.5);
     placeBox(m_cellHalo, column - 0.5, row - 0.5, column + 0.5, row + 0.5);
     placeBox(m_cellBox, column - 0.5, row - 0.5, column + 0.5, row + 0.5);
+}
+
+QString AttentionHeatmap::cellReadout(int row, int column) const
+{
+    return tr("%1 '%2' <- %3 '%4': %5")
+        .arg(m_rowRole, m_outputTokens[row], m_columnRole, m_sourceTokens[column])
+        .arg(double(weight(row, column)), 0, 'f', 2);
+}
+
+void AttentionHeatmap::updateAccessibleDescription()
+{
+    if (rows() == 0)
+        return;  // the message shown says why
+    if (m_selectedRow >= 0) {
+        setAccessibleDescription(tr("Selected: %1").arg(cellReadout(m_selectedRow, m_selectedColumn)));
+        return;
+    }
+    setAccessibleDescription(tr("Attention weights from 0 to 1, %1 rows (%2) by %3 columns (%4). "
+                                "Arrow keys select a cell.")
+                                 .arg(rows()).arg(yAxis->label()).arg(columns()).arg(xAxis->label()));
 }
 
 bool AttentionHeatmap::cellAt(const QPointF &pixel, int *row, int *column) const
@@ -434,9 +536,5 @@ void AttentionHeatmap::onMouseMove(QMouseEvent *event)
         QToolTip::hideText();
         return;
     }
-    QToolTip::showText(event->globalPosition().toPoint(),
-                       tr("%1 '%2' <- %3 '%4': %5")
-                           .arg(m_rowRole, m_outputTokens[row], m_columnRole, m_sourceTokens[column])
-                           .arg(double(weight(row, column)), 0, 'f', 2),
-                       this);
+    QToolTip::showText(event->globalPosition().toPoint(), cellReadout(row, column), this);
 }

@@ -11,7 +11,10 @@
 
 // Where each decoder step looked: one cell per (output token, input token) pair, colour = weight
 // on a fixed 0..1 scale. x = encoder (source) tokens, y = decoder steps with the first at the top.
-// Click a cell to select it; its row and column are outlined.
+// Click a cell to select it; its row and column are outlined. From the keyboard, the arrow keys
+// move the selected cell, Home/End go to the row's ends (with Ctrl: the first and last cell),
+// PageUp/PageDown to the column's ends, and Enter or Space report the selected cell again; each
+// move selects exactly as a click does.
 class AttentionHeatmap : public QCustomPlot
 {
     Q_OBJECT
@@ -50,6 +53,10 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void paintEvent(QPaintEvent *event) override;
+    void focusInEvent(QFocusEvent *event) override;
+    void focusOutEvent(QFocusEvent *event) override;
 
 private:
     void setData(const QStringList &sourceTokens, const QStringList &outputTokens,
@@ -62,6 +69,9 @@ private:
     void adaptToViewport();
     void fitTitle();
     void updateSelectionItems();
+    // What the selected cell is, for screen readers; the plot's summary when nothing is selected.
+    void updateAccessibleDescription();
+    QString cellReadout(int row, int column) const;
     bool cellAt(const QPointF &pixel, int *row, int *column) const;
     void onMousePress(QMouseEvent *event);
     void onMouseMove(QMouseEvent *event);

@@ -2,8 +2,10 @@
 
 #include <qcustomplot.h>
 
-// Colour maps shared by the plots. QCustomPlot 2.1 has no perceptually uniform preset, so viridis
-// is rebuilt from its published samples: dark purple (low) to yellow (high), readable in grey.
+// Colour maps shared by the plots. Viridis, chosen for weights and entropies: perceptually uniform,
+// its lightness rising monotonically from dark purple (low) to yellow (high), so it orders values
+// in greyscale too, and its blue-to-yellow path needs no red-green vision. QCustomPlot 2.1 has no
+// such preset, so it is rebuilt from matplotlib's published samples.
 QCPColorGradient viridisGradient();
 
 // Black or white, whichever reads better on `background`.

@@ -11,7 +11,9 @@
 
 // Word embeddings on their first two principal components (as the engine projected them), one
 // labelled point per word; special tokens are greyed out. Clicking a point reports the word; its
-// owner answers with the neighbours to highlight.
+// owner answers with the neighbours to highlight. Without a mouse: findWord() (behind a search
+// field), and with focus the arrow keys step to the nearest word on screen in the arrow's
+// direction, Enter or Space report the selected word again, + and - zoom, 0 shows every word.
 class EmbeddingPlot : public QCustomPlot
 {
     Q_OBJECT
@@ -31,6 +33,12 @@ public:
     // range clears the highlight.
     void setSelection(int index, const std::vector<WordNeighbour> &neighbours);
     int selectedWord() const { return m_selected; }  // -1: none
+    // Reports the word whose text equals `text` (case and surrounding spaces ignored) as a click on
+    // it would, and returns its index; -1 when no word matches.
+    int findWord(const QString &text);
+    // The word nearest `from` on screen within 45 degrees of `direction` (Qt::Key_Left, _Right,
+    // _Up or _Down); -1 when none lies that way.
+    int wordInDirection(int from, int direction) const;
 
     int wordCount() const { return int(m_words.size()); }
     QString word(int index) const;
@@ -42,10 +50,21 @@ public:
 signals:
     void wordClicked(int index);
 
+protected:
+    void keyPressEvent(QKeyEvent *event) override;
+    void paintEvent(QPaintEvent *event) override;
+    void focusInEvent(QFocusEvent *event) override;
+    void focusOutEvent(QFocusEvent *event) override;
+
 private:
     void clearPoints();
     void resetView();
     void updateHighlight();
+    void updateAccessibleDescription();
+    // The word nearest the middle of the visible area: where the keyboard starts without a selection.
+    int wordNearestCentre() const;
+    QPointF pixelOf(int index) const;
+    void scrollToWord(int index);
     // Puts each label right, left, above or below its point, wherever it overlaps least.
     void placeLabels();
     int wordAt(const QPointF &pixel) const;

@@ -9,10 +9,13 @@
 
 namespace {
 
-const QColor kBatchColor(31, 119, 180);
+// Batch, validation and exact match take Okabe and Ito's colours (blue, vermillion, bluish green),
+// which people with red-green colour blindness tell apart; train is a darker shade of batch, the
+// same quantity per epoch. Validation is also dashed and exact match dotted, for greyscale prints.
+const QColor kBatchColor(0, 114, 178);
 const QColor kTrainColor(20, 45, 120);
-const QColor kValidationColor(230, 115, 0);
-const QColor kExactMatchColor(30, 150, 60);
+const QColor kValidationColor(213, 94, 0);
+const QColor kExactMatchColor(0, 158, 115);
 const QColor kBestColor(200, 30, 45);
 const QColor kReferenceColor(110, 60, 150);
 
@@ -50,10 +53,10 @@ LossPlot::LossPlot(QWidget *parent)
                                 QCPScatterStyle());
     m_trainGraph = makeGraph(xAxis, yAxis, tr("train loss"), QPen(kTrainColor, 2),
                              QCPScatterStyle(QCPScatterStyle::ssCircle, kTrainColor, Qt::white, 7));
-    m_validationGraph = makeGraph(xAxis, yAxis, tr("val. loss"), QPen(kValidationColor, 2),
+    m_validationGraph = makeGraph(xAxis, yAxis, tr("val. loss"), QPen(kValidationColor, 2, Qt::DashLine),
                                   QCPScatterStyle(QCPScatterStyle::ssCircle, kValidationColor, kValidationColor, 7));
     m_exactMatchGraph = makeGraph(xAxis, yAxis2, tr("val. exact match"),
-                                  QPen(kExactMatchColor, 2, Qt::DashLine),
+                                  QPen(kExactMatchColor, 2, Qt::DotLine),
                                   QCPScatterStyle(QCPScatterStyle::ssTriangle, kExactMatchColor, kExactMatchColor, 7));
     m_bestGraph = makeGraph(xAxis, yAxis, tr("best epoch"), Qt::NoPen,
                             QCPScatterStyle(QCPScatterStyle::ssStar, QPen(kBestColor, 2), Qt::NoBrush, 17));

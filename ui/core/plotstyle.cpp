@@ -1,5 +1,7 @@
 #include "ui/core/plotstyle.h"
 
+#include "ui/core/plottheme.h"
+
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -7,9 +9,9 @@
 PlotFonts plotFonts(const QFont &base)
 {
     PlotFonts fonts{base, base, base};
-    fonts.tick.setPointSize(9);
-    fonts.label.setPointSize(10);
-    fonts.title.setPointSize(12);
+    fonts.tick.setPointSizeF(9 * viewScale());
+    fonts.label.setPointSizeF(10 * viewScale());
+    fonts.title.setPointSizeF(12 * viewScale());
     fonts.title.setBold(true);
     return fonts;
 }

@@ -6,7 +6,8 @@
 class QCPTextElement;
 class QCustomPlot;
 
-// The fonts every AttnScope plot uses, derived from the widget's font so they follow the desktop.
+// The fonts every AttnScope plot uses, derived from the widget's font so they follow the desktop,
+// at the view scale (plottheme.h).
 struct PlotFonts {
     QFont tick;
     QFont label;

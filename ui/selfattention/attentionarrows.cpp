@@ -3,6 +3,7 @@
 #include "ui/core/colorgradients.h"
 #include "ui/core/plotexport.h"
 #include "ui/core/plotstyle.h"
+#include "ui/core/plottheme.h"
 
 #include <QBuffer>
 #include <QFileInfo>
@@ -220,17 +221,20 @@ void AttentionArrows::render(QPainter &painter, const QRectF &area) const
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);
-    painter.fillRect(area, Qt::white);
+    // Drawn for a white page; the palette's colours take over on a dark desktop.
+    const QPalette &colours = palette();
+    const auto ink = [&colours](const QColor &design) { return onPalette(design, colours); };
+    painter.fillRect(area, ink(Qt::white));
     const Layout layout = layoutFor(area);
     const double zoom = layout.zoom;
     if (!m_title.isEmpty()) {
         painter.setFont(layout.titleFont);
-        painter.setPen(Qt::black);
+        painter.setPen(ink(Qt::black));
         painter.drawText(layout.title, Qt::AlignCenter, m_title);
     }
     if (!m_message.isEmpty() || wordCount() == 0) {
         painter.setFont(scaled(plotFonts(font()).title, zoom));
-        painter.setPen(QColor(90, 90, 90));
+        painter.setPen(ink(QColor(90, 90, 90)));
         painter.drawText(layout.graph.adjusted(10 * zoom, 0, -10 * zoom, 0), Qt::AlignCenter | Qt::TextWordWrap, m_message);
         painter.restore();
         return;
@@ -306,7 +310,7 @@ void AttentionArrows::render(QPainter &painter, const QRectF &area) const
         const bool rimmed = !faded && width >= 2.5 * zoom;
         painter.setBrush(Qt::NoBrush);
         if (rimmed) {
-            painter.setPen(QPen(kInk, width + 2 * zoom, Qt::SolidLine, Qt::FlatCap));
+            painter.setPen(QPen(ink(kInk), width + 2 * zoom, Qt::SolidLine, Qt::FlatCap));
             painter.drawPath(shaft);
         }
         painter.setPen(QPen(colour, width, Qt::SolidLine, Qt::FlatCap));
@@ -314,7 +318,7 @@ void AttentionArrows::render(QPainter &painter, const QRectF &area) const
         const QPointF side(-direction.y(), direction.x());
         const double halfHead = std::max(head * 0.5, width * 0.5 + 3 * zoom);
         const QPolygonF arrowHead({tip, tip - direction * head + side * halfHead, tip - direction * head - side * halfHead});
-        painter.setPen(rimmed ? QPen(kInk, 1 * zoom) : Qt::NoPen);
+        painter.setPen(rimmed ? QPen(ink(kInk), 1 * zoom) : Qt::NoPen);
         painter.setBrush(colour);
         painter.drawPolygon(arrowHead);
 
@@ -327,10 +331,10 @@ void AttentionArrows::render(QPainter &painter, const QRectF &area) const
     for (const Label &label : labels) {
         const QSizeF size(smallMetrics.horizontalAdvance(label.text) + 6 * zoom, smallMetrics.height() + 2 * zoom);
         const QRectF box(label.at - QPointF(size.width() / 2, size.height() / 2), size);
-        painter.setPen(QPen(QColor(150, 150, 150), 0.8 * zoom));
-        painter.setBrush(QColor(255, 255, 255, 225));
+        painter.setPen(QPen(ink(QColor(150, 150, 150)), 0.8 * zoom));
+        painter.setBrush(ink(QColor(255, 255, 255, 225)));
         painter.drawRoundedRect(box, 3 * zoom, 3 * zoom);
-        painter.setPen(kInk);
+        painter.setPen(ink(kInk));
         painter.drawText(box, Qt::AlignCenter, label.text);
     }
 
@@ -338,15 +342,16 @@ void AttentionArrows::render(QPainter &painter, const QRectF &area) const
     for (int i = 0; i < n; ++i) {
         const QRectF &node = layout.nodes[std::size_t(i)];
         const bool selected = i == m_selected;
-        painter.setPen(QPen(selected ? kSelection : kInk, (selected ? 3 : 1.5) * zoom));
-        painter.setBrush(selected ? QColor(255, 244, 214) : QColor(245, 245, 245));
+        painter.setPen(QPen(selected ? kSelection : ink(kInk), (selected ? 3 : 1.5) * zoom));
+        painter.setBrush(selected ? QColor(255, 244, 214) : ink(QColor(245, 245, 245)));
         painter.drawRoundedRect(node, 6 * zoom, 6 * zoom);
-        painter.setPen(Qt::black);
+        // The selected word's box stays light yellow on any page, so its text stays black.
+        painter.setPen(selected ? QColor(Qt::black) : ink(Qt::black));
         painter.drawText(node, Qt::AlignCenter, m_tokens[i]);
     }
 
     painter.setFont(layout.smallFont);
-    painter.setPen(QColor(80, 80, 80));
+    painter.setPen(ink(QColor(80, 80, 80)));
     const QString legend = m_selected >= 0
                                ? tr("Where “%1” looks: arrow from the query word to each key, width and colour = weight. "
                                     "Click it again to show all words.").arg(m_tokens[m_selected])

@@ -61,9 +61,23 @@ void fitToContents(QTableWidget *table)
     table->setFixedSize(width, height);
 }
 
-QTableWidget *makeTable()
+// Tab moves from cell to cell, and from the last cell (or Shift+Tab from the first) on to the next
+// widget: QTableView would wrap around and keep keyboard users inside the table.
+class GuessTable : public QTableWidget
 {
-    auto *table = new QTableWidget;
+protected:
+    QModelIndex moveCursor(CursorAction action, Qt::KeyboardModifiers modifiers) override
+    {
+        const QModelIndex next = QTableWidget::moveCursor(action, modifiers);
+        const QModelIndex current = currentIndex();
+        if ((action == MoveNext && next.row() < current.row()) || (action == MovePrevious && next.row() > current.row()))
+            return {};
+        return next;
+    }
+};
+
+QTableWidget *makeTable(QTableWidget *table)
+{
     table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
@@ -75,12 +89,12 @@ QTableWidget *makeTable()
 
 PredictionTable::PredictionTable(QWidget *parent) : QWidget(parent)
 {
-    m_guessTable = makeTable();
+    m_guessTable = makeTable(new GuessTable);
     m_guessTable->setObjectName(QStringLiteral("guessTable"));
     m_guessTable->setEditTriggers(QAbstractItemView::AllEditTriggers);
     m_guessTable->setToolTip(tr("Your guess: how much each query word (row) attends to each key word (column). "
                                 "Type 0.25, 1/4 or leave a cell empty for 0."));
-    m_differenceTable = makeTable();
+    m_differenceTable = makeTable(new QTableWidget);
     m_differenceTable->setObjectName(QStringLiteral("differenceTable"));
     m_differenceTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_differenceTable->setSelectionMode(QAbstractItemView::NoSelection);

@@ -85,6 +85,7 @@ SelfAttentionPanel::SelfAttentionPanel(QWidget *parent) : QWidget(parent)
     m_heatmap->setRoles(tr("query"), tr("query word (row)"), tr("key"), tr("key word (column)"));
     m_heatmap->setTitle(tr("Self-attention weights"));
     m_heatmap->setMinimumSize(300, 280);
+    m_heatmap->setAccessibleName(tr("Self-attention heatmap"));
     m_explainer = new HeatmapExplainer(m_heatmap, this, [this](int row, int column) {
         return isRevealed() ? selfAttentionExplanationHtml(m_result, m_tokens, row, column) : QString();
     });
@@ -94,6 +95,9 @@ SelfAttentionPanel::SelfAttentionPanel(QWidget *parent) : QWidget(parent)
     m_arrows->setObjectName(QStringLiteral("selfAttentionArrows"));
     m_arrows->setTitle(tr("Who attends to whom"));
     m_arrows->setMinimumSize(300, 320);
+    m_arrows->setAccessibleName(tr("Self-attention arrows"));
+    m_arrows->setAccessibleDescription(tr("Arrows from each query word to the key words, thicker for larger weights; "
+                                          "select a cell of the heatmap to show one query's arrows."));
     m_exportHeatmapButton = new QPushButton(tr("Export &Heatmap…"));
     m_exportHeatmapButton->setToolTip(tr("Save the heatmap as a PNG image"));
     m_exportArrowsButton = new QPushButton(tr("Export &Arrows…"));

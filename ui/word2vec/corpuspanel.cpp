@@ -40,6 +40,7 @@ CorpusPanel::CorpusPanel(QWidget *parent)
     m_path->setPlaceholderText(tr("No file chosen"));
     m_pasted->setPlaceholderText(tr("Paste or type text here, one sentence a line."));
     m_pasted->setObjectName(QStringLiteral("pastedText"));
+    m_pasted->setTabChangesFocus(true);  // Tab leads on to the next field instead of typing a tab
     m_preview->setObjectName(QStringLiteral("corpusPreview"));
     m_preview->setWordWrap(true);
     m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -69,11 +69,18 @@ QWidget *Word2VecLab::createPage()
     m_find->setObjectName(QStringLiteral("findWord"));
     m_find->setPlaceholderText(tr("Find a word…"));
     m_find->setClearButtonEnabled(true);
+    m_find->setAccessibleName(tr("Find a word on the map"));
     connect(m_find, &QLineEdit::returnPressed, this, [this] { findWord(m_find->text()); });
     m_labels->setObjectName(QStringLiteral("labelCount"));
     m_labels->setRange(0, EmbeddingPlot::kMaxPlacedLabels);
     m_labels->setValue(60);
     m_labels->setToolTip(tr("How many of the most frequent words are labelled; rest the pointer on a point to name it."));
+    m_labels->setAccessibleName(tr("Labelled words"));
+    m_map->setAccessibleName(tr("Word map"));
+    m_loss->setAccessibleName(tr("Word2vec loss plot"));
+    m_loss->setAccessibleDescription(tr("Loss per pair for each batch, and its smoothed line."));
+    m_noise->setAccessibleName(tr("Noise distribution chart"));
+    m_noise->setAccessibleDescription(tr("The most frequent words' share of the corpus and of the negative samples."));
     connect(m_labels, qOverload<int>(&QSpinBox::valueChanged), this, [this](int count) {
         m_map->setLabelLimit(count);
         if (!m_projection.words.empty())

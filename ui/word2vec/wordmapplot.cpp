@@ -49,17 +49,6 @@ int WordMapPlot::trailLength(const QString &text) const
     return int(m_trails.value(text).size());
 }
 
-int WordMapPlot::findWord(const QString &text)
-{
-    const QString wanted = text.trimmed();
-    for (int i = 0; i < wordCount(); ++i)
-        if (word(i).compare(wanted, Qt::CaseInsensitive) == 0) {
-            emit wordClicked(i);
-            return i;
-        }
-    return -1;
-}
-
 void WordMapPlot::drawTrails()
 {
     for (QCPCurve *curve : std::as_const(m_curves))

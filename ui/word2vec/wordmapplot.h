@@ -20,8 +20,6 @@ public:
     void follow(const QString &word);
     void clearTrails();  // a new run, or vectors from a file
     int trailLength(const QString &word) const;  // positions kept for `word`; 0 when not followed
-    // The word's index (case ignored), selected and followed; -1 when it is not on the map.
-    int findWord(const QString &text);
 
 private:
     void drawTrails();

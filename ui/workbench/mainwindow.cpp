@@ -1,6 +1,7 @@
 #include "ui/workbench/mainwindow.h"
 
 #include "ui/core/guidepane.h"
+#include "ui/core/plottheme.h"
 #include "ui/workbench/document.h"
 #include "ui/workbench/lab.h"
 #include "ui/workbench/runprogress.h"
@@ -18,9 +19,12 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_run(new RunState(this)), m_document(new Document(this)),
@@ -34,6 +38,7 @@ MainWindow::MainWindow(QWidget *parent)
     setCentralWidget(m_tabs);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    followPlotTheme();
     createActions();
 
     connect(m_document, &Document::changed, this, &MainWindow::updateActions);
@@ -53,6 +58,7 @@ void MainWindow::addLab(Lab *lab)
     for (const LabPage &page : lab->pages()) {
         m_tabs->addTab(page.widget, QString(page.title).remove(QLatin1Char('&')));
         m_tabLabs << lab;
+        m_pagePolicies << page.widget->sizePolicy();
     }
     for (const LabDock &placed : lab->docks()) {
         if (placed.tabbedWith) {
@@ -73,11 +79,15 @@ void MainWindow::addLab(Lab *lab)
 void MainWindow::finishSetup()
 {
     createMenus();
+    // Before the default sizes: the docks' room depends on the size of their text.
+    setScale(QSettings().value(QStringLiteral("view/scale"), 1.0).toDouble());
     applyDefaultSizes();
     m_defaultState = saveState();
     readSettings();
     showDocksOf(m_tabLabs.value(m_tabs->currentIndex()));
+    sizeToShownPage();
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        sizeToShownPage();
         showDocksOf(m_tabLabs.value(index));
         updateActions();
     });
@@ -138,6 +148,33 @@ void MainWindow::createActions()
 
     m_resetLayoutAction = new QAction(tr("&Reset Layout"), this);
     connect(m_resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
+
+    m_zoomInAction = new QAction(tr("Zoom &In"), this);
+    m_zoomInAction->setObjectName(QStringLiteral("zoomInAction"));
+    // Ctrl+= as well: on most keyboards + needs Shift, and browsers take both.
+    m_zoomInAction->setShortcuts(QKeySequence::keyBindings(QKeySequence::ZoomIn) << QKeySequence(Qt::CTRL | Qt::Key_Equal));
+    m_zoomInAction->setStatusTip(tr("Make all text, plot labels, lines and markers larger."));
+    connect(m_zoomInAction, &QAction::triggered, this, [this] { zoom(1); });
+
+    m_zoomOutAction = new QAction(tr("Zoom &Out"), this);
+    m_zoomOutAction->setObjectName(QStringLiteral("zoomOutAction"));
+    m_zoomOutAction->setShortcuts(QKeySequence::ZoomOut);
+    m_zoomOutAction->setStatusTip(tr("Make all text, plot labels, lines and markers smaller."));
+    connect(m_zoomOutAction, &QAction::triggered, this, [this] { zoom(-1); });
+
+    m_actualSizeAction = new QAction(tr("&Actual Size"), this);
+    m_actualSizeAction->setObjectName(QStringLiteral("actualSizeAction"));
+    m_actualSizeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    m_actualSizeAction->setStatusTip(tr("Draw text and plots at the desktop's own size."));
+    connect(m_actualSizeAction, &QAction::triggered, this, [this] { setScale(1); });
+
+    m_presentationAction = new QAction(tr("&Presentation"), this);
+    m_presentationAction->setObjectName(QStringLiteral("presentationAction"));
+    m_presentationAction->setCheckable(true);
+    m_presentationAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    m_presentationAction->setStatusTip(tr("Large text, labels and lines for a projector; again for the desktop's size."));
+    connect(m_presentationAction, &QAction::triggered, this,
+            [this](bool on) { setScale(on ? kPresentationScale : 1); });
 
     for (QAction *action : runActions()) {
         const QString shortcuts = action->shortcut().toString(QKeySequence::NativeText);
@@ -200,6 +237,11 @@ void MainWindow::createMenus()
     };
     connect(m_tabs, &QTabWidget::currentChanged, guide, followTab);
     followTab();
+    m_viewMenu->addAction(m_presentationAction);
+    m_viewMenu->addAction(m_zoomInAction);
+    m_viewMenu->addAction(m_zoomOutAction);
+    m_viewMenu->addAction(m_actualSizeAction);
+    m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_resetLayoutAction);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
@@ -217,9 +259,7 @@ void MainWindow::applyDefaultSizes()
                                                         std::max(800, available.height() * 17 / 20)));
     resize(size);
     move(available.center() - rect().center());
-    if (!m_leftDocks.isEmpty() && !m_rightDocks.isEmpty())
-        resizeDocks({m_leftDocks.constFirst(), m_rightDocks.constFirst()},
-                    {std::clamp(size.width() / 4, 300, 380), std::clamp(size.width() * 7 / 20, 430, 640)}, Qt::Horizontal);
+    fitSideDocks(size.width());
     if (m_rightDocks.size() > 1)
         resizeDocks(m_rightDocks, QList<int>(m_rightDocks.size(), size.height() / int(m_rightDocks.size())),
                     Qt::Vertical);
@@ -245,6 +285,7 @@ void MainWindow::writeSettings() const
     QSettings settings;
     for (Lab *lab : m_labs)
         lab->saveSettings(settings);
+    settings.setValue(QStringLiteral("view/scale"), viewScale());
     settings.beginGroup(QStringLiteral("window"));
     settings.setValue(QStringLiteral("centralTab"), m_tabs->currentIndex());
     settings.setValue(QStringLiteral("geometry"), saveGeometry());
@@ -259,6 +300,63 @@ void MainWindow::resetLayout()
         dock->show();
     for (QDockWidget *dock : std::as_const(m_frontDocks))
         dock->raise();
+}
+
+void MainWindow::setScale(double scale)
+{
+    // The nearest of the steps: a hand-edited setting cannot make the window unusable.
+    const double *nearest = std::min_element(std::begin(kScales), std::end(kScales), [scale](double a, double b) {
+        return std::abs(a - scale) < std::abs(b - scale);
+    });
+    const bool changed = *nearest != viewScale();
+    setViewScale(*nearest);
+    if (changed && isVisible())
+        QTimer::singleShot(0, this, &MainWindow::fitToScreen);  // once the layouts have taken the new fonts
+    m_zoomInAction->setEnabled(*nearest < kScales[std::size(kScales) - 1]);
+    m_zoomOutAction->setEnabled(*nearest > kScales[0]);
+    m_presentationAction->setChecked(*nearest == kPresentationScale);
+}
+
+void MainWindow::fitSideDocks(int windowWidth)
+{
+    // The docks on the right grow with the screen. With larger text the page keeps its room: the
+    // setup on the left, not needed while presenting, takes only what its own text needs.
+    const bool scaledUp = viewScale() > 1;
+    QList<QDockWidget *> sides;
+    QList<int> widths;
+    for (const QList<QDockWidget *> *side : {&m_leftDocks, &m_rightDocks}) {
+        const auto shown = std::find_if(side->begin(), side->end(), [](QDockWidget *dock) { return !dock->isHidden(); });
+        if (shown == side->end())
+            continue;
+        sides << *shown;
+        if (side == &m_leftDocks)
+            widths << (scaledUp ? (*shown)->minimumSizeHint().width() : std::clamp(windowWidth / 4, 300, 380));
+        else
+            widths << std::clamp(windowWidth * 7 / 20, 430, 640);
+    }
+    resizeDocks(sides, widths, Qt::Horizontal);
+}
+
+void MainWindow::fitToScreen()
+{
+    const QScreen *shown = screen();
+    if (!shown || isMaximized() || isFullScreen())
+        return;
+    const QRect available = shown->availableGeometry();
+    fitSideDocks(width());
+    const QSize frame = frameGeometry().size() - size();
+    resize(size().boundedTo(available.size() - frame));
+    const QRect placed = frameGeometry();
+    if (!available.contains(placed))
+        move(available.topLeft() + QPoint(std::max(0, (available.width() - placed.width()) / 2),
+                                          std::max(0, (available.height() - placed.height()) / 2)));
+}
+
+void MainWindow::zoom(int steps)
+{
+    // setScale() keeps the view scale on one of the steps.
+    const std::ptrdiff_t at = std::find(std::begin(kScales), std::end(kScales), viewScale()) - std::begin(kScales);
+    setScale(kScales[std::clamp<std::ptrdiff_t>(at + steps, 0, std::ptrdiff_t(std::size(kScales)) - 1)]);
 }
 
 Lab *MainWindow::trainingLab() const
@@ -281,6 +379,16 @@ void MainWindow::showDocksOf(Lab *lab)
     for (QDockWidget *dock : std::as_const(m_frontDocks))
         if (m_dockLabs.value(dock) == lab)
             dock->raise();
+}
+
+void MainWindow::sizeToShownPage()
+{
+    // A stack of pages is as large as its largest page: hidden pages would keep the window wider
+    // than a 1280-pixel projector once the text is scaled up. Ignored, they ask for no room.
+    for (int i = 0; i < m_tabs->count(); ++i)
+        m_tabs->widget(i)->setSizePolicy(i == m_tabs->currentIndex()
+                                             ? m_pagePolicies.at(i)
+                                             : QSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored));
 }
 
 void MainWindow::updateActions()

@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QList>
 #include <QMainWindow>
+#include <QSizePolicy>
 
 class Document;
 class Lab;
@@ -41,6 +42,15 @@ public:
     QAction *resumeAction() const { return m_resumeAction; }
     QAction *stopAction() const { return m_stopAction; }
     QAction *saveAction() const { return m_saveAction; }
+    QAction *zoomInAction() const { return m_zoomInAction; }
+    QAction *zoomOutAction() const { return m_zoomOutAction; }
+    QAction *actualSizeAction() const { return m_actualSizeAction; }
+    QAction *presentationAction() const { return m_presentationAction; }
+
+    // The view scales View ▸ Zoom steps through. Presentation mode is the largest at which the
+    // default layout still fits a 1280×720 projector.
+    static constexpr double kScales[] = {0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0};
+    static constexpr double kPresentationScale = 1.25;
 
 signals:
     void pauseRequested();
@@ -70,9 +80,15 @@ private:
     void about();
     Lab *trainingLab() const;  // the shown tab's lab when it trains, else the first that does
     void showDocksOf(Lab *lab);
+    void sizeToShownPage();
+    void fitSideDocks(int windowWidth);
+    void fitToScreen();  // after a change of scale: the docks refitted, the window on the screen
+    void setScale(double scale);
+    void zoom(int steps);  // this many steps of kScales up (or down, when negative)
 
     QList<Lab *> m_labs;
     QList<Lab *> m_tabLabs;                  // the lab of each tab
+    QList<QSizePolicy> m_pagePolicies;       // each tab's page's own size policy
     QHash<QDockWidget *, Lab *> m_dockLabs;  // the lab of each dock
     RunState *m_run;
     Document *m_document;
@@ -93,6 +109,10 @@ private:
     QAction *m_resumeAction;
     QAction *m_stopAction;
     QAction *m_resetLayoutAction;
+    QAction *m_zoomInAction;
+    QAction *m_zoomOutAction;
+    QAction *m_actualSizeAction;
+    QAction *m_presentationAction;
     QMenu *m_fileMenu;
     QMenu *m_viewMenu;
 };

@@ -49,6 +49,7 @@ private slots:
     void exportWritesPngOfRequestedSize_data();
     void exportWritesPngOfRequestedSize();
     void clickingWordSelectsItsArrows();
+    void arrowsFollowADarkPalette();
     void settingsRoundTrip();
 
 private:
@@ -293,6 +294,19 @@ void TestSelfAttentionPanel::clickingWordSelectsItsArrows()
     QCOMPARE(arrows->selectedQuery(), -1);
     QVERIFY(AttentionArrows::strokeWidth(0.8) > AttentionArrows::strokeWidth(0.2));
     QVERIFY(AttentionArrows::strokeWidth(0) > 0);
+}
+
+void TestSelfAttentionPanel::arrowsFollowADarkPalette()
+{
+    m_panel->revealWithoutPrediction();
+    AttentionArrows *arrows = m_panel->arrows();
+    const auto corner = [arrows] { return arrows->grab().toImage().pixelColor(2, 2); };
+    QVERIFY(corner().lightness() > 200);
+    QPalette dark = arrows->palette();
+    dark.setColor(QPalette::Base, QColor(30, 30, 32));
+    dark.setColor(QPalette::Text, QColor(235, 235, 235));
+    arrows->setPalette(dark);
+    QCOMPARE(corner(), QColor(30, 30, 32));
 }
 
 void TestSelfAttentionPanel::settingsRoundTrip()
