@@ -30,6 +30,8 @@ HeatmapExplainer::HeatmapExplainer(AttentionHeatmap *heatmap, QWidget *scope, Ex
     m_dialog->setObjectName(QStringLiteral("explanationDialog"));
     m_dialog->setWindowTitle(tr("Explain This Weight"));
     m_dialog->setModal(false);
+    // Focus stays on the heatmap, so the arrow keys go on moving the cell the window explains.
+    m_dialog->setAttribute(Qt::WA_ShowWithoutActivating);
     m_view = new QTextBrowser;
     m_view->setObjectName(QStringLiteral("explanationView"));
     m_view->setOpenLinks(false);
@@ -66,7 +68,6 @@ void HeatmapExplainer::explainSelected()
     }
     m_dialog->show();
     m_dialog->raise();
-    m_dialog->activateWindow();
 }
 
 void HeatmapExplainer::refresh()
