@@ -9,6 +9,7 @@
 #include "ui/attention/losspanel.h"
 #include "ui/attention/modeltext.h"
 #include "ui/attention/trainingpanel.h"
+#include "ui/core/guidepane.h"
 #include "ui/core/markdownview.h"
 #include "ui/workbench/mainwindow.h"
 
@@ -185,6 +186,11 @@ void AttentionLab::restoreSettings(QSettings &settings)
     m_inference->inputField()->selectAll();
     m_inference->inputField()->setFocus();
     settings.endGroup();
+}
+
+QString AttentionLab::guide() const
+{
+    return GuidePane::read(QStringLiteral("attention"));
 }
 
 QString AttentionLab::trainProblem() const

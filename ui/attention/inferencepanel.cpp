@@ -1,7 +1,9 @@
 #include "ui/attention/inferencepanel.h"
 
+#include "ui/attention/attentionexplanationtext.h"
 #include "ui/attention/beamview.h"
 #include "ui/core/attentionheatmap.h"
+#include "ui/core/heatmapexplainer.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -13,6 +15,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <exception>
@@ -89,6 +92,12 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
     m_heatmap = new AttentionHeatmap;
     m_heatmap->setObjectName(QStringLiteral("attentionHeatmap"));
     m_heatmap->setMinimumHeight(220);
+    m_explainer = new HeatmapExplainer(m_heatmap, this, [this](int row, int column) {
+        const ModelSnapshot model = currentModel();
+        return model && m_hasSentence ? attentionExplanationHtml(*model, m_sentence, row, column) : QString();
+    });
+    auto *explainButton = new QToolButton;
+    explainButton->setDefaultAction(m_explainer->action());
 
     m_beamWidth = new QSpinBox;
     m_beamWidth->setObjectName(QStringLiteral("beamWidth"));
@@ -141,7 +150,10 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
     layout->addLayout(modelRow);
     layout->addLayout(tokens);
     layout->addWidget(m_notice);
-    layout->addWidget(m_cellInfo);
+    auto *cellRow = new QHBoxLayout;
+    cellRow->addWidget(m_cellInfo, 1);
+    cellRow->addWidget(explainButton);
+    layout->addLayout(cellRow);
     auto *views = new QSplitter(Qt::Vertical);
     views->addWidget(m_heatmap);
     views->addWidget(m_beamView);
@@ -163,6 +175,7 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
         decode();
     });
     connect(m_heatmap, &AttentionHeatmap::cellSelected, this, &InferencePanel::selectCell);
+    connect(this, &InferencePanel::sentenceDecoded, m_explainer, &HeatmapExplainer::refresh);
     connect(m_beamWidth, &QSpinBox::valueChanged, this, [this](int width) {
         m_alpha->setEnabled(width > 1);
         decode();
@@ -386,7 +399,8 @@ void InferencePanel::renderTokens()
         return;
     }
     if (m_row < 0) {
-        m_cellInfo->setText(tr("<small>Click a cell of the heatmap to follow one output word.</small>"));
+        m_cellInfo->setText(tr("<small>Click a cell of the heatmap to follow one output word; double-click it to see "
+                               "how its weight is computed.</small>"));
         return;
     }
     const QLocale locale;

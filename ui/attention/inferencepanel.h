@@ -8,6 +8,7 @@
 
 class AttentionHeatmap;
 class BeamView;
+class HeatmapExplainer;
 class QDoubleSpinBox;
 class QSpinBox;
 class QComboBox;
@@ -44,6 +45,7 @@ public:
     int highlightedOutputToken() const { return m_row; }  // -1: none
     int highlightedSourceToken() const { return m_column; }
     AttentionHeatmap *heatmap() const { return m_heatmap; }
+    HeatmapExplainer *explainer() const { return m_explainer; }
     QLineEdit *inputField() const { return m_input; }
     BeamView *beamView() const { return m_beamView; }
 
@@ -69,6 +71,7 @@ private:
     QLabel *m_cellInfo;
     QLabel *m_notice;
     AttentionHeatmap *m_heatmap;
+    HeatmapExplainer *m_explainer;
     QSpinBox *m_beamWidth;
     QDoubleSpinBox *m_alpha;
     BeamView *m_beamView;

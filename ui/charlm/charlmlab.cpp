@@ -9,6 +9,7 @@
 #include "ui/charlm/samplebox.h"
 #include "ui/charlm/samplehistory.h"
 #include "ui/core/exportdialog.h"
+#include "ui/core/guidepane.h"
 #include "ui/core/lossplot.h"
 #include "ui/core/plotexport.h"
 #include "ui/workbench/mainwindow.h"
@@ -248,6 +249,11 @@ void CharLmLab::restoreSettings(QSettings &settings)
     m_sampler->restoreSettings(settings);
     m_readout->restoreSettings(settings);
     settings.endGroup();
+}
+
+QString CharLmLab::guide() const
+{
+    return GuidePane::read(QStringLiteral("charlm"));
 }
 
 QString CharLmLab::trainProblem() const

@@ -1,5 +1,6 @@
 #include "ui/selfattention/selfattentionlab.h"
 
+#include "ui/core/guidepane.h"
 #include "ui/selfattention/selfattentionpanel.h"
 #include "ui/workbench/mainwindow.h"
 
@@ -21,6 +22,11 @@ void SelfAttentionLab::saveSettings(QSettings &settings) const
 void SelfAttentionLab::restoreSettings(QSettings &settings)
 {
     m_panel->restoreSettings(settings);
+}
+
+QString SelfAttentionLab::guide() const
+{
+    return GuidePane::read(QStringLiteral("selfattention"));
 }
 
 void SelfAttentionLab::setModel(const ModelSnapshot &model, const QString &description)

@@ -17,6 +17,7 @@ public:
     QList<LabPage> pages() const override;
     void saveSettings(QSettings &settings) const override;
     void restoreSettings(QSettings &settings) override;
+    QString guide() const override;
 
     SelfAttentionPanel *panel() const { return m_panel; }
 

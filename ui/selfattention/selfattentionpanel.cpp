@@ -4,9 +4,11 @@
 #include "engine/selfattention/selfattentioninputs.h"
 #include "ui/core/attentionheatmap.h"
 #include "ui/core/exportdialog.h"
+#include "ui/core/heatmapexplainer.h"
 #include "ui/selfattention/attentionarrows.h"
 #include "ui/selfattention/attentionsteps.h"
 #include "ui/selfattention/predictiontable.h"
+#include "ui/selfattention/selfattentionexplanationtext.h"
 #include "ui/selfattention/selfattentioncontrols.h"
 
 #include <QBoxLayout>
@@ -15,6 +17,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QShortcut>
+#include <QToolButton>
 
 #include <algorithm>
 #include <exception>
@@ -83,6 +86,11 @@ SelfAttentionPanel::SelfAttentionPanel(QWidget *parent) : QWidget(parent)
     m_heatmap->setTitle(tr("Self-attention weights"));
     m_heatmap->setMinimumSize(300, 280);
     m_heatmap->setAccessibleName(tr("Self-attention heatmap"));
+    m_explainer = new HeatmapExplainer(m_heatmap, this, [this](int row, int column) {
+        return isRevealed() ? selfAttentionExplanationHtml(m_result, m_tokens, row, column) : QString();
+    });
+    auto *explainButton = new QToolButton;
+    explainButton->setDefaultAction(m_explainer->action());
     m_arrows = new AttentionArrows;
     m_arrows->setObjectName(QStringLiteral("selfAttentionArrows"));
     m_arrows->setTitle(tr("Who attends to whom"));
@@ -100,6 +108,7 @@ SelfAttentionPanel::SelfAttentionPanel(QWidget *parent) : QWidget(parent)
     auto *exportButtons = new QHBoxLayout;
     exportButtons->addWidget(m_exportHeatmapButton);
     exportButtons->addWidget(m_exportArrowsButton);
+    exportButtons->addWidget(explainButton);
     exportButtons->addStretch(1);
 
     m_left = new QWidget;
@@ -342,6 +351,7 @@ void SelfAttentionPanel::showResults()
     m_exportArrowsButton->setEnabled(revealed);
     if (n > 0 && m_arrows->selectedQuery() >= n)
         m_arrows->selectQuery(-1);
+    m_explainer->refresh();
     arrangeForWidth(width());
 }
 

@@ -11,6 +11,7 @@
 class AttentionArrows;
 class AttentionHeatmap;
 class AttentionSteps;
+class HeatmapExplainer;
 class PredictionTable;
 class QBoxLayout;
 class QLabel;
@@ -56,6 +57,7 @@ public:
     PredictionTable *predictionTable() const { return m_prediction; }
     AttentionHeatmap *heatmap() const { return m_heatmap; }
     AttentionArrows *arrows() const { return m_arrows; }
+    HeatmapExplainer *explainer() const { return m_explainer; }
     QPushButton *revealButton() const { return m_revealButton; }
 
 protected:
@@ -83,6 +85,7 @@ private:
     QLabel *m_status;
     AttentionHeatmap *m_heatmap;
     AttentionArrows *m_arrows;
+    HeatmapExplainer *m_explainer;
     AttentionSteps *m_steps;
     QWidget *m_left;  // prediction and step-by-step tables
     QBoxLayout *m_columns;

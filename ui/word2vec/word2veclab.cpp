@@ -3,6 +3,7 @@
 #include "engine/core/epochstats.h"
 #include "engine/word2vec/wordmap.h"
 #include "ui/core/exportdialog.h"
+#include "ui/core/guidepane.h"
 #include "ui/core/lossplot.h"
 #include "ui/core/plotexport.h"
 #include "ui/word2vec/corpuspanel.h"
@@ -216,6 +217,11 @@ void Word2VecLab::restoreSettings(QSettings &settings)
 {
     m_corpus->restoreSettings(settings);
     m_labels->setValue(settings.value(QStringLiteral("word2vec/labels"), m_labels->value()).toInt());
+}
+
+QString Word2VecLab::guide() const
+{
+    return GuidePane::read(QStringLiteral("word2vec"));
 }
 
 QString Word2VecLab::trainProblem() const

@@ -37,6 +37,7 @@ public:
     QList<QAction *> exportActions() const override;
     void saveSettings(QSettings &settings) const override;
     void restoreSettings(QSettings &settings) override;
+    QString guide() const override;
     bool trains() const override { return true; }
     QString trainProblem() const override;
     void train() override;

@@ -37,6 +37,9 @@ public:
     virtual QList<QAction *> exportActions() const { return {}; }  // File menu entries
     virtual void saveSettings(QSettings &settings) const = 0;
     virtual void restoreSettings(QSettings &settings) = 0;
+    // Markdown shown in View ▸ Guide (F1) while the lab's page is on screen: what is on screen,
+    // the formula, what to try next (GuidePane::read).
+    virtual QString guide() const { return {}; }
 
     // Training: Train (F5) trains the lab that offers it. Empty problem: ready to train.
     virtual bool trains() const { return false; }

@@ -1,5 +1,6 @@
 #include "ui/workbench/mainwindow.h"
 
+#include "ui/core/guidepane.h"
 #include "ui/core/plottheme.h"
 #include "ui/workbench/document.h"
 #include "ui/workbench/lab.h"
@@ -224,6 +225,18 @@ void MainWindow::createMenus()
             ++page;
         }
     m_viewMenu->addSeparator();
+    auto *guide = new GuidePane(this);  // the guide of the lab whose page is shown, in the last right dock's tabs
+    addDockWidget(Qt::RightDockWidgetArea, guide);
+    if (!m_rightDocks.isEmpty())
+        tabifyDockWidget(m_rightDocks.constLast(), guide);
+    guide->hide();
+    m_viewMenu->addAction(guide->toggleViewAction());
+    const auto followTab = [this, guide] {
+        Lab *lab = m_tabLabs.value(m_tabs->currentIndex());
+        guide->setGuide(lab ? lab->guide() : QString());
+    };
+    connect(m_tabs, &QTabWidget::currentChanged, guide, followTab);
+    followTab();
     m_viewMenu->addAction(m_presentationAction);
     m_viewMenu->addAction(m_zoomInAction);
     m_viewMenu->addAction(m_zoomOutAction);

@@ -1,0 +1,50 @@
+#include "engine/selfattention/selfattentionexplanation.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+std::vector<double> row(const Matrix &m, int r)
+{
+    const auto first = m.values.begin() + std::ptrdiff_t(r) * m.columns;
+    return std::vector<double>(first, first + m.columns);
+}
+
+}
+
+SelfAttentionExplanation explainSelfAttention(const ScaledDotProductAttention &a, int query, int key)
+{
+    const int n = a.tokens();
+    if (query < 0 || query >= n || key < 0 || key >= n || a.q.rows != n || a.k.rows != n)
+        throw std::invalid_argument("no cell (" + std::to_string(query) + ", " + std::to_string(key)
+                                    + ") in self-attention over " + std::to_string(n) + " words");
+    SelfAttentionExplanation e;
+    e.query = query;
+    e.key = key;
+    e.q = row(a.q, query);
+    e.k = row(a.k, key);
+    for (std::size_t m = 0; m < e.q.size(); ++m) {
+        e.products.push_back(e.q[m] * e.k[m]);
+        e.dot += e.products.back();
+    }
+    e.scale = std::sqrt(double(a.dK()));
+    Matrix scores(1, n);
+    for (int j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int m = 0; m < a.dK(); ++m)
+            sum += a.q.at(query, m) * a.k.at(j, m);
+        scores.at(0, j) = sum / e.scale;
+    }
+    e.scores = scores.values;
+    e.weights = softmaxRows(scores).values;
+    e.value = row(a.v, key);
+    for (double x : e.value)
+        e.share.push_back(e.weight() * x);
+    e.output.assign(std::size_t(a.dK()), 0.0);
+    for (int j = 0; j < n; ++j)
+        for (int m = 0; m < a.dK(); ++m)
+            e.output[std::size_t(m)] += e.weights[std::size_t(j)] * a.v.at(j, m);
+    return e;
+}

@@ -1,0 +1,131 @@
+#include "ui/attention/attentionexplanationtext.h"
+
+#include "engine/attention/attentionexplanation.h"
+#include "engine/attention/seq2seqmodel.h"
+#include "ui/core/explanationtext.h"
+
+#include <QCoreApplication>
+#include <QStringList>
+
+#include <exception>
+
+namespace {
+
+using explanationtext::number;
+using explanationtext::vector;
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("AttentionExplanation", text);
+}
+
+QString item(const QString &title, const QString &body)
+{
+    return QStringLiteral("<li><b>%1</b> %2</li>").arg(title, body);
+}
+
+QString word(const std::string &token)
+{
+    return QStringLiteral("“%1”").arg(QString::fromStdString(token).toHtmlEscaped());
+}
+
+QString formula(AttentionKind kind)
+{
+    switch (kind) {
+    case AttentionKind::Bahdanau:
+        return tr("bahdanau (additive): e<sub>tj</sub> = vᵀ tanh(W<sub>s</sub> s<sub>t−1</sub> + W<sub>h</sub> "
+                  "h<sub>j</sub>)");
+    case AttentionKind::LuongDot:
+        return tr("luong-dot: e<sub>tj</sub> = s<sub>t</sub>ᵀ h<sub>j</sub>");
+    case AttentionKind::LuongGeneral:
+        return tr("luong-general: e<sub>tj</sub> = s<sub>t</sub>ᵀ W<sub>a</sub> h<sub>j</sub>");
+    case AttentionKind::None:
+        break;
+    }
+    return {};
+}
+
+// The steps up to the score e_tj, which differ by variant.
+QString scoreSteps(const AttentionExplanation &e, const QString &source)
+{
+    QString html;
+    if (e.kind == AttentionKind::Bahdanau) {
+        html += item(tr("Decoder state s<sub>t−1</sub>:"),
+                     tr("the top GRU layer's state before this step (at the first step, the encoder's final "
+                        "state through the bridge). %1").arg(vector(e.state)));
+        html += item(tr("Encoder state h<sub>j</sub>:"),
+                     tr("the encoder's output at %1. %2").arg(source, vector(e.encoderState)));
+        html += item(tr("W<sub>s</sub>·s<sub>t−1</sub>:"), vector(e.query));
+        html += item(tr("W<sub>h</sub>·h<sub>j</sub>:"), vector(e.key));
+        html += item(tr("tanh(W<sub>s</sub>·s<sub>t−1</sub> + W<sub>h</sub>·h<sub>j</sub>):"), vector(e.energy));
+        html += item(tr("Score e<sub>tj</sub> = vᵀ tanh(…):"),
+                     tr("the sum of %1 products with v = %2 gives <b>%3</b>.")
+                         .arg(QString::number(e.energy.size()), vector(e.scoreWeights), number(e.score())));
+        return html;
+    }
+    html += item(tr("Decoder state s<sub>t</sub>:"),
+                 tr("the top GRU layer's state after this step's GRU, which read the previous output word and "
+                    "h̃<sub>t−1</sub>. %1").arg(vector(e.state)));
+    html += item(tr("Encoder state h<sub>j</sub>:"),
+                 tr("the encoder's output at %1. %2").arg(source, vector(e.encoderState)));
+    if (e.kind == AttentionKind::LuongGeneral) {
+        html += item(tr("W<sub>a</sub>·h<sub>j</sub>:"), vector(e.key));
+        html += item(tr("Score e<sub>tj</sub> = s<sub>t</sub> · (W<sub>a</sub>·h<sub>j</sub>):"),
+                     tr("the sum of %1 products gives <b>%2</b>.")
+                         .arg(QString::number(e.key.size()), number(e.score())));
+    } else {
+        html += item(tr("Score e<sub>tj</sub> = s<sub>t</sub> · h<sub>j</sub>:"),
+                     tr("the sum of %1 products gives <b>%2</b>.")
+                         .arg(QString::number(e.key.size()), number(e.score())));
+    }
+    return html;
+}
+
+}
+
+QString attentionExplanationHtml(const Seq2SeqModel &model, const DecodedSentence &sentence, int row, int column)
+{
+    AttentionExplanation e;
+    try {
+        e = explainAttention(model, sentence, row, column);
+    } catch (const std::exception &error) {
+        return tr("<p>Cannot explain this weight: %1</p>").arg(QString::fromStdString(error.what()).toHtmlEscaped());
+    }
+    const QString output = word(sentence.outputTokens[std::size_t(row)]);
+    const QString source = word(sentence.sourceTokens[std::size_t(column)]);
+    const QString read = sentence.sourceKnown[std::size_t(column)]
+                             ? source
+                             : source + tr(" (not in the vocabulary: read as &lt;UNK&gt;)");
+    QStringList tokens;
+    for (const std::string &token : sentence.sourceTokens)
+        tokens << QString::fromStdString(token);
+
+    QString html = tr("<h3>Output %1 (step t = %2) looks at input %3 (j = %4) with weight %5</h3>")
+                       .arg(output, QString::number(row + 1), source, QString::number(column + 1),
+                            number(e.weight(), 3));
+    html += tr("<p>Attention variant %1; then a<sub>t</sub> = softmax(e<sub>t</sub>) over the input words, "
+               "c<sub>t</sub> = Σ<sub>j</sub> a<sub>tj</sub> h<sub>j</sub>. Vectors are shown by their length "
+               "‖·‖ and first values.</p>")
+                .arg(formula(e.kind));
+    html += QStringLiteral("<ol>") + scoreSteps(e, read);
+    html += item(tr("Softmax over the row:"),
+                 tr("every input word gets its score the same way; a<sub>tk</sub> = exp(e<sub>tk</sub> − max) / "
+                    "Σ exp(e − max).<br>%1")
+                     .arg(explanationtext::softmaxTable(tokens, e.scores, e.weights, column, QStringLiteral("e"))));
+    html += item(tr("Weight:"), tr("a<sub>tj</sub> = <b>%1</b>; the heatmap, from the decoding pass, shows %2.")
+                                    .arg(number(e.weight()), number(double(sentence.weight(row, column)))));
+    QString context = tr("c<sub>t</sub> = Σ<sub>k</sub> a<sub>tk</sub> h<sub>k</sub>: %1.<br>The share of %2, "
+                         "a<sub>tj</sub> h<sub>j</sub>: %3.<br>‖a<sub>tj</sub> h<sub>j</sub>‖ / ‖c<sub>t</sub>‖ = "
+                         "%4; measured along c<sub>t</sub>, it makes up %5% of it (these shares add up to "
+                         "100% over the row).")
+                          .arg(vector(e.context), source, vector(e.share), number(e.shareNormRatio, 3),
+                               number(100 * e.shareAlongContext, 1));
+    if (e.kind != AttentionKind::Bahdanau)
+        context += tr("<br>The output layer then reads h̃<sub>t</sub> = tanh(W<sub>c</sub> [c<sub>t</sub>; "
+                      "s<sub>t</sub>]).");
+    else
+        context += tr("<br>The decoder's GRU then reads [embedding of the previous word; c<sub>t</sub>], and the "
+                      "output layer [s<sub>t</sub>; c<sub>t</sub>; embedding].");
+    html += item(tr("Context vector:"), context);
+    return html + QStringLiteral("</ol>");
+}

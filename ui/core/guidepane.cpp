@@ -1,0 +1,49 @@
+#include "ui/core/guidepane.h"
+
+#include "ui/core/markdownview.h"
+
+#include <QAction>
+#include <QFile>
+#include <QTextBrowser>
+
+// The guides are compiled into the ui library; a static library's resources are registered only
+// when something calls their initialiser (outside any namespace, as Q_INIT_RESOURCE requires).
+static void registerGuides()
+{
+    Q_INIT_RESOURCE(guides);
+}
+
+GuidePane::GuidePane(QWidget *parent) : QDockWidget(tr("Guide"), parent), m_view(new QTextBrowser)
+{
+    setObjectName(QStringLiteral("guideDock"));
+    m_view->setObjectName(QStringLiteral("guideView"));
+    m_view->setOpenExternalLinks(true);
+    setWidget(m_view);
+    QAction *toggle = toggleViewAction();
+    // Opened where it shares a tab group, it comes to the front.
+    connect(toggle, &QAction::triggered, this, [this](bool shown) {
+        if (shown)
+            raise();
+    });
+    toggle->setObjectName(QStringLiteral("guideAction"));
+    toggle->setText(tr("&Guide"));
+    toggle->setShortcut(QKeySequence::HelpContents);
+    toggle->setStatusTip(tr("Show or hide the guide to the lab on screen: what you see, the formula, what to try "
+                            "next (F1)."));
+}
+
+void GuidePane::setGuide(const QString &markdown)
+{
+    m_markdown = markdown;
+    showMarkdown(m_view, markdown.isEmpty() ? tr("This page has no guide.") : markdown);
+}
+
+QString GuidePane::read(const QString &name)
+{
+    static const bool registered = (registerGuides(), true);
+    Q_UNUSED(registered);
+    QFile file(QStringLiteral(":/guides/%1.md").arg(name));
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
+        return {};
+    return QString::fromUtf8(file.readAll());
+}

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QDockWidget>
+#include <QString>
+
+class QTextBrowser;
+
+// A lab's guide in a dock the user opens and closes (its toggleViewAction is View ▸ Guide, F1):
+// what is on screen, the formula, what to try next, written for a student who has read the
+// material once. The texts are Markdown resources, resources/guides/<lab>.md.
+class GuidePane : public QDockWidget
+{
+    Q_OBJECT
+public:
+    explicit GuidePane(QWidget *parent = nullptr);
+
+    // Shows `markdown`; empty: a line saying this page has no guide.
+    void setGuide(const QString &markdown);
+    QString guide() const { return m_markdown; }
+    QTextBrowser *view() const { return m_view; }
+
+    // The guide resources/guides/<name>.md; empty when there is none.
+    static QString read(const QString &name);
+
+private:
+    QTextBrowser *m_view;
+    QString m_markdown;
+};
