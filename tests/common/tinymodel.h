@@ -75,3 +75,18 @@ inline TrainingConfig quickTraining(int epochs)
     return t;
 }
 
+
+// An untrained model over seven words, for the embedding panel: small enough to build at once.
+inline ModelConfig panelModelConfig()
+{
+    ModelConfig m;
+    m.embedSize = 6;
+    m.hiddenSize = 8;
+    m.layers = 1;
+    return m;
+}
+
+inline Vocabulary panelVocabulary()
+{
+    return Vocabulary({"cat", "dog", "car", "bus", "tree", "fox", "sky"});
+}

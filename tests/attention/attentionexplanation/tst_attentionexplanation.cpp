@@ -1,4 +1,5 @@
 #include "engine/attention/attentionexplanation.h"
+#include "tests/common/attentionkindname.h"
 #include "tests/common/tinymodel.h"
 
 #include <QtTest>
@@ -9,14 +10,6 @@
 #include <memory>
 
 namespace {
-
-AttentionKind kindOf(const QString &name)
-{
-    AttentionKind kind = AttentionKind::Bahdanau;
-    if (!parseAttention(name.toStdString(), &kind))
-        qFatal("unknown attention variant %s", qPrintable(name));
-    return kind;
-}
 
 double dot(const std::vector<double> &a, const std::vector<double> &b)
 {

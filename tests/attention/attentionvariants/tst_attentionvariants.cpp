@@ -2,6 +2,7 @@
 #include "engine/attention/checkpointformat.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/seq2seqnet.h"
+#include "tests/common/attentionkindname.h"
 #include "tests/common/tinymodel.h"
 
 #include <QtTest>
@@ -14,14 +15,6 @@
 #include <sstream>
 
 namespace {
-
-AttentionKind kindOf(const QString &name)
-{
-    AttentionKind kind = AttentionKind::Bahdanau;
-    if (!parseAttention(name.toStdString(), &kind))
-        qFatal("unknown attention variant %s", qPrintable(name));
-    return kind;
-}
 
 void addVariantRows(bool withNone)
 {

@@ -2,6 +2,7 @@
 #include "engine/attention/beamsearch.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/core/tokenizer.h"
+#include "tests/common/attentionkindname.h"
 #include "tests/common/tinymodel.h"
 
 #include <QtTest>
@@ -97,14 +98,6 @@ BeamOptions beamOptions(int width, double alpha, int nbest)
     o.alpha = alpha;
     o.nbest = nbest;
     return o;
-}
-
-AttentionKind kindOf(const QString &name)
-{
-    AttentionKind kind = AttentionKind::Bahdanau;
-    if (!parseAttention(name.toStdString(), &kind))
-        qFatal("unknown attention variant %s", qPrintable(name));
-    return kind;
 }
 
 void addVariantRows()

@@ -1,23 +1,11 @@
 #include "ui/core/attentionheatmap.h"
+#include "tests/common/heatmapsamples.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
 namespace {
-
-const QStringList kSource = {"the", "cat", "sat", "down", "<EOS>"};
-const QStringList kOutput = {"down", "sat", "cat", "the"};
-
-// Distinct weights so a wrong row or column shows: (row * 5 + column) / 20.
-std::vector<float> rampWeights()
-{
-    std::vector<float> weights;
-    for (int row = 0; row < kOutput.size(); ++row)
-        for (int column = 0; column < kSource.size(); ++column)
-            weights.push_back(float(row * kSource.size() + column) / 20.0f);
-    return weights;
-}
 
 QString tickLabel(QCPAxis *axis, double position)
 {

@@ -1,6 +1,7 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "ui/attention/embeddingpanel.h"
 #include "ui/core/embeddingplot.h"
+#include "tests/common/tinymodel.h"
 
 #include <QLabel>
 #include <QLineEdit>
@@ -162,11 +163,8 @@ void TestEmbeddingKeys::accessibleDescriptionReadsTheSelection()
 
 void TestEmbeddingKeys::panelSearchFieldSelectsTheTypedWord()
 {
-    ModelConfig config;
-    config.embedSize = 6;
-    config.hiddenSize = 8;
-    config.layers = 1;
-    const Vocabulary vocabulary({"cat", "dog", "car", "bus", "tree", "fox", "sky"});
+    const ModelConfig config = panelModelConfig();
+    const Vocabulary vocabulary = panelVocabulary();
     EmbeddingPanel panel;
     panel.resize(900, 600);
     panel.setModel(std::make_shared<const Seq2SeqModel>(config, vocabulary, 1), "epoch 1");

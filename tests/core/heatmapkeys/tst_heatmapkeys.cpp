@@ -1,24 +1,8 @@
 #include "ui/core/attentionheatmap.h"
+#include "tests/common/heatmapsamples.h"
 
 #include <QSignalSpy>
 #include <QtTest>
-
-namespace {
-
-const QStringList kSource = {"the", "cat", "sat", "down", "<EOS>"};
-const QStringList kOutput = {"down", "sat", "cat", "the"};
-
-// Distinct weights so a wrong row or column shows.
-std::vector<float> rampWeights()
-{
-    std::vector<float> weights;
-    for (int row = 0; row < kOutput.size(); ++row)
-        for (int column = 0; column < kSource.size(); ++column)
-            weights.push_back(float(row * kSource.size() + column) / 20.0f);
-    return weights;
-}
-
-} // namespace
 
 // The heatmap without a mouse: keys select cells exactly as clicks do.
 class TestHeatmapKeys : public QObject
