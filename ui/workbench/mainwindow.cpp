@@ -85,10 +85,12 @@ void MainWindow::finishSetup()
     m_defaultState = saveState();
     readSettings();
     showDocksOf(m_tabLabs.value(m_tabs->currentIndex()));
+    showToolsOf(m_tabLabs.value(m_tabs->currentIndex()));
     sizeToShownPage();
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
         sizeToShownPage();
         showDocksOf(m_tabLabs.value(index));
+        showToolsOf(m_tabLabs.value(index));
         updateActions();
     });
     updateActions();
@@ -206,16 +208,17 @@ void MainWindow::createMenus()
     toolBar->addAction(m_saveAction);
     toolBar->addSeparator();
     toolBar->addActions(runActions());
-    for (Lab *lab : std::as_const(m_labs))
-        if (!lab->exportActions().isEmpty()) {
-            toolBar->addSeparator();
-            toolBar->addAction(lab->exportActions().constFirst());
-        }
+    // The shown lab's main export beside them; the other labs' exports stay in the File menu.
+    m_labToolBar = addToolBar(tr("Lab"));
+    m_labToolBar->setObjectName(QStringLiteral("labToolBar"));
+    m_labToolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_labToolBar->setMovable(false);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     for (QDockWidget *dock : std::as_const(m_docks))
         m_viewMenu->addAction(dock->toggleViewAction());
     m_viewMenu->addAction(toolBar->toggleViewAction());
+    m_viewMenu->addAction(m_labToolBar->toggleViewAction());
     m_viewMenu->addSeparator();
     int page = 0;
     for (Lab *lab : std::as_const(m_labs))
@@ -386,6 +389,13 @@ Lab *MainWindow::trainingLab() const
         return shown;
     const auto found = std::find_if(m_labs.begin(), m_labs.end(), [](Lab *lab) { return lab->trains(); });
     return found == m_labs.end() ? nullptr : *found;
+}
+
+void MainWindow::showToolsOf(Lab *lab)
+{
+    m_labToolBar->clear();
+    if (lab && !lab->exportActions().isEmpty())
+        m_labToolBar->addAction(lab->exportActions().constFirst());
 }
 
 void MainWindow::showDocksOf(Lab *lab)

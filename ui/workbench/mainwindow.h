@@ -16,6 +16,7 @@ class QCloseEvent;
 class QDockWidget;
 class QMenu;
 class QTabWidget;
+class QToolBar;
 class RunProgress;
 struct BatchProgress;
 
@@ -81,6 +82,7 @@ private:
     void about();
     Lab *trainingLab() const;  // the shown tab's lab when it trains, else the first that does
     void showDocksOf(Lab *lab);
+    void showToolsOf(Lab *lab);  // the lab toolbar: the shown lab's main export
     void sizeToShownPage();
     void fitSideDocks(int windowWidth);
     void fitToScreen();  // after a change of scale: the docks refitted, the window on the screen
@@ -117,6 +119,7 @@ private:
     QAction *m_zoomOutAction;
     QAction *m_actualSizeAction;
     QAction *m_presentationAction;
+    QToolBar *m_labToolBar;
     QMenu *m_fileMenu;
     QMenu *m_viewMenu;
 };

@@ -15,8 +15,10 @@
 #include "ui/attention/lengthaccuracyplot.h"
 #include "ui/attention/losspanel.h"
 #include "ui/attention/trainingpanel.h"
+#include "ui/charlm/charlmlab.h"
 #include "ui/core/attentionheatmap.h"
 #include "ui/core/lossplot.h"
+#include "ui/word2vec/word2veclab.h"
 #include "ui/workbench/document.h"
 #include "ui/workbench/mainwindow.h"
 
@@ -27,10 +29,12 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QToolBar>
 
 #include <future>
 
@@ -50,6 +54,7 @@ private slots:
     void cleanup();
 
     void settingsPersistAcrossWindows();
+    void toolbarShowsTheShownLabsExport();
     void openingABadCheckpointKeepsTheModel();
     void saveThenOpenRoundTrips();
     void trainingFeedsPlotsTableAndAnalysis();
@@ -111,6 +116,24 @@ void TestMainWindow::settingsPersistAcrossWindows()
     QCOMPARE(secondLabs.attention->trainingPanel()->trainingConfig().epochs, 17);
     QCOMPARE(secondLabs.attention->trainingPanel()->trainingConfig().learningRate, training.learningRate);
     QCOMPARE(secondLabs.attention->inferencePanel()->text(), QStringLiteral("blue cat"));
+}
+
+void TestMainWindow::toolbarShowsTheShownLabsExport()
+{
+    auto *labTools = m_window->findChild<QToolBar *>(QStringLiteral("labToolBar"));
+    QVERIFY(labTools);
+    const QList<std::pair<QString, Lab *>> labs = {{QStringLiteral("Reverse Sentences"), m_labs.attention},
+                                                   {QStringLiteral("Word Embeddings"), m_labs.word2vec},
+                                                   {QStringLiteral("Character Model"), m_labs.charLm}};
+    QTabWidget *tabs = m_window->centralTabs();
+    for (const auto &[tabText, lab] : labs) {
+        int tab = 0;
+        while (tab < tabs->count() && tabs->tabText(tab).remove(QLatin1Char('&')) != tabText)
+            ++tab;
+        QVERIFY2(tab < tabs->count(), qPrintable(tabText));
+        tabs->setCurrentIndex(tab);
+        QCOMPARE(labTools->actions(), QList<QAction *>{lab->exportActions().constFirst()});
+    }
 }
 
 void TestMainWindow::openingABadCheckpointKeepsTheModel()
