@@ -5,7 +5,6 @@
 #include "engine/attention/seq2seqnet.h"
 #include "engine/core/evalmodescope.h"
 
-#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -101,20 +100,9 @@ AttentionExplanation explainAttention(const Seq2SeqModel &model, const DecodedSe
     e.encoderState = valuesOf(values[position]);
     e.key = valuesOf(keys[position]);
     e.scores = valuesOf(scores);
-
-    const double highest = *std::max_element(e.scores.begin(), e.scores.end());
-    double sum = 0;
-    for (double score : e.scores)
-        sum += std::exp(score - highest);
-    for (double score : e.scores)
-        e.weights.push_back(std::exp(score - highest) / sum);
-
-    const std::vector<double> h = valuesOf(values);
-    const std::size_t width = e.encoderState.size();
-    e.context.assign(width, 0.0);
-    for (std::size_t k = 0; k < e.weights.size(); ++k)
-        for (std::size_t i = 0; i < width; ++i)
-            e.context[i] += e.weights[k] * h[k * width + i];
+    const torch::Tensor weights = torch::softmax(scores, 0);
+    e.weights = valuesOf(weights);
+    e.context = valuesOf(torch::matmul(weights, values));
     for (double x : e.encoderState)
         e.share.push_back(e.weight() * x);
     const double contextSquared = dot(e.context, e.context);

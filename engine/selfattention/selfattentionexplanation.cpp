@@ -30,21 +30,12 @@ SelfAttentionExplanation explainSelfAttention(const ScaledDotProductAttention &a
         e.dot += e.products.back();
     }
     e.scale = std::sqrt(double(a.dK()));
-    Matrix scores(1, n);
-    for (int j = 0; j < n; ++j) {
-        double sum = 0;
-        for (int m = 0; m < a.dK(); ++m)
-            sum += a.q.at(query, m) * a.k.at(j, m);
-        scores.at(0, j) = sum / e.scale;
-    }
-    e.scores = scores.values;
-    e.weights = softmaxRows(scores).values;
+    // The rest is the explorer's own computation, read from its matrices.
+    e.scores = row(a.scores, query);
+    e.weights = row(a.weights, query);
     e.value = row(a.v, key);
     for (double x : e.value)
         e.share.push_back(e.weight() * x);
-    e.output.assign(std::size_t(a.dK()), 0.0);
-    for (int j = 0; j < n; ++j)
-        for (int m = 0; m < a.dK(); ++m)
-            e.output[std::size_t(m)] += e.weights[std::size_t(j)] * a.v.at(j, m);
+    e.output = row(a.output, query);
     return e;
 }
