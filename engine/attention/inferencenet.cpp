@@ -48,15 +48,27 @@ void forRows(const std::vector<int> &rows, int columns, const Piece &piece)
     }, Workers::Helper);
 }
 
-// y += W x, W (rows, columns) row-major.
+// y (count, ldy) += x (count, columns) . w^T, w (rows, columns) row-major, on this thread alone:
+// a matrix-vector product for one row of x, a matrix product for several.
+void addRowsProduct(const float *x, int count, int columns, const float *w, int rows, float *y, int ldy)
+{
+    if (count == 1)
+        cblas_sgemv(CblasRowMajor, CblasNoTrans, rows, columns, 1.0f, w, columns, x, 1, 1.0f, y, 1);
+    else
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, count, rows, columns, 1.0f, x, columns, w, columns, 1.0f, y,
+                    ldy);
+}
+
+// y (count, rows) += x (count, columns) . W^T, W (rows, columns) row-major.
 struct Product {
     const std::vector<float> &w;
     int rows;
     const float *x;
     float *y;
+    int count = 1;
 };
 
-// Every product, all with `columns` columns, split by rows (see forRows).
+// Every product, all with `columns` columns, split by rows of W (see forRows).
 void addProductsShared(const std::vector<Product> &products, int columns)
 {
     std::vector<int> rows;
@@ -64,51 +76,45 @@ void addProductsShared(const std::vector<Product> &products, int columns)
         rows.push_back(p.rows);
     forRows(rows, columns, [&](int i, int begin, int end) {
         const Product &p = products[std::size_t(i)];
-        cblas_sgemv(CblasRowMajor, CblasNoTrans, end - begin, columns, 1.0f, p.w.data() + std::size_t(begin) * columns,
-                    columns, p.x, 1, 1.0f, p.y + begin, 1);
+        addRowsProduct(p.x, p.count, columns, p.w.data() + std::size_t(begin) * columns, end - begin, p.y + begin, p.rows);
     });
 }
 
-// y += sum_i a_i m_i over the `count` rows of m (count, columns).
-void addWeightedRows(const std::vector<float> &m, int count, int columns, const float *a, float *y)
+// y (count, columns) += a (count, rows) . m, m (rows, columns): each row of y gains its row of
+// weights' mix of m's rows.
+void addWeightedRows(const std::vector<float> &m, int rows, int columns, const float *a, int count, float *y)
 {
-    cblas_sgemv(CblasRowMajor, CblasTrans, count, columns, 1.0f, m.data(), columns, a, 1, 1.0f, y, 1);
+    if (count == 1)
+        cblas_sgemv(CblasRowMajor, CblasTrans, rows, columns, 1.0f, m.data(), columns, a, 1, 1.0f, y, 1);
+    else
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, count, columns, rows, 1.0f, a, rows, m.data(), columns,
+                    1.0f, y, columns);
 }
 
-// c (count, rows) = x (count, columns) . w^T, w (rows, columns): every row of x through w at
-// once, on this thread alone; c's rows are `stride` apart.
-void multiplyRows(const float *x, int count, int columns, const float *w, int rows, float *c, int stride)
-{
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, count, rows, columns, 1.0f, x, columns, w, columns, 0.0f, c,
-                stride);
-}
-
-// c = x . w^T as above, for the caller to size c (count, rows).
+// c (count, w's rows) = x (count, columns) . w^T for each product of the same x, split by rows of
+// w (see forRows).
 struct RowsProduct {
     const std::vector<float> &w;
     int rows;
     std::vector<float> &c;
 };
 
-// Every product of the same `x`, split by rows of w (see forRows).
 void multiplyRowsShared(const float *x, int count, int columns, std::initializer_list<RowsProduct> products)
 {
-    std::vector<int> rows;
+    std::vector<Product> sums;
     for (const RowsProduct &p : products) {
-        rows.push_back(p.rows);
-        p.c.resize(std::size_t(count) * std::size_t(p.rows));
+        p.c.assign(std::size_t(count) * std::size_t(p.rows), 0.0f);
+        sums.push_back({p.w, p.rows, x, p.c.data(), count});
     }
-    const RowsProduct *first = products.begin();
-    forRows(rows, columns, [&](int i, int begin, int end) {
-        const RowsProduct &p = first[i];
-        multiplyRows(x, count, columns, p.w.data() + std::size_t(begin) * columns, end - begin, p.c.data() + begin, p.rows);
-    });
+    addProductsShared(sums, columns);
 }
 
-// y += W x on this thread alone.
-void addProduct(const std::vector<float> &w, int rows, int columns, const float *x, float *y)
+// `count` copies of `row` one after another.
+void repeatRow(const std::vector<float> &row, int count, std::vector<float> &out)
 {
-    cblas_sgemv(CblasRowMajor, CblasNoTrans, rows, columns, 1.0f, w.data(), columns, x, 1, 1.0f, y, 1);
+    out.resize(row.size() * std::size_t(count));
+    for (int r = 0; r < count; ++r)
+        std::copy(row.begin(), row.end(), out.begin() + std::ptrdiff_t(r) * std::ptrdiff_t(row.size()));
 }
 
 // Copies `count` floats from row `row` of a (rows, count) table.
@@ -197,7 +203,7 @@ void InferenceNet::encode(const std::vector<int> &source)
             const GruWeights &g = m_encoder[std::size_t(layer * m_directions + direction)];
             std::vector<float> gates(std::size_t(length * 3 * size)), hiddenGates(std::size_t(3 * size));
             if (layer > 0)
-                multiplyRows(input.data(), length, g.inputSize, g.inputToGates.data(), 3 * size, gates.data(), 3 * size);
+                addRowsProduct(input.data(), length, g.inputSize, g.inputToGates.data(), 3 * size, gates.data(), 3 * size);
             for (int t = 0; t < length; ++t) {
                 float *row = gates.data() + t * 3 * size;
                 if (layer == 0)
@@ -211,7 +217,7 @@ void InferenceNet::encode(const std::vector<int> &source)
             for (int step = 0; step < length; ++step) {
                 const int t = direction ? length - 1 - step : step;
                 hiddenGates = g.hiddenBias;
-                addProduct(g.hiddenToGates, 3 * size, size, state, hiddenGates.data());
+                addRowsProduct(state, 1, size, g.hiddenToGates.data(), 3 * size, hiddenGates.data(), 3 * size);
                 gruCell(gates.data() + t * 3 * size, hiddenGates.data(), state, nullptr, size);
                 std::copy_n(state, size, output.data() + t * width + direction * size);
             }
@@ -219,12 +225,13 @@ void InferenceNet::encode(const std::vector<int> &source)
         input.swap(output);
     }
     m_length = length;
+    m_rows = 1;
     m_values = std::move(input);
     m_state.assign(std::size_t(m_layers), {});
     for (int layer = 0; layer < m_layers; ++layer) {
         std::vector<float> &s = m_state[std::size_t(layer)];
         s = m_bridgeBias;
-        addProduct(m_bridge, m_hidden, width, finals.data() + layer * width, s.data());
+        addRowsProduct(finals.data() + layer * width, 1, width, m_bridge.data(), m_hidden, s.data(), m_hidden);
         for (float &x : s)
             x = std::tanh(x);
     }
@@ -233,62 +240,76 @@ void InferenceNet::encode(const std::vector<int> &source)
                         {m_contextToLogits, m_vocabulary, m_valueLogits}});
 }
 
+void InferenceNet::advance(const std::vector<int> &tokens)
+{
+    const int rows = int(tokens.size()), length = m_length, hidden = m_hidden, attention = m_attention;
+    const int topWidth = int(m_topBias.size()), gateWidth = 3 * hidden;
+    // Everything that reads only the previous states, in one loop: the attention query W_s s
+    // and the top layer's W_hh s (one matrix, m_top), and each lower layer's W_hh h.
+    repeatRow(m_topBias, rows, m_topOut);
+    std::vector<Product> previous{{m_top, topWidth, m_state.back().data(), m_topOut.data(), rows}};
+    m_hiddenGates.resize(std::size_t(m_layers - 1));
+    for (int layer = 0; layer + 1 < m_layers; ++layer) {
+        std::vector<float> &gates = m_hiddenGates[std::size_t(layer)];
+        repeatRow(m_decoder[std::size_t(layer)].hiddenBias, rows, gates);
+        previous.push_back({m_decoder[std::size_t(layer)].hiddenToGates, gateWidth, m_state[std::size_t(layer)].data(),
+                            gates.data(), rows});
+    }
+    addProductsShared(previous, hidden);
+
+    m_energy.resize(std::size_t(length * attention));
+    m_weights.assign(std::size_t(rows * length), 0.0f);
+    for (int r = 0; r < rows; ++r) {
+        const float *query = m_topOut.data() + std::ptrdiff_t(r) * topWidth;
+        float *weights = m_weights.data() + std::ptrdiff_t(r) * length;
+        for (int i = 0; i < length; ++i)
+            for (int a = 0; a < attention; ++a)
+                m_energy[std::size_t(i * attention + a)] = fastTanh(m_keys[std::size_t(i * attention + a)] + query[a]);
+        addRowsProduct(m_score.data(), 1, attention, m_energy.data(), length, weights, length);
+        const float highest = *std::max_element(weights, weights + length);
+        float sum = 0;
+        for (int i = 0; i < length; ++i)
+            sum += (weights[i] = std::exp(weights[i] - highest));
+        for (int i = 0; i < length; ++i)
+            weights[i] /= sum;
+    }
+
+    m_gates.resize(std::size_t(rows * gateWidth));
+    for (int r = 0; r < rows; ++r)
+        copyRow(m_decoder.front().tokenGates, tokens[std::size_t(r)], gateWidth, m_gates.data() + std::ptrdiff_t(r) * gateWidth);
+    addWeightedRows(m_valueGates, length, gateWidth, m_weights.data(), rows, m_gates.data());
+    for (int layer = 0; layer < m_layers; ++layer) {
+        const GruWeights &g = m_decoder[std::size_t(layer)];
+        const bool top = layer + 1 == m_layers;
+        const float *hiddenGates = top ? m_topOut.data() + attention : m_hiddenGates[std::size_t(layer)].data();
+        const int hiddenStride = top ? topWidth : gateWidth;
+        const float *gates = m_gates.data();
+        if (layer > 0) {
+            repeatRow(g.inputBias, rows, m_inputGates);
+            addProductsShared({{g.inputToGates, gateWidth, m_state[std::size_t(layer) - 1].data(), m_inputGates.data(), rows}},
+                              hidden);
+            gates = m_inputGates.data();
+        }
+        float *state = m_state[std::size_t(layer)].data();
+        for (int r = 0; r < rows; ++r)
+            gruCell(gates + std::ptrdiff_t(r) * gateWidth, hiddenGates + std::ptrdiff_t(r) * hiddenStride,
+                    state + std::ptrdiff_t(r) * hidden, nullptr, hidden);
+    }
+
+    m_logits.resize(std::size_t(rows * m_vocabulary));
+    for (int r = 0; r < rows; ++r)
+        copyRow(m_tokenLogits, tokens[std::size_t(r)], m_vocabulary, m_logits.data() + std::ptrdiff_t(r) * m_vocabulary);
+    addProductsShared({{m_stateToLogits, m_vocabulary, m_state.back().data(), m_logits.data(), rows}}, hidden);
+    addWeightedRows(m_valueLogits, length, m_vocabulary, m_weights.data(), rows, m_logits.data());
+}
+
 InferenceNetOutput InferenceNet::greedy(const std::vector<int> &source, int maxSteps, bool stopAtEos)
 {
     encode(source);
-    const int length = m_length, hidden = m_hidden, attention = m_attention;
-    m_topOut.resize(m_topBias.size());
-    m_gates.resize(std::size_t(3 * hidden));
-    m_hiddenGates.resize(std::size_t(m_layers - 1));
-    m_logits.resize(std::size_t(m_vocabulary));
-    m_energy.resize(std::size_t(length * attention));
-    m_weights.resize(std::size_t(length));
-    std::vector<float> inputGates(std::size_t(3 * hidden));
-
     InferenceNetOutput out;
     int token = Vocabulary::kSos;
     for (int step = 0; step < maxSteps; ++step) {
-        // Everything that reads only the previous states, in one loop: the attention query W_s s
-        // and the top layer's W_hh s (one matrix, m_top), and each lower layer's W_hh h.
-        m_topOut = m_topBias;
-        std::vector<Product> previous{{m_top, int(m_topOut.size()), m_state.back().data(), m_topOut.data()}};
-        for (int layer = 0; layer + 1 < m_layers; ++layer) {
-            std::vector<float> &gates = m_hiddenGates[std::size_t(layer)];
-            gates = m_decoder[std::size_t(layer)].hiddenBias;
-            previous.push_back({m_decoder[std::size_t(layer)].hiddenToGates, 3 * hidden, m_state[std::size_t(layer)].data(),
-                                gates.data()});
-        }
-        addProductsShared(previous, hidden);
-        for (int i = 0; i < length; ++i)
-            for (int a = 0; a < attention; ++a)
-                m_energy[std::size_t(i * attention + a)] =
-                    fastTanh(m_keys[std::size_t(i * attention + a)] + m_topOut[std::size_t(a)]);
-        std::fill(m_weights.begin(), m_weights.end(), 0.0f);
-        addProduct(m_energy, length, attention, m_score.data(), m_weights.data());
-        const float highest = *std::max_element(m_weights.begin(), m_weights.end());
-        float sum = 0;
-        for (float &w : m_weights)
-            sum += (w = std::exp(w - highest));
-        for (float &w : m_weights)
-            w /= sum;
-
-        copyRow(m_decoder.front().tokenGates, token, 3 * hidden, m_gates.data());
-        addWeightedRows(m_valueGates, length, 3 * hidden, m_weights.data(), m_gates.data());
-        for (int layer = 0; layer < m_layers; ++layer) {
-            const GruWeights &g = m_decoder[std::size_t(layer)];
-            const float *hiddenGates = layer + 1 < m_layers ? m_hiddenGates[std::size_t(layer)].data() : m_topOut.data() + attention;
-            const float *gates = m_gates.data();
-            if (layer > 0) {
-                inputGates = g.inputBias;
-                addProductsShared({{g.inputToGates, 3 * hidden, m_state[std::size_t(layer) - 1].data(), inputGates.data()}}, hidden);
-                gates = inputGates.data();
-            }
-            gruCell(gates, hiddenGates, m_state[std::size_t(layer)].data(), nullptr, hidden);
-        }
-
-        copyRow(m_tokenLogits, token, m_vocabulary, m_logits.data());
-        addProductsShared({{m_stateToLogits, m_vocabulary, m_state.back().data(), m_logits.data()}}, hidden);
-        addWeightedRows(m_valueLogits, length, m_vocabulary, m_weights.data(), m_logits.data());
+        advance({token});
         token = int(std::max_element(m_logits.begin(), m_logits.end()) - m_logits.begin());
         out.tokens.push_back(token);
         out.weights.insert(out.weights.end(), m_weights.begin(), m_weights.end());
@@ -296,4 +317,36 @@ InferenceNetOutput InferenceNet::greedy(const std::vector<int> &source, int maxS
             break;
     }
     return out;
+}
+
+void InferenceNet::begin(const std::vector<int> &source)
+{
+    encode(source);
+}
+
+BeamScores InferenceNet::step(const std::vector<int> &parents, const std::vector<int> &lastTokens)
+{
+    for (std::vector<float> &state : m_state) {
+        std::vector<float> reordered(parents.size() * std::size_t(m_hidden));
+        for (std::size_t r = 0; r < parents.size(); ++r)
+            std::copy_n(state.data() + std::ptrdiff_t(parents[r]) * m_hidden, m_hidden,
+                        reordered.data() + std::ptrdiff_t(r) * m_hidden);
+        state.swap(reordered);
+    }
+    m_rows = int(parents.size());
+    advance(lastTokens);
+    BeamScores scores;
+    scores.logProbs = m_logits;
+    for (int r = 0; r < m_rows; ++r) {
+        float *row = scores.logProbs.data() + std::ptrdiff_t(r) * m_vocabulary;
+        const float highest = *std::max_element(row, row + m_vocabulary);
+        double sum = 0;
+        for (int v = 0; v < m_vocabulary; ++v)
+            sum += std::exp(double(row[v] - highest));
+        const float logSum = highest + float(std::log(sum));
+        for (int v = 0; v < m_vocabulary; ++v)
+            row[v] -= logSum;
+    }
+    scores.attention = m_weights;
+    return scores;
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/attention/beamsearch.h"
+
 #include <vector>
 
 class Seq2SeqNetImpl;
@@ -31,6 +33,11 @@ public:
     // scratch buffers).
     InferenceNetOutput greedy(const std::vector<int> &source, int maxSteps, bool stopAtEos);
 
+    // Beam search's steps (BeamStepFunction) over the hypotheses as rows of one product: begin()
+    // encodes `source` (ids, <EOS> included), each step() then reorders the rows by `parents` and feeds `lastTokens`.
+    void begin(const std::vector<int> &source);
+    BeamScores step(const std::vector<int> &parents, const std::vector<int> &lastTokens);
+
 private:
     struct GruWeights {
         int inputSize = 0, size = 0;
@@ -40,6 +47,9 @@ private:
     };
 
     void encode(const std::vector<int> &source);
+    // One decoder step for each of the rows of m_state, row r fed tokens[r]: leaves the logits
+    // in m_logits (rows, V) and the attention in m_weights (rows, S).
+    void advance(const std::vector<int> &tokens);
 
     int m_vocabulary = 0, m_layers = 0, m_directions = 0, m_hidden = 0, m_attention = 0;
     std::vector<GruWeights> m_encoder;  // layer-major, direction-minor
@@ -52,10 +62,10 @@ private:
     std::vector<float> m_stateToLogits, m_contextToLogits;  // out.weight columns (V, H) each
     std::vector<float> m_tokenLogits;    // (V, V): out.weight's embedding columns . embedding + bias
 
-    // Per-sentence scratch.
-    int m_length = 0;
+    // Per-sentence scratch; each state and step buffer holds m_rows rows.
+    int m_length = 0, m_rows = 1;
     std::vector<float> m_values, m_keys, m_valueGates, m_valueLogits;  // (S, H), (S, A), (S, 3H), (S, V)
-    std::vector<std::vector<float>> m_state;
+    std::vector<std::vector<float>> m_state;        // per layer
     std::vector<std::vector<float>> m_hiddenGates;  // per layer below the top
-    std::vector<float> m_topOut, m_gates, m_logits, m_energy, m_weights;
+    std::vector<float> m_topOut, m_gates, m_inputGates, m_logits, m_energy, m_weights;
 };

@@ -2,6 +2,7 @@
 
 #include "engine/attention/batch.h"
 #include "engine/attention/checkpointformat.h"
+#include "engine/attention/inferencenet.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/core/atomicfile.h"
 #include "engine/core/evalmodescope.h"
@@ -9,6 +10,7 @@
 #include "engine/fast/singlethreadscope.h"
 
 #include <algorithm>
+#include <memory>
 
 struct Seq2SeqModel::Private {
     ModelConfig config;
@@ -83,6 +85,51 @@ DecoderMemory repeatRows(const DecoderMemory &memory, int64_t rows)
         return t.expand(sizes);
     };
     return {repeat(memory.values), repeat(memory.keys), repeat(memory.mask), repeat(memory.maskBias)};
+}
+
+// Beam search's steps through the op-by-op decoder, for the attention variants InferenceNet does
+// not cover: the live hypotheses run through the decoder as one batch (in eval mode, so dropout
+// is a no-op).
+BeamStepFunction opByOpBeamSteps(Seq2SeqNet &net, const std::vector<int> &ids)
+{
+    struct Steps {
+        Decoder decoder{nullptr};
+        DecoderMemory memory, rowsMemory;
+        FusedDecoderWeights w;
+        DecoderState state;
+    };
+    auto steps = std::make_shared<Steps>();
+    steps->decoder = net->decoder;
+    const Batch batch = makeSourceBatch({ids});
+    torch::Tensor hidden;
+    steps->memory = net->encode(batch.source, batch.sourceLengths, &hidden);
+    steps->rowsMemory = steps->memory;
+    steps->w = steps->decoder->fusedWeights();
+    steps->state = DecoderState{hidden.unbind(0), {}};
+    return [steps](const std::vector<int> &parents, const std::vector<int> &lastTokens) {
+        Decoder &decoder = steps->decoder;
+        DecoderState &state = steps->state;
+        const auto rows = torch::tensor(std::vector<int64_t>(parents.begin(), parents.end()), torch::kLong);
+        for (auto &layer : state.layers)
+            layer = layer.index_select(0, rows);
+        if (state.attentional.defined())
+            state.attentional = state.attentional.index_select(0, rows);
+        if (steps->rowsMemory.values.size(0) != rows.size(0))
+            steps->rowsMemory = repeatRows(steps->memory, rows.size(0));
+        const auto embedded =
+            decoder->embedding(torch::tensor(std::vector<int64_t>(lastTokens.begin(), lastTokens.end()), torch::kLong));
+        const DecoderStepOutput s = decoder->step(steps->w, decoder->embeddingGates(steps->w, embedded), state,
+                                                  steps->rowsMemory);
+        const torch::Tensor logProbs =
+            torch::log_softmax(decoder->logits(steps->w, s.output, s.context, embedded), 1).contiguous();
+        BeamScores scores;
+        scores.logProbs.assign(logProbs.data_ptr<float>(), logProbs.data_ptr<float>() + logProbs.numel());
+        if (s.weights.defined()) {
+            const torch::Tensor weights = s.weights.contiguous();
+            scores.attention.assign(weights.data_ptr<float>(), weights.data_ptr<float>() + weights.numel());
+        }
+        return scores;
+    };
 }
 
 }
@@ -208,38 +255,18 @@ BeamDecoded Seq2SeqModel::beamDecode(const std::vector<std::string> &tokens, con
     torch::InferenceMode inference;
     EvalModeScope evalMode(d->net);
     const SingleThreadScope singleThread;  // a beam's few rows, as greedy() for a few sentences
-    Decoder &decoder = d->net->decoder;
-    const Batch batch = makeSourceBatch({ids});
-    torch::Tensor hidden;
-    const DecoderMemory memory = d->net->encode(batch.source, batch.sourceLengths, &hidden);
-    const FusedDecoderWeights w = decoder->fusedWeights();
-    DecoderState state{hidden.unbind(0), {}};
-    DecoderMemory rowsMemory = memory;
-
-    // The live hypotheses run through the decoder as one batch; eval mode makes dropout a no-op.
-    const auto step = [&](const std::vector<int> &parents, const std::vector<int> &lastTokens) {
-        const auto rows = torch::tensor(std::vector<int64_t>(parents.begin(), parents.end()), torch::kLong);
-        for (auto &layer : state.layers)
-            layer = layer.index_select(0, rows);
-        if (state.attentional.defined())
-            state.attentional = state.attentional.index_select(0, rows);
-        if (rowsMemory.values.size(0) != rows.size(0))
-            rowsMemory = repeatRows(memory, rows.size(0));
-        const auto embedded =
-            decoder->embedding(torch::tensor(std::vector<int64_t>(lastTokens.begin(), lastTokens.end()), torch::kLong));
-        const DecoderStepOutput s = decoder->step(w, decoder->embeddingGates(w, embedded), state, rowsMemory);
-        const torch::Tensor logProbs =
-            torch::log_softmax(decoder->logits(w, s.output, s.context, embedded), 1).contiguous();
-        BeamScores scores;
-        scores.logProbs.assign(logProbs.data_ptr<float>(), logProbs.data_ptr<float>() + logProbs.numel());
-        if (s.weights.defined()) {
-            const torch::Tensor weights = s.weights.contiguous();
-            scores.attention.assign(weights.data_ptr<float>(), weights.data_ptr<float>() + weights.numel());
-        }
-        return scores;
-    };
-    BeamResult found = beamSearch(step, beam, maxOutputLength(ids.size()));
-
+    const int maxLength = maxOutputLength(ids.size());
+    BeamResult found;
+    if (InferenceNet *fast = d->net->inference()) {
+        std::vector<int> source = ids;
+        source.push_back(Vocabulary::kEos);  // as makeSourceBatch() ends every sentence
+        fast->begin(source);
+        found = beamSearch([fast](const std::vector<int> &parents,
+                                  const std::vector<int> &lastTokens) { return fast->step(parents, lastTokens); },
+                           beam, maxLength);
+    } else {
+        found = beamSearch(opByOpBeamSteps(d->net, ids), beam, maxLength);
+    }
     BeamDecoded decoded;
     decoded.steps = std::move(found.steps);
     const std::size_t columns = source.sourceTokens.size();

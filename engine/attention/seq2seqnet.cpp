@@ -114,8 +114,7 @@ GreedyOutput Seq2SeqNetImpl::greedy(const torch::Tensor &source, const torch::Te
 
 void Seq2SeqNetImpl::prepareInference()
 {
-    if (InferenceNet::supports(*this))
-        inference();
+    inference();
 }
 
 bool Seq2SeqNetImpl::inferenceIsCurrent() const
@@ -123,19 +122,21 @@ bool Seq2SeqNetImpl::inferenceIsCurrent() const
     return m_inference && parameterVersions(*this) == m_inferenceVersions;
 }
 
-InferenceNet &Seq2SeqNetImpl::inference()
+InferenceNet *Seq2SeqNetImpl::inference()
 {
+    if (!InferenceNet::supports(*this))
+        return nullptr;
     ParameterVersions versions = parameterVersions(*this);
     if (!m_inference || versions != m_inferenceVersions) {
         m_inference = std::make_unique<InferenceNet>(*this);
         m_inferenceVersions = std::move(versions);
     }
-    return *m_inference;
+    return m_inference.get();
 }
 
 GreedyOutput Seq2SeqNetImpl::greedyOne(const torch::Tensor &source, int maxSteps, bool stopAtEos)
 {
-    InferenceNet &net = inference();
+    InferenceNet &net = *inference();
     const torch::Tensor ids = source.to(torch::kLong).contiguous();
     const int64_t *first = ids.data_ptr<int64_t>();
     InferenceNetOutput out = net.greedy(std::vector<int>(first, first + ids.numel()), maxSteps, stopAtEos);

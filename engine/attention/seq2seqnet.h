@@ -36,13 +36,15 @@ public:
     // in the first one-sentence greedy() after them. Not thread-safe.
     void prepareInference();
     bool inferenceIsCurrent() const;
+    // That InferenceNet for the current weights (built now if they changed), or nullptr when this
+    // net has not its shape; for one sentence in eval mode without gradients. Not thread-safe.
+    InferenceNet *inference();
 
     Encoder encoder{nullptr};
     Decoder decoder{nullptr};
 
 private:
     GreedyOutput greedyOne(const torch::Tensor &source, int maxSteps, bool stopAtEos);
-    InferenceNet &inference();
 
     std::unique_ptr<InferenceNet> m_inference;  // built on first use, rebuilt when a weight changes
     ParameterVersions m_inferenceVersions;

@@ -130,6 +130,53 @@ private Q_SLOTS:
         QCOMPARE(d.words(), (std::vector<std::string>{"mat", "the", "on", "sat", "cat", "the"}));
     }
 
+    // Beam search's steps: several hypotheses as rows, reordered by their parents every step, must
+    // each get what the op-by-op decoder gives that row's history.
+    void beamStepsMatchOpByOp_data() { matchesOpByOpDecoder_data(); }
+    void beamStepsMatchOpByOp()
+    {
+        QFETCH(int, embed);
+        QFETCH(int, hidden);
+        QFETCH(int, layers);
+        QFETCH(bool, bidirectional);
+        const int vocabulary = 40;
+        Seq2SeqNet net(vocabulary, config(embed, hidden, layers, bidirectional));
+        {
+            torch::NoGradGuard noGrad;
+            for (auto &p : net->parameters())
+                p.mul_(4.0);
+        }
+        net->eval();
+        torch::InferenceMode inference;
+        const std::vector<int64_t> ids = sentences(vocabulary, 9).back();
+        const auto source = row(ids);
+        const EncoderOutput encoded = referenceEncode(net->encoder, source, torch::tensor({int64_t(ids.size())}));
+        const DecoderMemory one{encoded.outputs, net->decoder->keys(encoded.outputs), source != Vocabulary::kPad, {}};
+        torch::Tensor state = encoded.hidden;  // (layers, rows, H): the reference's rows
+
+        InferenceNet &fast = *net->inference();
+        fast.begin(std::vector<int>(ids.begin(), ids.end()));
+        const std::vector<std::pair<std::vector<int>, std::vector<int>>> steps{
+            {{0}, {Vocabulary::kSos}}, {{0, 0, 0}, {7, 9, 11}}, {{2, 0, 1, 1}, {5, 5, 30, 12}}, {{3, 1}, {8, 4}}};
+        for (const auto &[parents, tokens] : steps) {
+            const int64_t rows = int64_t(parents.size());
+            const auto same = torch::zeros({rows}, torch::kLong);
+            const DecoderMemory memory{one.values.index_select(0, same), one.keys.index_select(0, same),
+                                       one.mask.index_select(0, same), {}};
+            state = state.index_select(1, torch::tensor(std::vector<int64_t>(parents.begin(), parents.end())));
+            const ReferenceStep expected = referenceStep(
+                net->decoder, torch::tensor(std::vector<int64_t>(tokens.begin(), tokens.end())), state, memory);
+            state = expected.hidden;
+            const BeamScores scores = fast.step(parents, tokens);
+            const auto logProbs = torch::from_blob(const_cast<float *>(scores.logProbs.data()), {rows, vocabulary});
+            const auto weights = torch::from_blob(const_cast<float *>(scores.attention.data()), {rows, int64_t(ids.size())});
+            const double logGap = (logProbs - torch::log_softmax(expected.logits, 1)).abs().max().item<double>();
+            const double weightGap = (weights - expected.weights).abs().max().item<double>();
+            QVERIFY2(logGap < 1e-3, qPrintable(QString("log-probabilities differ by %1 at %2 rows").arg(logGap).arg(rows)));
+            QVERIFY2(weightGap < 2e-5, qPrintable(QString("attention differs by %1 at %2 rows").arg(weightGap).arg(rows)));
+        }
+    }
+
     void followsChangedWeights()
     {
         Seq2SeqNet net(30, config(8, 16, 2, true));
