@@ -5,6 +5,7 @@
 #include "engine/attention/seq2seqnet.h"
 #include "engine/core/adam.h"
 #include "engine/core/gradientclipping.h"
+#include "engine/core/learningrateschedule.h"
 #include "engine/core/maskedloss.h"
 #include "engine/core/runtime.h"
 #include "engine/fast/helperthread.h"
@@ -33,6 +34,18 @@ std::vector<int> sourceLengths(const std::vector<SentencePair> &pairs)
     for (const auto &p : pairs)
         lengths.push_back(int(p.source.size()));
     return lengths;
+}
+
+// The batch doubles from batchStart every epoch until it reaches batchSize: many small steps while
+// the model is far off, then the larger batches that train faster per sample.
+int batchSizeIn(const TrainingConfig &config, int epochsDone)
+{
+    if (config.batchStart <= 0)
+        return config.batchSize;
+    long batch = config.batchStart;
+    for (int e = 0; e < epochsDone && batch < config.batchSize; ++e)
+        batch *= 2;
+    return int(std::min<long>(batch, config.batchSize));
 }
 
 std::vector<const SentencePair *> pick(const std::vector<SentencePair> &pairs, const std::vector<int> &indices)
@@ -185,7 +198,8 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
     const double explodedLoss = 10.0 * std::log(double(vocabulary.size()));
 
     Adam optimizer(net->parameters(), {m_config.learningRate, 0.9, 0.999, 1e-8, m_config.weightDecay, threads});
-    double learningRate = m_config.learningRate;
+    LearningRateSchedule schedule(m_config.learningRate, m_config.warmupSteps, m_config.learningRateEpochDecay);
+    long step = 0;
     TrainingOutcome outcome;
     outcome.bestValLoss = std::numeric_limits<double>::infinity();
     std::vector<torch::Tensor> bestWeights;
@@ -203,7 +217,7 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
 
     for (int epoch = firstEpoch; epoch < firstEpoch + m_config.epochs; ++epoch) {
         net->train();
-        const auto batches = batchOrder(trainLengths, m_config.batchSize, &rng);
+        const auto batches = batchOrder(trainLengths, batchSizeIn(m_config, epoch - firstEpoch), &rng);
         const auto start = Clock::now();
         double lossSum = 0;
         int samples = 0;
@@ -212,6 +226,8 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
                 return finish(TrainingOutcome::Status::Stopped, "Stopped during epoch " + std::to_string(epoch) + ".");
             const Batch batch = makeBatch(pick(m_data.train, batches[b]), vocabulary, m_config.unknownWordRate, &rng);
             optimizer.zeroGrad();
+            optimizer.setLearningRate(
+                schedule.at(step++, double(epoch - firstEpoch) + double(samples) / double(trainLengths.size())));
             const double lossValue = forwardBackward(net, batch, teacherForce, threads);
             if (!std::isfinite(lossValue) || lossValue > explodedLoss)
                 return finish(TrainingOutcome::Status::Diverged,
@@ -250,10 +266,8 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
         } else {
             // Late epochs bounce around the optimum; a smaller step settles them.
             ++epochsWithoutImprovement;
-            learningRate *= m_config.learningRateDecay;
+            schedule.scale(m_config.learningRateDecay);
         }
-        learningRate *= m_config.learningRateEpochDecay;
-        optimizer.setLearningRate(learningRate);
         if (callbacks.onEpoch)
             callbacks.onEpoch(stats, best);
         if (m_config.patience > 0 && epochsWithoutImprovement >= m_config.patience)

@@ -13,9 +13,19 @@ const std::vector<ConfigField<TrainingConfig>> &trainingConfigFields()
                                          "The learning rate is multiplied by this after an epoch that does not "
                                          "improve the validation loss; 1 keeps it."),
         realField<&T::learningRateEpochDecay>("lr-epoch-decay", "learning-rate decay per epoch", 1e-6, 1, 0.05,
-                                              "The learning rate is multiplied by this after every epoch: big steps "
-                                              "while the model is far off, small ones to settle; 1 keeps it."),
+                                              "The learning rate shrinks by this factor over every epoch, a little at "
+                                              "each step: big steps while the model is far off, small ones to settle; "
+                                              "1 keeps it."),
+        integerField<&T::warmupSteps>("warmup", "warm-up steps", 0, 100000,
+                                      "The learning rate rises from nearly 0 to its full value over this many "
+                                      "steps, while Adam's estimates of the gradients are still poor.",
+                                      "none"),
         integerField<&T::batchSize>("batch", "batch size", 1, 65536, "Sentences per gradient step."),
+        integerField<&T::batchStart>("batch-start", "first epoch's batch size", 0, 65536,
+                                     "Sentences per step in the first epoch, doubled every epoch up to the batch "
+                                     "size: many small steps while the model is far off, then larger batches, "
+                                     "which train faster.",
+                                     "the batch size"),
         integerField<&T::epochs>("epochs", "epochs", 1, 100000,
                                  "Passes over the training sentences, at most: early stopping may end training "
                                  "sooner."),

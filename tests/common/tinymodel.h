@@ -32,7 +32,10 @@ inline TrainingConfig tinyTraining()
 {
     TrainingConfig t;
     t.learningRate = 1e-2;
-    t.learningRateEpochDecay = 1;  // many short epochs at one rate: the schedule is for the real task's few long ones
+    // Many short epochs at one rate and batch: the schedule is for the real task's few long ones.
+    t.learningRateEpochDecay = 1;
+    t.warmupSteps = 0;
+    t.batchStart = 0;
     t.batchSize = 32;
     t.epochs = 20;
     t.patience = 0;
@@ -70,6 +73,8 @@ inline TrainingConfig quickTraining(int epochs)
     t.batchSize = 16;
     t.learningRate = 0.01;
     t.learningRateEpochDecay = 1;
+    t.warmupSteps = 0;
+    t.batchStart = 0;
     t.patience = 0;
     t.threads = 1;
     return t;

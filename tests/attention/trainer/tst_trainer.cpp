@@ -4,6 +4,9 @@
 
 #include <QtTest>
 
+#include <cmath>
+#include <map>
+
 // The whole training loop: learns the task, reports progress, stops on request, survives divergence.
 class TestTrainer : public QObject
 {
@@ -16,6 +19,7 @@ private slots:
     void divergenceKeepsTheBestCheckpoint();
     void savesBestCheckpoint();
     void epochDecayShrinksLaterSteps();
+    void batchGrowsFromItsStart();
     void validationOnTwoThreadsIsGreedyExactMatch();
 };
 
@@ -157,6 +161,27 @@ void TestTrainer::epochDecayShrinksLaterSteps()
     }
     QVERIFY2(moved[0] < 1e-5, qPrintable(QString::number(moved[0])));
     QVERIFY2(moved[1] > 1e-3, qPrintable(QString::number(moved[1])));
+}
+
+// --batch-start 4 with --batch 16: batches of 4, 8, then 16 from the third epoch on.
+void TestTrainer::batchGrowsFromItsStart()
+{
+    const Dataset data = Dataset::build(tinyDataset());
+    Seq2SeqModel model(tinyModelConfig(), Vocabulary::build(data.train), 1);
+    TrainingConfig t = tinyTraining();
+    t.epochs = 4;
+    t.batchSize = 16;
+    t.batchStart = 4;
+    std::map<int, int> batches;  // epoch -> batches per epoch
+    Trainer::Callbacks callbacks;
+    callbacks.onBatch = [&](const BatchProgress &p) { batches[p.epoch] = p.batchesPerEpoch; };
+    Trainer(model, data, t).run(callbacks);
+    const double sentences = double(data.train.size());
+    QCOMPARE(batches.size(), std::size_t(4));
+    for (const auto &[epoch, expected] : std::map<int, double>{{1, 4}, {2, 8}, {3, 16}, {4, 16}})
+        QVERIFY2(batches[epoch] >= int(std::ceil(sentences / expected)) && batches[epoch] < int(sentences / expected) + 8,
+                 qPrintable(QString("epoch %1: %2 batches of %3 sentences").arg(epoch).arg(batches[epoch]).arg(sentences)));
+    QVERIFY(batches[1] > batches[2] && batches[2] > batches[3]);
 }
 
 // The validation pass splits each batch over the training threads; its exact match must still be
