@@ -30,21 +30,26 @@ AlignmentPlot::AlignmentPlot(QWidget *parent)
     : QCustomPlot(parent)
 {
     const PlotFonts fonts = plotFonts(font());
-    addPlotTitle(*this, tr("Attention against the known alignment (validation)"), fonts);
+    addPlotTitle(*this, tr("Alignment (validation set)"), fonts);
+    legend->setVisible(true);
+    legend->setFont(fonts.tick);
+    // Before the graphs, whose legend entries then follow the wrap: three side by side do not fit
+    // a dock's width.
+    placeLegendBelow(*this, 2);
     m_accuracyGraph = makeGraph(xAxis, yAxis, tr("alignment accuracy"), QPen(kAccuracyColor, 2),
                                 QCPScatterStyle::ssCircle);
-    m_weightGraph = makeGraph(xAxis, yAxis2, tr("mean weight on the right word"),
+    m_weightGraph = makeGraph(xAxis, yAxis2, tr("mean right-word weight"),
                               QPen(kWeightColor, 2, Qt::DashLine), QCPScatterStyle::ssSquare);
     m_exactMatchGraph = makeGraph(xAxis, yAxis, tr("val. exact match"), QPen(kExactMatchColor, 2, Qt::DotLine),
                                   QCPScatterStyle::ssTriangle);
 
     xAxis->setLabel(tr("epoch"));
-    yAxis->setLabel(tr("share of sentences or words (%)"));
-    yAxis2->setLabel(tr("mean weight on the right word"));
+    yAxis->setLabel(tr("accuracy, exact match (%)"));
+    yAxis2->setLabel(tr("right-word weight"));
     yAxis2->setVisible(true);
-    // The two scales line up: 100% and a weight of 1 at the same height.
-    yAxis->setRange(0, 100);
-    yAxis2->setRange(0, 1);
+    // The two scales line up: 100% and a weight of 1 at the same height, with room for points there.
+    yAxis->setRange(-2, 105);
+    yAxis2->setRange(-0.02, 1.05);
     yAxis2->setLabelColor(kWeightColor);
     yAxis2->setTickLabelColor(kWeightColor);
     auto epochTicker = QSharedPointer<QCPAxisTickerFixed>::create();
@@ -56,9 +61,6 @@ AlignmentPlot::AlignmentPlot(QWidget *parent)
         axis->setLabelFont(fonts.label);
     }
     m_message = addPlotMessage(*this, fonts);
-    legend->setVisible(true);
-    legend->setFont(fonts.tick);
-    placeLegendBelow(*this, 3);
     clear();
 }
 
@@ -76,6 +78,16 @@ void AlignmentPlot::showMessage(const QString &message)
     showPlotMessage(*this, *m_message, message);
     setAccessibleDescription(message);
     replot(rpQueuedReplot);
+}
+
+// The message was broken into lines for the width of the moment (a hidden dock's, perhaps).
+void AlignmentPlot::resizeEvent(QResizeEvent *event)
+{
+    QCustomPlot::resizeEvent(event);
+    if (m_message->visible()) {
+        updateLayout();
+        showPlotMessage(*this, *m_message, m_messageText);
+    }
 }
 
 void AlignmentPlot::addEpoch(const EpochStats &stats, const AlignmentScore &score)

@@ -30,6 +30,9 @@ public:
 
     bool exportImage(const QString &path, int width, int height, QString *error = nullptr);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void fitRange();
 

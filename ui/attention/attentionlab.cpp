@@ -444,8 +444,7 @@ void AttentionLab::useLoadedModel(const ModelSnapshot &model, const QString &ori
     emit modelChanged(model, origin);
     m_loss->setHistory(model->history);
     m_alignment->showMessage(model->hasAttention()
-                                 ? tr("Alignment is measured after every epoch while a model trains; a model file "
-                                      "keeps its losses but not its alignment. Train to see it.")
+                                 ? tr("Alignment is measured while a model trains; a model file does not keep it.")
                                  : noAttentionToAlign());
     m_analysis->clear();
     requestEvaluation(model);

@@ -20,8 +20,8 @@ constexpr int kMaxNumberedCells = 15 * 15;
 constexpr int kLabelGap = 6;
 const QString kSelectionLayer = QStringLiteral("selection");
 const QString kRightCellLayer = QStringLiteral("rightCells");
-// Right-cell outlines sit this far inside their cell, so a selected cell's frame stays apart.
-constexpr double kRightCellInset = 0.1;
+// Right-cell outlines sit this far inside their cell: outlines of neighbouring cells never merge.
+constexpr double kRightCellInset = 0.05;
 
 QCPItemRect *makeBox(QCustomPlot *plot, const QPen &pen)
 {
@@ -233,14 +233,14 @@ void AttentionHeatmap::rebuildRightCellItems()
         removeItem(item);
     m_rightCellItems.clear();
     if (m_rightCellsShown) {
-        QPen white(Qt::white, 1.5, Qt::DashLine);
+        QPen white(Qt::white, 1.2, Qt::DashLine);
         // A black frame under a white dashed one: it reads on the dark and the bright end of the
         // colour map, and stays apart from the selection's solid frame.
         for (int row = 0; row < std::min(rows(), int(m_rightCells.size())); ++row) {
             const int column = m_rightCells[std::size_t(row)];
             if (column < 0 || column >= columns())
                 continue;
-            for (const QPen &pen : {QPen(Qt::black, 3.5), white}) {
+            for (const QPen &pen : {QPen(Qt::black, 2.5), white}) {
                 QCPItemRect *box = makeBox(this, pen);
                 box->setLayer(kRightCellLayer);
                 box->setObjectName(rightCellObjectName());
