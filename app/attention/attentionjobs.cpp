@@ -1,6 +1,7 @@
 #include "app/attention/attentionjobs.h"
 
 #include "app/trainingworker.h"
+#include "engine/attention/alignmentscore.h"
 #include "engine/attention/attentionanalysis.h"
 #include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
@@ -29,15 +30,17 @@ ModelSnapshot snapshotOf(const Seq2SeqModel &model)
     return snapshot;
 }
 
+// `alignment`: measured after each epoch of the run that trained `model`, if one did.
 void evaluateAndReport(JobContext &context, const Seq2SeqModel &model, const std::vector<SentencePair> &test,
-                       Task task)
+                       Task task, const std::vector<EpochAlignment> &alignment = {})
 {
     context.report(EvaluationStarted{int(test.size())});
     const EvaluationReport report = evaluate(model, test, DecodeMode::Batched);
     if (context.cancelled())
         return;
     const AttentionAnalysis analysis = analyseAttention(model, test, task);
-    context.report(EvaluationFinished{report, QString::fromStdString(analysisMarkdown(analysis, report))});
+    context.report(EvaluationFinished{
+        report, QString::fromStdString(analysisMarkdown(analysis, report, model.history, alignment))});
 }
 
 void train(JobContext &context, const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
@@ -58,8 +61,14 @@ void train(JobContext &context, const DatasetConfig &datasetConfig, const ModelC
 
     Trainer::Callbacks callbacks;
     callbacks.onBatch = [&context](const BatchProgress &progress) { context.batch(progress); };
-    callbacks.onEpoch = [&context, &model](const EpochStats &stats, bool isBest) {
-        context.report(EpochTrained{stats, isBest, snapshotOf(model)});
+    std::vector<EpochAlignment> alignment;
+    callbacks.onEpoch = [&](const EpochStats &stats, bool isBest) {
+        EpochTrained epoch{stats, isBest, snapshotOf(model), std::nullopt};
+        if (model.hasAttention()) {
+            epoch.alignment = measureAlignment(model, data.val, datasetConfig.task);
+            alignment.push_back({stats.epoch, *epoch.alignment});
+        }
+        context.report(epoch);
     };
     Trainer trainer(model, data, trainingConfig);
     const TrainingOutcome outcome = trainer.run(callbacks, context.stopFlag());
@@ -68,7 +77,7 @@ void train(JobContext &context, const DatasetConfig &datasetConfig, const ModelC
     const ModelSnapshot best = outcome.bestEpoch > 0 ? snapshotOf(model) : nullptr;
     context.report(TrainingFinished{outcome, best});
     if (best)
-        evaluateAndReport(context, model, data.test, datasetConfig.task);
+        evaluateAndReport(context, model, data.test, datasetConfig.task, alignment);
 }
 
 }

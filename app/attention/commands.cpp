@@ -3,6 +3,7 @@
 #include "app/attention/runfiles.h"
 #include "app/attention/runoptions.h"
 #include "app/commandline.h"
+#include "engine/attention/alignmentscore.h"
 #include "engine/attention/attentionanalysis.h"
 #include "engine/attention/checkpointformat.h"
 #include "engine/attention/dataset.h"
@@ -49,11 +50,15 @@ std::string percent(double share)
     return buffer;
 }
 
-void printEpoch(const EpochStats &e, bool best)
+// `alignment`: the validation set's alignment after this epoch, for a model with attention.
+void printEpoch(const EpochStats &e, bool best, const AlignmentScore *alignment = nullptr)
 {
-    std::printf("epoch %3d | train loss %.4f | val loss %.4f | val exact %7s | %6.1f s | %6.0f samples/s%s\n", e.epoch,
-                e.trainLoss, e.valLoss, percent(e.valExactMatch).c_str(), e.seconds, e.samplesPerSecond,
-                best ? " | best" : "");
+    std::string aligned;
+    if (alignment)
+        aligned = " | val aligned " + percent(alignment->accuracy());
+    std::printf("epoch %3d | train loss %.4f | val loss %.4f | val exact %7s%s | %6.1f s | %6.0f samples/s%s\n",
+                e.epoch, e.trainLoss, e.valLoss, percent(e.valExactMatch).c_str(), aligned.c_str(), e.seconds,
+                e.samplesPerSecond, best ? " | best" : "");
     std::fflush(stdout);
 }
 
@@ -179,7 +184,15 @@ int runTrain(const std::vector<std::string> &arguments)
     std::signal(SIGINT, [](int) { g_interrupted = true; });
     Trainer trainer(model, data, t);
     Trainer::Callbacks callbacks;
-    callbacks.onEpoch = printEpoch;
+    std::vector<EpochAlignment> alignment;
+    callbacks.onEpoch = [&](const EpochStats &e, bool best) {
+        if (!model.hasAttention()) {
+            printEpoch(e, best);
+            return;
+        }
+        alignment.push_back({e.epoch, measureAlignment(model, data.val, d.task)});
+        printEpoch(e, best, &alignment.back().score);
+    };
     const TrainingOutcome outcome = trainer.run(callbacks, &g_interrupted);
     std::signal(SIGINT, SIG_DFL);
     std::cout << outcome.message << "\n";
@@ -198,9 +211,10 @@ int runTrain(const std::vector<std::string> &arguments)
     const DecodedSentence shown = model.decode(heatmapSentence(data.test).source);
 
     QString error;
-    if (!runfiles::writeMetrics(file("metrics.json"), model, t, outcome, report, &error)
+    if (!runfiles::writeMetrics(file("metrics.json"), model, t, outcome, report, alignment, &error)
         || !runfiles::writeText(file("examples.txt"), examplesText(report), &error)
-        || !runfiles::writeText(file("analysis.md"), analysisMarkdown(analysis, report), &error)
+        || !runfiles::writeText(file("analysis.md"), analysisMarkdown(analysis, report, model.history, alignment),
+                                &error)
         || !runfiles::writeHeatmap(file("attention_heatmap.png"), shown, &error))
         return failure(error.toStdString());
     std::cout << "\nWrote model.ckpt, metrics.json, examples.txt, analysis.md and attention_heatmap.png to " << out
@@ -273,7 +287,7 @@ int runCompare(const std::vector<std::string> &arguments)
         std::printf("\n== %s (%zu of %zu) ==\n", name.c_str(), i + 1, kinds.size());
         std::fflush(stdout);
         Trainer::Callbacks callbacks;
-        callbacks.onEpoch = printEpoch;
+        callbacks.onEpoch = [](const EpochStats &e, bool best) { printEpoch(e, best); };
         try {
             results.push_back(runExperiment(name, data, d, variant, training, probe, callbacks, &g_interrupted));
         } catch (const CheckpointError &e) {

@@ -15,6 +15,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
+#include <cmath>
+
 namespace runfiles {
 namespace {
 
@@ -84,16 +87,44 @@ QJsonObject byLengthJson(const std::map<int, LengthAccuracy> &byLength)
     return out;
 }
 
+QJsonObject epochJson(const EpochStats &e)
+{
+    return QJsonObject{{"epoch", e.epoch},
+                       {"train_loss", e.trainLoss},
+                       {"val_loss", e.valLoss},
+                       {"val_exact_match", e.valExactMatch},
+                       {"seconds", e.seconds},
+                       {"samples_per_second", e.samplesPerSecond}};
+}
+
 QJsonArray historyJson(const std::vector<EpochStats> &history)
 {
     QJsonArray epochs;
     for (const EpochStats &e : history)
-        epochs.append(QJsonObject{{"epoch", e.epoch},
-                                  {"train_loss", e.trainLoss},
-                                  {"val_loss", e.valLoss},
-                                  {"val_exact_match", e.valExactMatch},
-                                  {"seconds", e.seconds},
-                                  {"samples_per_second", e.samplesPerSecond}});
+        epochs.append(epochJson(e));
+    return epochs;
+}
+
+// A share that has no value (no steps to score) is null, as is one that does not apply.
+QJsonValue shareJson(double share)
+{
+    return std::isfinite(share) ? QJsonValue(share) : QJsonValue(QJsonValue::Null);
+}
+
+// The history with each epoch's alignment on the validation set.
+QJsonArray historyJson(const std::vector<EpochStats> &history, const std::vector<EpochAlignment> &alignment)
+{
+    QJsonArray epochs;
+    for (const EpochStats &e : history) {
+        QJsonObject epoch = epochJson(e);
+        const auto found = std::find_if(alignment.begin(), alignment.end(),
+                                        [&](const EpochAlignment &a) { return a.epoch == e.epoch; });
+        const AlignmentScore score = found == alignment.end() ? AlignmentScore{} : found->score;
+        epoch.insert("val_alignment_accuracy", shareJson(score.accuracy()));
+        epoch.insert("val_alignment_weight", shareJson(score.meanRightWeight()));
+        epoch.insert("val_alignment_steps", score.steps);
+        epochs.append(epoch);
+    }
     return epochs;
 }
 
@@ -108,9 +139,10 @@ QJsonObject datasetJson(const DatasetConfig &d)
 }
 
 bool writeMetrics(const QString &path, const Seq2SeqModel &model, const TrainingConfig &t,
-                  const TrainingOutcome &outcome, const EvaluationReport &test, QString *error)
+                  const TrainingOutcome &outcome, const EvaluationReport &test,
+                  const std::vector<EpochAlignment> &alignment, QString *error)
 {
-    const QJsonArray epochs = historyJson(model.history);
+    const QJsonArray epochs = historyJson(model.history, alignment);
     const QJsonObject byLength = byLengthJson(test.byLength);
     QJsonObject modelJson = toJson(model.config(), modelConfigFields());
     modelJson.insert("parameters", double(model.parameterCount()));

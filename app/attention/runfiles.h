@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/attention/alignmentscore.h"
+
 #include <QString>
 
 #include <string>
@@ -19,8 +21,11 @@ struct TrainingOutcome;
 
 // The files `attnscope train` and `attnscope compare` leave in their output folder.
 namespace runfiles {
+// `alignment`: per epoch, for a model with attention (see alignmentscore.h); empty otherwise, and
+// each epoch's alignment keys are then null.
 bool writeMetrics(const QString &path, const Seq2SeqModel &model, const TrainingConfig &training,
-                  const TrainingOutcome &outcome, const EvaluationReport &test, QString *error);
+                  const TrainingOutcome &outcome, const EvaluationReport &test,
+                  const std::vector<EpochAlignment> &alignment, QString *error);
 bool writeText(const QString &path, const std::string &text, QString *error);
 // The heatmap as the GUI draws it, rendered offscreen.
 bool writeHeatmap(const QString &path, const DecodedSentence &sentence, QString *error);

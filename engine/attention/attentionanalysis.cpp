@@ -38,6 +38,59 @@ std::string fixed(double value, int decimals)
     return buffer;
 }
 
+// How alignment and the outputs came right over a training run, in two sentences; empty without
+// measured epochs.
+std::string alignmentOverTraining(const std::vector<EpochStats> &history, const std::vector<EpochAlignment> &alignment)
+{
+    int alignedEpoch = 0, exactEpoch = 0;
+    const EpochAlignment *last = nullptr;
+    double bestAccuracy = 0, bestExact = 0;
+    for (const EpochAlignment &e : alignment) {
+        if (e.score.steps == 0)
+            continue;
+        const auto stats = std::find_if(history.begin(), history.end(),
+                                        [&](const EpochStats &s) { return s.epoch == e.epoch; });
+        if (stats == history.end())
+            continue;
+        last = &e;
+        bestAccuracy = std::max(bestAccuracy, e.score.accuracy());
+        bestExact = std::max(bestExact, stats->valExactMatch);
+        if (alignedEpoch == 0 && e.score.accuracy() >= kAlignmentMilestone)
+            alignedEpoch = e.epoch;
+        if (exactEpoch == 0 && stats->valExactMatch >= kAlignmentMilestone)
+            exactEpoch = e.epoch;
+    }
+    if (!last)
+        return {};
+    const std::string milestone = percent(kAlignmentMilestone);
+    std::ostringstream md;
+    md << "Over training, measured on the validation set after each epoch: ";
+    if (alignedEpoch > 0 && exactEpoch > 0) {
+        md << "alignment accuracy first reached " << milestone << " at epoch " << alignedEpoch
+           << " and exact match at epoch " << exactEpoch << ", so attention lined up ";
+        if (alignedEpoch < exactEpoch)
+            md << "before the outputs became right. ";
+        else if (alignedEpoch == exactEpoch)
+            md << "in the same epoch as the outputs became right. ";
+        else
+            md << "only after the outputs became right. ";
+    } else if (alignedEpoch > 0) {
+        md << "alignment accuracy first reached " << milestone << " at epoch " << alignedEpoch
+           << ", while exact match never did (best " << percent(bestExact) << "): attention lined up before the "
+           << "outputs became right. ";
+    } else if (exactEpoch > 0) {
+        md << "exact match first reached " << milestone << " at epoch " << exactEpoch
+           << ", while alignment accuracy never did (best " << percent(bestAccuracy) << "): the outputs became "
+           << "right without the strongest weight sitting on the word being written. ";
+    } else {
+        md << "neither alignment accuracy (best " << percent(bestAccuracy) << ") nor exact match (best "
+           << percent(bestExact) << ") reached " << milestone << ". ";
+    }
+    md << "After epoch " << last->epoch << " alignment accuracy was " << percent(last->score.accuracy())
+       << " with a mean weight of " << fixed(last->score.meanRightWeight(), 3) << " on the right words.\n";
+    return md.str();
+}
+
 }
 
 AttentionAnalysis analyseAttention(const Seq2SeqModel &model, const std::vector<SentencePair> &data, Task task)
@@ -76,7 +129,7 @@ AttentionAnalysis analyseAttention(const Seq2SeqModel &model, const std::vector<
             }
             if (t >= n)
                 continue;  // an extra word past the sentence's length has no expected source position
-            const int expected = task == Task::Reverse ? n - 1 - t : t;
+            const int expected = rightSourcePosition(task, n, t);
             const int focus = argmax(row, columns);
             const double h = entropyBits(row, columns);
             ++a.wordSteps;
@@ -125,7 +178,8 @@ AttentionAnalysis analyseAttention(const Seq2SeqModel &model, const std::vector<
     return a;
 }
 
-std::string analysisMarkdown(const AttentionAnalysis &a, const EvaluationReport &report)
+std::string analysisMarkdown(const AttentionAnalysis &a, const EvaluationReport &report,
+                             const std::vector<EpochStats> &history, const std::vector<EpochAlignment> &alignment)
 {
     const bool reverse = a.task == Task::Reverse;
     const char *expectedName = reverse ? "mirrored source word (the anti-diagonal)" : "same-position source word (the diagonal)";
@@ -188,6 +242,9 @@ std::string analysisMarkdown(const AttentionAnalysis &a, const EvaluationReport 
            << percent(shortest.alignedShare) << " to " << percent(longest.alignedShare) << " and the entropy from "
            << fixed(shortest.meanEntropyBits, 2) << " to " << fixed(longest.meanEntropyBits, 2) << " bits.\n";
     }
+    const std::string overTraining = alignmentOverTraining(history, alignment);
+    if (!overTraining.empty())
+        md << "\n" << overTraining;
     md << "\n";
 
     md << "## 3. How does attention help with the " << (reverse ? "reversal" : "copy") << " task?\n\n"

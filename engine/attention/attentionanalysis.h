@@ -1,7 +1,9 @@
 #pragma once
 
+#include "engine/attention/alignmentscore.h"
 #include "engine/attention/datasetconfig.h"
 #include "engine/attention/sentencepair.h"
+#include "engine/core/epochstats.h"
 
 #include <map>
 #include <string>
@@ -37,5 +39,12 @@ struct AttentionAnalysis {
 AttentionAnalysis analyseAttention(const Seq2SeqModel &model, const std::vector<SentencePair> &data,
                                    Task task);
 
-// analysis.md: the four questions answered with the numbers above.
-std::string analysisMarkdown(const AttentionAnalysis &analysis, const EvaluationReport &report);
+// The share both alignment accuracy and exact match are followed to over training.
+constexpr double kAlignmentMilestone = 0.9;
+
+// analysis.md: the four questions answered with the numbers above. Given a training run's epochs
+// and the alignment measured after each (`alignment`, by epoch), question 2 also says at which
+// epoch alignment accuracy and validation exact match first reached kAlignmentMilestone.
+std::string analysisMarkdown(const AttentionAnalysis &analysis, const EvaluationReport &report,
+                             const std::vector<EpochStats> &history = {},
+                             const std::vector<EpochAlignment> &alignment = {});

@@ -13,7 +13,8 @@ namespace {
 constexpr std::size_t kBatch = 64;
 }
 
-EvaluationReport evaluate(const Seq2SeqModel &model, const std::vector<SentencePair> &data, DecodeMode mode)
+std::vector<DecodedSentence> decodeAll(const Seq2SeqModel &model, const std::vector<SentencePair> &data,
+                                       DecodeMode mode)
 {
     const std::size_t chunk = mode == DecodeMode::Batched ? kBatch : 1;
     const std::size_t chunks = (data.size() + chunk - 1) / chunk;
@@ -39,7 +40,12 @@ EvaluationReport evaluate(const Seq2SeqModel &model, const std::vector<SentenceP
     for (auto &c : decodedChunks)
         for (auto &d : c)
             decoded.push_back(std::move(d));
+    return decoded;
+}
 
+EvaluationReport evaluate(const Seq2SeqModel &model, const std::vector<SentencePair> &data, DecodeMode mode)
+{
+    const std::vector<DecodedSentence> decoded = decodeAll(model, data, mode);
     EvaluationReport report;
     report.sentences = int(data.size());
     int exact = 0;

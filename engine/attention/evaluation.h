@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/attention/decodedsentence.h"
 #include "engine/attention/sentencepair.h"
 
 #include <map>
@@ -29,6 +30,10 @@ struct EvaluationReport {
 };
 
 enum class DecodeMode { OneAtATime, Batched };
+
+// Greedy decoding of every source sentence of `data`, in data order.
+std::vector<DecodedSentence> decodeAll(const Seq2SeqModel &model, const std::vector<SentencePair> &data,
+                                       DecodeMode mode);
 
 EvaluationReport evaluate(const Seq2SeqModel &model, const std::vector<SentencePair> &data,
                           DecodeMode mode = DecodeMode::OneAtATime);

@@ -1,5 +1,6 @@
 #include "ui/attention/attentionexports.h"
 
+#include "ui/attention/alignmentplot.h"
 #include "ui/attention/embeddingpanel.h"
 #include "ui/attention/inferencepanel.h"
 #include "ui/core/attentionheatmap.h"
@@ -12,8 +13,9 @@
 #include <QStyle>
 
 AttentionExports::AttentionExports(QWidget *dialogParent, InferencePanel *inference, LossPlot *loss,
-                                   EmbeddingPanel *embeddings, QObject *parent)
-    : QObject(parent), m_dialogParent(dialogParent), m_inference(inference), m_loss(loss), m_embeddings(embeddings)
+                                   AlignmentPlot *alignment, EmbeddingPanel *embeddings, QObject *parent)
+    : QObject(parent), m_dialogParent(dialogParent), m_inference(inference), m_loss(loss), m_alignment(alignment),
+      m_embeddings(embeddings)
 {
     m_heatmap = new QAction(qApp->style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Export Heatmap…"), this);
     m_heatmap->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -26,17 +28,20 @@ AttentionExports::AttentionExports(QWidget *dialogParent, InferencePanel *infere
     connect(m_lossPlot, &QAction::triggered, this, &AttentionExports::exportLossPlot);
     m_lossCsv = new QAction(tr("Export Loss &History (CSV)…"), this);
     connect(m_lossCsv, &QAction::triggered, this, &AttentionExports::exportLossCsv);
+    m_alignmentPlot = new QAction(tr("Export &Alignment Plot…"), this);
+    connect(m_alignmentPlot, &QAction::triggered, this, &AttentionExports::exportAlignmentPlot);
     m_embeddingPlot = new QAction(tr("Export E&mbedding Plot…"), this);
     connect(m_embeddingPlot, &QAction::triggered, this, &AttentionExports::exportEmbeddings);
 }
 
 QList<QAction *> AttentionExports::actions() const
 {
-    return {m_heatmap, m_heatmapCsv, m_lossPlot, m_lossCsv, m_embeddingPlot};
+    return {m_heatmap, m_heatmapCsv, m_lossPlot, m_lossCsv, m_alignmentPlot, m_embeddingPlot};
 }
 
-void AttentionExports::setAvailable(bool hasSentence, bool hasLoss, bool hasModel)
+void AttentionExports::setAvailable(bool hasSentence, bool hasLoss, bool hasAlignment, bool hasModel)
 {
+    m_alignmentPlot->setEnabled(hasAlignment);
     m_heatmap->setEnabled(hasSentence);
     m_heatmapCsv->setEnabled(hasSentence);
     m_lossPlot->setEnabled(hasLoss);
@@ -86,6 +91,11 @@ void AttentionExports::exportLossPlot()
 void AttentionExports::exportLossCsv()
 {
     exportCsv(tr("Export Loss History"), QStringLiteral("loss.csv"), m_loss);
+}
+
+void AttentionExports::exportAlignmentPlot()
+{
+    exportImage(tr("Export Alignment Plot"), QStringLiteral("alignment.png"), m_alignment);
 }
 
 void AttentionExports::exportEmbeddings()

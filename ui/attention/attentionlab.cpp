@@ -1,5 +1,6 @@
 #include "ui/attention/attentionlab.h"
 
+#include "ui/attention/alignmentplot.h"
 #include "ui/attention/attentionexports.h"
 #include "ui/attention/datasetpanel.h"
 #include "ui/attention/embeddingpanel.h"
@@ -13,6 +14,7 @@
 #include "ui/core/markdownview.h"
 #include "ui/workbench/mainwindow.h"
 
+#include <QCoreApplication>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
@@ -44,6 +46,12 @@ QScrollArea *scrolled(QWidget *widget)
     return area;
 }
 
+QString noAttentionToAlign()
+{
+    return QCoreApplication::translate("AttentionLab", "This model has no attention (variant none): there is no "
+                                                       "alignment to measure.");
+}
+
 ModelSnapshot loadModel(const QString &path)
 {
     return std::make_shared<const Seq2SeqModel>(Seq2SeqModel::load(QFile::encodeName(path).toStdString()));
@@ -56,8 +64,8 @@ AttentionLab::AttentionLab(MainWindow *window)
     : Lab(window), m_run(window->runState()), m_document(window->document()), m_datasetPanel(new DatasetPanel),
       m_trainingPanel(new TrainingPanel), m_inference(new InferencePanel(window)),
       m_experiments(new ExperimentsPanel(window)),
-      m_loss(new LossPanel), m_embeddings(new EmbeddingPanel), m_examples(new ExamplesTable),
-      m_analysis(new QTextBrowser)
+      m_loss(new LossPanel), m_alignment(new AlignmentPlot), m_embeddings(new EmbeddingPanel),
+      m_examples(new ExamplesTable), m_analysis(new QTextBrowser)
 {
     registerMetaTypes();
     m_inference->setObjectName(QStringLiteral("inferencePanel"));
@@ -65,13 +73,17 @@ AttentionLab::AttentionLab(MainWindow *window)
     m_embeddings->setObjectName(QStringLiteral("embeddingPanel"));
     m_examples->setObjectName(QStringLiteral("examplesTable"));
     m_analysis->setObjectName(QStringLiteral("analysisView"));
+    m_alignment->setObjectName(QStringLiteral("alignmentPlot"));
+    m_alignment->setMinimumSize(240, 160);
+    m_alignment->setAccessibleName(tr("Alignment plot"));
     m_analysis->setOpenExternalLinks(true);
     m_analysis->setPlaceholderText(tr("How the model's attention behaves on the test set appears here when "
                                       "training ends or a model is opened."));
-    m_exports = new AttentionExports(window, m_inference, m_loss->plot(), m_embeddings, this);
+    m_exports = new AttentionExports(window, m_inference, m_loss->plot(), m_alignment, m_embeddings, this);
 
     m_setupDock = createSetupDock(window);
     m_lossDock = dock(tr("Loss"), QStringLiteral("lossDock"), m_loss, window);
+    m_alignmentDock = dock(tr("Alignment"), QStringLiteral("alignmentDock"), m_alignment, window);
     m_embeddingDock = dock(tr("Embeddings"), QStringLiteral("embeddingDock"), m_embeddings, window);
     m_examplesDock = dock(tr("Test Examples"), QStringLiteral("examplesDock"), m_examples, window);
     m_analysisDock = dock(tr("Attention Analysis"), QStringLiteral("analysisDock"), m_analysis, window);
@@ -141,7 +153,8 @@ QList<LabPage> AttentionLab::pages() const
 QList<LabDock> AttentionLab::docks() const
 {
     return {{m_setupDock, Qt::LeftDockWidgetArea},
-            {m_lossDock, Qt::RightDockWidgetArea},
+            {m_lossDock, Qt::RightDockWidgetArea, nullptr, true},
+            {m_alignmentDock, Qt::RightDockWidgetArea, m_lossDock},
             {m_embeddingDock, Qt::RightDockWidgetArea, nullptr, true},
             {m_examplesDock, Qt::RightDockWidgetArea, m_embeddingDock},
             {m_analysisDock, Qt::RightDockWidgetArea, m_examplesDock}};
@@ -160,6 +173,7 @@ void AttentionLab::saveSettings(QSettings &settings) const
     settings.setValue(QStringLiteral("inferenceModel"), int(m_inference->choice()));
     settings.setValue(QStringLiteral("beamWidth"), m_inference->beamOptions().width);
     settings.setValue(QStringLiteral("beamAlpha"), m_inference->beamOptions().alpha);
+    settings.setValue(QStringLiteral("knownAlignment"), m_inference->rightCellsShown());
     settings.setValue(QStringLiteral("embeddingSide"), int(m_embeddings->side()));
     settings.setValue(QStringLiteral("embeddingSplitter"), m_embeddings->saveState());
     settings.setValue(QStringLiteral("sentence"), m_inference->text());
@@ -177,6 +191,7 @@ void AttentionLab::restoreSettings(QSettings &settings)
     beam.width = settings.value(QStringLiteral("beamWidth"), beam.width).toInt();
     beam.alpha = settings.value(QStringLiteral("beamAlpha"), beam.alpha).toDouble();
     m_inference->setBeamOptions(beam);
+    m_inference->setRightCellsShown(settings.value(QStringLiteral("knownAlignment"), false).toBool());
     m_embeddings->setSide(EmbeddingPanel::Side(
         settings.value(QStringLiteral("embeddingSide"), int(EmbeddingPanel::Side::Encoder)).toInt()));
     m_embeddings->restoreState(settings.value(QStringLiteral("embeddingSplitter")).toByteArray());
@@ -214,7 +229,8 @@ void AttentionLab::followRunState()
 
 void AttentionLab::updateActions()
 {
-    m_exports->setAvailable(m_inference->hasSentence(), m_loss->hasData(), m_latest != nullptr);
+    m_exports->setAvailable(m_inference->hasSentence(), m_loss->hasData(), m_alignment->epochCount() > 0,
+                            m_latest != nullptr);
     emit actionsChanged();
 }
 
@@ -222,6 +238,7 @@ void AttentionLab::train()
 {
     const TrainingConfig trainingConfig = m_trainingPanel->trainingConfig();
     m_loss->start(trainingConfig.epochs, tr("Preparing the data…"));
+    m_alignment->clear();
     m_examples->showMessage(tr("Training… the test set is scored when training ends."));
     m_embeddingDock->raise();  // it follows every epoch; the examples wait for the end
     m_analysis->clear();
@@ -288,6 +305,10 @@ void AttentionLab::handleResult(const QVariant &result)
 void AttentionLab::addEpoch(const EpochTrained &epoch)
 {
     m_loss->addEpoch(epoch.stats, epoch.isBest);
+    if (epoch.alignment)
+        m_alignment->addEpoch(epoch.stats, *epoch.alignment);
+    else
+        m_alignment->showMessage(noAttentionToAlign());
     if (!epoch.snapshot)
         return;
     m_latest = epoch.snapshot;
@@ -422,6 +443,9 @@ void AttentionLab::useLoadedModel(const ModelSnapshot &model, const QString &ori
     m_embeddings->setModel(model, origin);
     emit modelChanged(model, origin);
     m_loss->setHistory(model->history);
+    m_alignment->showMessage(model->hasAttention()
+                                 ? tr("Alignment is measured while a model trains; a model file does not keep it.")
+                                 : noAttentionToAlign());
     m_analysis->clear();
     requestEvaluation(model);
     updateActions();

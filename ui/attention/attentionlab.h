@@ -6,6 +6,7 @@
 
 #include <QVector>
 
+class AlignmentPlot;
 class AttentionExports;
 class DatasetPanel;
 class EmbeddingPanel;
@@ -20,8 +21,8 @@ class RunState;
 class TrainingPanel;
 
 // The attention lab: train the reversal model and look inside it. Its pages are the live inference
-// view (Reverse) and the variant experiments; its docks the setup, the loss curves, the embeddings,
-// the scored test examples and the attention analysis. The models it trains are the window's
+// view (Reverse) and the variant experiments; its docks the setup, the loss curves, the alignment
+// over training, the embeddings, the scored test examples and the attention analysis. The models it trains are the window's
 // document. It asks for work through its signals; the results come back to its slots.
 class AttentionLab : public Lab, public DocumentContent
 {
@@ -54,6 +55,7 @@ public:
     InferencePanel *inferencePanel() const { return m_inference; }
     ExperimentsPanel *experimentsPanel() const { return m_experiments; }
     LossPanel *lossPanel() const { return m_loss; }
+    AlignmentPlot *alignmentPlot() const { return m_alignment; }
     EmbeddingPanel *embeddingPanel() const { return m_embeddings; }
     ExamplesTable *examplesTable() const { return m_examples; }
     QTextBrowser *analysisView() const { return m_analysis; }
@@ -97,12 +99,14 @@ private:
     InferencePanel *m_inference;
     ExperimentsPanel *m_experiments;
     LossPanel *m_loss;
+    AlignmentPlot *m_alignment;
     EmbeddingPanel *m_embeddings;
     ExamplesTable *m_examples;
     QTextBrowser *m_analysis;
     AttentionExports *m_exports;
     QDockWidget *m_setupDock;
     QDockWidget *m_lossDock;
+    QDockWidget *m_alignmentDock;
     QDockWidget *m_embeddingDock;
     QDockWidget *m_examplesDock;
     QDockWidget *m_analysisDock;

@@ -1,10 +1,12 @@
 #include "ui/attention/inferencepanel.h"
 
+#include "engine/attention/alignmentscore.h"
 #include "ui/attention/attentionexplanationtext.h"
 #include "ui/attention/beamview.h"
 #include "ui/core/attentionheatmap.h"
 #include "ui/core/heatmapexplainer.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
@@ -98,6 +100,17 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
     });
     auto *explainButton = new QToolButton;
     explainButton->setDefaultAction(m_explainer->action());
+    m_rightCellsAction = new QAction(tr("Known Alignment"), this);
+    m_rightCellsAction->setCheckable(true);
+    m_rightCellsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    m_rightCellsAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_rightCellsAction->setToolTip(tr("Outline the input word each output word must come from (%1)")
+                                       .arg(m_rightCellsAction->shortcut().toString(QKeySequence::NativeText)));
+    addAction(m_rightCellsAction);
+    auto *rightCellsButton = new QToolButton;
+    rightCellsButton->setObjectName(QStringLiteral("rightCellsButton"));
+    rightCellsButton->setDefaultAction(m_rightCellsAction);
+    connect(m_rightCellsAction, &QAction::toggled, m_heatmap, &AttentionHeatmap::setRightCellsShown);
 
     m_beamWidth = new QSpinBox;
     m_beamWidth->setObjectName(QStringLiteral("beamWidth"));
@@ -152,6 +165,7 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_notice);
     auto *cellRow = new QHBoxLayout;
     cellRow->addWidget(m_cellInfo, 1);
+    cellRow->addWidget(rightCellsButton);
     cellRow->addWidget(explainButton);
     layout->addLayout(cellRow);
     auto *views = new QSplitter(Qt::Vertical);
@@ -291,6 +305,7 @@ void InferencePanel::decode()
     const int column = m_column;
     m_row = m_column = -1;
     m_heatmap->setAttention(m_sentence);
+    m_heatmap->setRightCells(rightSourcePositions(model->datasetConfig.task, m_sentence));
     // A new snapshot of the same sentence keeps the cell the user clicked.
     if (row >= 0 && row < m_sentence.rows() && column >= 0 && column < m_sentence.columns()) {
         m_heatmap->selectCell(row, column);
@@ -299,6 +314,16 @@ void InferencePanel::decode()
     }
     renderTokens();
     emit sentenceDecoded();
+}
+
+bool InferencePanel::rightCellsShown() const
+{
+    return m_rightCellsAction->isChecked();
+}
+
+void InferencePanel::setRightCellsShown(bool shown)
+{
+    m_rightCellsAction->setChecked(shown);
 }
 
 BeamOptions InferencePanel::beamOptions() const

@@ -13,6 +13,7 @@ class QDoubleSpinBox;
 class QSpinBox;
 class QComboBox;
 class QLabel;
+class QAction;
 class QLineEdit;
 class QTimer;
 
@@ -49,6 +50,12 @@ public:
     QLineEdit *inputField() const { return m_input; }
     BeamView *beamView() const { return m_beamView; }
 
+    // Outlines, on the heatmap, the source word each output word must come from (the task's known
+    // alignment). A checkable action (Ctrl+L while the panel has focus).
+    QAction *rightCellsAction() const { return m_rightCellsAction; }
+    bool rightCellsShown() const;
+    void setRightCellsShown(bool shown);
+
     // Width 1 decodes greedily; wider shows the n-best list and the beam's steps.
     BeamOptions beamOptions() const;
     void setBeamOptions(const BeamOptions &options);
@@ -72,6 +79,7 @@ private:
     QLabel *m_notice;
     AttentionHeatmap *m_heatmap;
     HeatmapExplainer *m_explainer;
+    QAction *m_rightCellsAction;
     QSpinBox *m_beamWidth;
     QDoubleSpinBox *m_alpha;
     BeamView *m_beamView;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/attention/alignmentscore.h"
 #include "engine/attention/datasetconfig.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/modelconfig.h"
@@ -12,6 +13,7 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 
 // A model frozen at one moment of training. Shared between the windows that show it and never
 // modified, so the GUI thread can run it while the worker keeps training its own copy.
@@ -23,6 +25,7 @@ struct EpochTrained {
     EpochStats stats;
     bool isBest = false;
     ModelSnapshot snapshot;  // the weights at the end of this epoch
+    std::optional<AlignmentScore> alignment;  // on the validation set; none for a model without attention
 };
 struct TrainingFinished {
     TrainingOutcome outcome;

@@ -19,6 +19,9 @@ constexpr int kMaxNumberedCells = 15 * 15;
 // Free pixels wanted between neighbouring tick labels before they are rotated.
 constexpr int kLabelGap = 6;
 const QString kSelectionLayer = QStringLiteral("selection");
+const QString kRightCellLayer = QStringLiteral("rightCells");
+// Right-cell outlines sit this far inside their cell: outlines of neighbouring cells never merge.
+constexpr double kRightCellInset = 0.05;
 
 QCPItemRect *makeBox(QCustomPlot *plot, const QPen &pen)
 {
@@ -90,6 +93,7 @@ AttentionHeatmap::AttentionHeatmap(QWidget *parent)
     }
 
     addLayer(kSelectionLayer, layer(QStringLiteral("main")), QCustomPlot::limAbove);
+    addLayer(kRightCellLayer, layer(QStringLiteral("main")), QCustomPlot::limAbove);
     m_message = addPlotMessage(*this, fonts);
     m_message->setLayer(kSelectionLayer);
     m_rowBox = makeBox(this, QPen(QColor(255, 64, 64), 2, Qt::DashLine));
@@ -142,9 +146,11 @@ void AttentionHeatmap::setData(const QStringList &sourceTokens, const QStringLis
     m_outputTokens = outputTokens;
     m_weights = weights;
     m_selectedRow = m_selectedColumn = -1;
+    m_rightCells.clear();
     m_message->setVisible(false);
     rebuildTicks(sourceKnown, outputCopied);
     rebuildCells();
+    rebuildRightCellItems();
     updateSelectionItems();
     updateAccessibleDescription();
     adaptToViewport();
@@ -157,9 +163,11 @@ void AttentionHeatmap::showMessage(const QString &message)
     m_outputTokens.clear();
     m_weights.clear();
     m_selectedRow = m_selectedColumn = -1;
+    m_rightCells.clear();
     m_map->data()->clear();
     m_map->setVisible(false);
     rebuildCells();
+    rebuildRightCellItems();
     rebuildTicks({}, {});
     updateSelectionItems();
     xAxis->setRange(0, 1);
@@ -201,6 +209,48 @@ void AttentionHeatmap::setRoles(const QString &rowRole, const QString &rowAxisLa
     xAxis->setLabel(columnAxisLabel);
     updateAccessibleDescription();
     replot(rpQueuedReplot);
+}
+
+void AttentionHeatmap::setRightCells(const std::vector<int> &columnPerRow)
+{
+    m_rightCells = columnPerRow;
+    rebuildRightCellItems();
+    replot(rpQueuedReplot);
+}
+
+void AttentionHeatmap::setRightCellsShown(bool shown)
+{
+    if (shown == m_rightCellsShown)
+        return;
+    m_rightCellsShown = shown;
+    rebuildRightCellItems();
+    replot(rpQueuedReplot);
+}
+
+void AttentionHeatmap::rebuildRightCellItems()
+{
+    for (QCPItemRect *item : std::as_const(m_rightCellItems))
+        removeItem(item);
+    m_rightCellItems.clear();
+    if (m_rightCellsShown) {
+        QPen white(Qt::white, 1.2, Qt::DashLine);
+        // A black frame under a white dashed one: it reads on the dark and the bright end of the
+        // colour map, and stays apart from the selection's solid frame.
+        for (int row = 0; row < std::min(rows(), int(m_rightCells.size())); ++row) {
+            const int column = m_rightCells[std::size_t(row)];
+            if (column < 0 || column >= columns())
+                continue;
+            for (const QPen &pen : {QPen(Qt::black, 2.5), white}) {
+                QCPItemRect *box = makeBox(this, pen);
+                box->setLayer(kRightCellLayer);
+                box->setObjectName(rightCellObjectName());
+                placeBox(box, column - 0.5 + kRightCellInset, row - 0.5 + kRightCellInset,
+                         column + 0.5 - kRightCellInset, row + 0.5 - kRightCellInset);
+                m_rightCellItems << box;
+            }
+        }
+    }
+    updateFootnote();
 }
 
 float AttentionHeatmap::weight(int row, int column) const
@@ -411,11 +461,19 @@ void AttentionHeatmap::rebuildTicks(const std::vector<bool> &sourceKnown, const 
     xAxis->setTicks(columns() > 0);
     yAxis->setTicks(rows() > 0);
 
-    QStringList notes;
+    m_tickNotes.clear();
     if (anyUnknown)
-        notes << tr("input* not in the vocabulary (read as <UNK>)");
+        m_tickNotes << tr("input* not in the vocabulary (read as <UNK>)");
     if (anyCopied)
-        notes << tr("output* was <UNK>, replaced by the input word attended to most");
+        m_tickNotes << tr("output* was <UNK>, replaced by the input word attended to most");
+    updateFootnote();
+}
+
+void AttentionHeatmap::updateFootnote()
+{
+    QStringList notes = m_tickNotes;
+    if (!m_rightCellItems.isEmpty())
+        notes << tr("dashed frames: the input word each output word must come from");
     setFootnote(notes.join(QStringLiteral(";   ")));
 }
 

@@ -24,6 +24,7 @@ public:
     // A sentence decoded without attention (variant none) shows a message saying so.
     void setAttention(const DecodedSentence &sentence);
     // Rows = outputTokens, row-major. Mismatched sizes show a message instead of a plot.
+    // A new matrix clears the right cells (setRightCells).
     void setMatrix(const QStringList &sourceTokens, const QStringList &outputTokens,
                    const std::vector<float> &weights);
     // An empty plot with a centred message (e.g. "No attention: this model has none").
@@ -33,6 +34,14 @@ public:
     // decoder's outputs over the encoder's inputs. Self-attention uses queries over keys.
     void setRoles(const QString &rowRole, const QString &rowAxisLabel, const QString &columnRole,
                   const QString &columnAxisLabel);
+
+    // The cell known to be right in each row (its column; -1: none), e.g. the source word each
+    // output word must come from. Outlined while right cells are shown; ignored past the matrix.
+    void setRightCells(const std::vector<int> &columnPerRow);
+    void setRightCellsShown(bool shown);
+    bool rightCellsShown() const { return m_rightCellsShown; }
+    // Name of the outline items of the right cells (two per cell: a black frame, a white dashed one).
+    static QString rightCellObjectName() { return QStringLiteral("rightCellOutline"); }
 
     int rows() const { return int(m_outputTokens.size()); }
     int columns() const { return int(m_sourceTokens.size()); }
@@ -69,6 +78,8 @@ private:
     void adaptToViewport();
     void fitTitle();
     void updateSelectionItems();
+    void rebuildRightCellItems();
+    void updateFootnote();
     // What the selected cell is, for screen readers; the plot's summary when nothing is selected.
     void updateAccessibleDescription();
     QString cellReadout(int row, int column) const;
@@ -95,4 +106,8 @@ private:
     QCPItemRect *m_cellHalo = nullptr;
     QCPItemRect *m_cellBox = nullptr;
     QVector<QCPItemText *> m_cellTexts;
+    std::vector<int> m_rightCells;
+    bool m_rightCellsShown = false;
+    QVector<QCPItemRect *> m_rightCellItems;
+    QStringList m_tickNotes;
 };

@@ -119,8 +119,21 @@ void TestCli::trainWritesAllFiles()
     const QJsonObject metrics = QJsonDocument::fromJson(metricsFile.readAll()).object();
     const QJsonArray epochs = metrics["epochs"].toArray();
     QCOMPARE(epochs.size(), 3);
-    for (const char *key : {"epoch", "train_loss", "val_loss", "val_exact_match", "seconds", "samples_per_second"})
+    for (const char *key : {"epoch", "train_loss", "val_loss", "val_exact_match", "seconds", "samples_per_second",
+                            "val_alignment_accuracy", "val_alignment_weight", "val_alignment_steps"})
         QVERIFY2(epochs[2].toObject().contains(key), key);
+    // Alignment on the validation set after every epoch: each output word of the 50 sentences that
+    // has a source word to come from is scored, and the printed figure is the one written.
+    for (int i = 0; i < epochs.size(); ++i) {
+        const QJsonObject epoch = epochs[i].toObject();
+        const double accuracy = epoch["val_alignment_accuracy"].toDouble(-1);
+        const double weight = epoch["val_alignment_weight"].toDouble(-1);
+        QVERIFY2(accuracy >= 0 && accuracy <= 1, qPrintable(QString::number(accuracy)));
+        QVERIFY2(weight > 0 && weight <= 1, qPrintable(QString::number(weight)));
+        QVERIFY(epoch["val_alignment_steps"].toInt() > 0);
+        QVERIFY(epoch["val_alignment_steps"].toInt() <= 50 * 4);
+        QVERIFY2(r.out.contains(QStringLiteral("val aligned %1%").arg(100 * accuracy, 0, 'f', 2)), qPrintable(r.out));
+    }
     QVERIFY(metrics["best_epoch"].toInt() >= 1);
     const QJsonObject test = metrics["test"].toObject();
     QVERIFY(test["exact_match"].toDouble() >= 0 && test["exact_match"].toDouble() <= 1);
@@ -140,6 +153,9 @@ void TestCli::trainWritesAllFiles()
     const QString md = QString::fromUtf8(analysis.readAll());
     for (const char *heading : {"## 1.", "## 2.", "## 3.", "## 4."})
         QVERIFY(md.contains(heading));
+    const double lastAccuracy = epochs[2].toObject()["val_alignment_accuracy"].toDouble();
+    QVERIFY2(md.contains(QStringLiteral("After epoch 3 alignment accuracy was %1%").arg(100 * lastAccuracy, 0, 'f', 1)),
+             qPrintable(md));
     m_model = QDir(out).filePath("model.ckpt");
 }
 
@@ -250,6 +266,15 @@ void TestCli::trainWithoutAttentionSaysSo()
     QFile analysis(QDir(out).filePath("analysis.md"));
     QVERIFY(analysis.open(QIODevice::ReadOnly));
     QVERIFY(QString::fromUtf8(analysis.readAll()).contains("This model has no attention (variant none)"));
+    // Alignment does not apply: null, not zero.
+    QFile metricsFile(QDir(out).filePath("metrics.json"));
+    QVERIFY(metricsFile.open(QIODevice::ReadOnly));
+    const QJsonObject epoch =
+        QJsonDocument::fromJson(metricsFile.readAll()).object()["epochs"].toArray().first().toObject();
+    QVERIFY(epoch["val_alignment_accuracy"].isNull());
+    QVERIFY(epoch["val_alignment_weight"].isNull());
+    QCOMPARE(epoch["val_alignment_steps"].toInt(), 0);
+    QVERIFY(!r.out.contains("val aligned"));
     QCOMPARE(QImage(QDir(out).filePath("attention_heatmap.png")).size(), QSize(1000, 800));
 
     const Result reversed = run({"reverse", "--model", QDir(out).filePath("model.ckpt"), "--json", "red zebra"});

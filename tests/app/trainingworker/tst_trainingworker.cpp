@@ -26,6 +26,7 @@ public:
         EpochStats stats;
         bool isBest;
         ModelSnapshot snapshot;
+        std::optional<AlignmentScore> alignment;
     };
 
     explicit Recorder(TrainingWorker *worker)
@@ -38,7 +39,7 @@ public:
         connect(worker, &TrainingWorker::reported, this, [this](const QVariant &result) {
             if (result.metaType() == QMetaType::fromType<EpochTrained>()) {
                 const auto e = result.value<EpochTrained>();
-                epochs.push_back({e.stats, e.isBest, e.snapshot});
+                epochs.push_back({e.stats, e.isBest, e.snapshot, e.alignment});
             } else if (result.metaType() == QMetaType::fromType<TrainingFinished>()) {
                 outcomes.push_back(result.value<TrainingFinished>().outcome);
                 finalModels.push_back(result.value<TrainingFinished>().best);
@@ -150,6 +151,15 @@ void TestTrainingWorker::trainingReportsProgressEpochsAndEvaluation()
         QCOMPARE(int(r.epochs[i].snapshot->history.size()), i + 1);
         QCOMPARE(r.epochs[i].snapshot->datasetConfig.words, quickDataset().words);
     }
+    // Each epoch's alignment is measured on the validation set with that epoch's weights.
+    const Dataset data = Dataset::build(quickDataset());
+    for (const Recorder::Epoch &epoch : r.epochs) {
+        QVERIFY(epoch.alignment);
+        const AlignmentScore expected = measureAlignment(*epoch.snapshot, data.val, Task::Reverse);
+        QVERIFY(expected.steps > 0);
+        QCOMPARE(epoch.alignment->steps, expected.steps);
+        QCOMPARE(epoch.alignment->alignedSteps, expected.alignedSteps);
+    }
     QVERIFY(r.epochs[0].isBest);  // the first epoch is always the best so far
     // Snapshots are copies: each keeps the weights of its own epoch.
     QVERIFY(r.epochs[0].snapshot != r.epochs[1].snapshot);
@@ -162,6 +172,8 @@ void TestTrainingWorker::trainingReportsProgressEpochsAndEvaluation()
     QCOMPARE(r.reports[0].sentences, 30);
     QCOMPARE(int(r.reports[0].examples.size()), 30);
     QVERIFY(!r.markdowns[0].isEmpty());
+    QVERIFY2(r.markdowns[0].contains(QStringLiteral("After epoch %1 alignment accuracy was").arg(kEpochs)),
+             qPrintable(r.markdowns[0]));
 }
 
 void TestTrainingWorker::batchReportsAreInOrderAndFinite()

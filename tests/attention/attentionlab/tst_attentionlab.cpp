@@ -1,4 +1,6 @@
 #include "app/workbench.h"
+#include "engine/attention/dataset.h"
+#include "ui/attention/alignmentplot.h"
 #include "tests/common/workbenchfixture.h"
 #include "ui/attention/attentionexports.h"
 #include "ui/attention/attentionlab.h"
@@ -11,12 +13,14 @@
 
 #include <QAbstractSpinBox>
 #include <QAction>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -53,6 +57,8 @@ private slots:
     void oddSentencesGiveOutputOrAMessage_data();
     void oddSentencesGiveOutputOrAMessage();
     void beamSearchShowsTheNBestAndItsSteps();
+    void knownAlignmentOutlinesTheMirroredWords();
+    void alignmentPlotFollowsTheEpochs();
 
 private:
     ModelSnapshot m_model;
@@ -290,6 +296,93 @@ void TestAttentionLab::beamSearchShowsTheNBestAndItsSteps()
     panel->setBeamOptions(beam);
     QVERIFY(view->isHidden());
     QCOMPARE(panel->outputText(), QStringLiteral("fish dog blue"));
+}
+
+// Ctrl+L outlines, for each output word, the input word a reversal takes it from; the choice
+// is kept in the settings.
+void TestAttentionLab::knownAlignmentOutlinesTheMirroredWords()
+{
+    InferencePanel *panel = m_labs.attention->inferencePanel();
+    panel->setModel(m_model, QStringLiteral("tiny test model"));
+    panel->setText(QStringLiteral("red cat dog fish"));
+    QCOMPARE(panel->outputText(), QStringLiteral("fish dog cat red"));
+    AttentionHeatmap *heatmap = panel->heatmap();
+    QVERIFY(!heatmap->rightCellsShown());
+    const auto outlinedCells = [heatmap] {
+        QList<QPoint> cells;
+        for (int i = 0; i < heatmap->itemCount(); ++i)
+            if (auto *rect = qobject_cast<QCPItemRect *>(heatmap->item(i));
+                rect && rect->visible() && rect->objectName() == AttentionHeatmap::rightCellObjectName()) {
+                const QPointF centre = (rect->topLeft->coords() + rect->bottomRight->coords()) / 2;
+                const QPoint cell(qRound(centre.x()), qRound(centre.y()));
+                if (!cells.contains(cell))
+                    cells << cell;
+            }
+        return cells;
+    };
+    QVERIFY(outlinedCells().isEmpty());
+
+    panel->inputField()->setFocus();
+    QTest::keyClick(panel->inputField(), Qt::Key_L, Qt::ControlModifier);
+    QVERIFY(heatmap->rightCellsShown());
+    QVERIFY(panel->rightCellsAction()->isChecked());
+    // Output row t ("fish" first) comes from input column 3 - t; the <EOS> row has none.
+    QCOMPARE(outlinedCells(), (QList<QPoint>{QPoint(3, 0), QPoint(2, 1), QPoint(1, 2), QPoint(0, 3)}));
+    panel->setText(QStringLiteral("blue green"));
+    QCOMPARE(outlinedCells(), (QList<QPoint>{QPoint(1, 0), QPoint(0, 1)}));
+
+    QSettings settings;
+    m_labs.attention->saveSettings(settings);
+    QTest::keyClick(panel->inputField(), Qt::Key_L, Qt::ControlModifier);
+    QVERIFY(!heatmap->rightCellsShown());
+    QVERIFY(outlinedCells().isEmpty());
+    m_labs.attention->restoreSettings(settings);
+    QVERIFY(heatmap->rightCellsShown());
+    QVERIFY(!outlinedCells().isEmpty());
+}
+
+// Each epoch's alignment (as the training job reports it) becomes a point of the alignment plot,
+// beside that epoch's validation exact match; without attention the plot says there is nothing
+// to align instead of drawing zeros.
+void TestAttentionLab::alignmentPlotFollowsTheEpochs()
+{
+    AlignmentPlot *plot = m_labs.attention->alignmentPlot();
+    QCOMPARE(plot->epochCount(), 0);
+    QVERIFY(!plot->message().isEmpty());
+    QAction *exportAction = m_labs.attention->exports()->alignmentAction();
+    QVERIFY(!exportAction->isEnabled());
+
+    const Dataset data = Dataset::build(quickDataset());
+    const AlignmentScore score = measureAlignment(*m_model, data.val, Task::Reverse);
+    QVERIFY(score.steps > 0);
+    AlignmentScore worse = score;
+    worse.alignedSteps /= 2;
+    EpochStats first;
+    first.epoch = 1;
+    first.valExactMatch = 0.25;
+    EpochStats second = first;
+    second.epoch = 2;
+    second.valExactMatch = 0.75;
+    m_labs.attention->handleResult(QVariant::fromValue(EpochTrained{first, true, m_model, worse}));
+    m_labs.attention->handleResult(QVariant::fromValue(EpochTrained{second, true, m_model, score}));
+    QCOMPARE(plot->epochCount(), 2);
+    QVERIFY(plot->message().isEmpty());
+    QCOMPARE(plot->accuracyGraph()->data()->at(0)->key, 1.0);
+    QCOMPARE(plot->accuracyGraph()->data()->at(0)->value, 100 * worse.accuracy());
+    QCOMPARE(plot->accuracyGraph()->data()->at(1)->value, 100 * score.accuracy());
+    QCOMPARE(plot->weightGraph()->data()->at(1)->value, score.meanRightWeight());
+    QCOMPARE(plot->exactMatchGraph()->data()->at(0)->value, 25.0);
+    QCOMPARE(plot->exactMatchGraph()->data()->at(1)->value, 75.0);
+    QVERIFY(exportAction->isEnabled());
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(plot->exportImage(dir.filePath(QStringLiteral("alignment.png")), 900, 500, &error), qPrintable(error));
+    QCOMPARE(QImage(dir.filePath(QStringLiteral("alignment.png"))).size(), QSize(900, 500));
+
+    m_labs.attention->handleResult(QVariant::fromValue(EpochTrained{first, true, m_model, std::nullopt}));
+    QCOMPARE(plot->epochCount(), 0);
+    QVERIFY2(plot->message().contains(QStringLiteral("no attention")), qPrintable(plot->message()));
+    QVERIFY(!exportAction->isEnabled());
 }
 
 QTEST_MAIN(TestAttentionLab)

@@ -12,6 +12,41 @@ QString tickLabel(QCPAxis *axis, double position)
     return qSharedPointerCast<QCPAxisTickerText>(axis->ticker())->ticks().value(position);
 }
 
+// The right-cell outlines on the plot: per frame, the cell (column, row) it lies inside and its pen.
+struct Outline {
+    QPoint cell;
+    QPen pen;
+};
+
+QList<Outline> rightCellOutlines(AttentionHeatmap &heatmap)
+{
+    QList<Outline> outlines;
+    for (int i = 0; i < heatmap.itemCount(); ++i) {
+        auto *rect = qobject_cast<QCPItemRect *>(heatmap.item(i));
+        if (!rect || rect->objectName() != AttentionHeatmap::rightCellObjectName() || !rect->visible())
+            continue;
+        const QPointF topLeft = rect->topLeft->coords();
+        const QPointF bottomRight = rect->bottomRight->coords();
+        const QPoint cell(qRound((topLeft.x() + bottomRight.x()) / 2), qRound((topLeft.y() + bottomRight.y()) / 2));
+        // Inside its cell, not reaching the neighbours.
+        if (topLeft.x() <= cell.x() - 0.5 || bottomRight.x() >= cell.x() + 0.5 || topLeft.y() <= cell.y() - 0.5
+            || bottomRight.y() >= cell.y() + 0.5)
+            outlines << Outline{QPoint(-1, -1), rect->pen()};
+        else
+            outlines << Outline{cell, rect->pen()};
+    }
+    return outlines;
+}
+
+QList<QPoint> cellsOf(const QList<Outline> &outlines)
+{
+    QList<QPoint> cells;
+    for (const Outline &outline : outlines)
+        if (!cells.contains(outline.cell))
+            cells << outline.cell;
+    return cells;
+}
+
 } // namespace
 
 class TestAttentionHeatmap : public QObject
@@ -25,6 +60,8 @@ private slots:
     void clickSelectsCell_data();
     void clickSelectsCell();
     void clickOutsideCellsSelectsNothing();
+    void rightCellsAreOutlinedWhenShown();
+    void newMatrixClearsRightCells();
     void exportImageHasRequestedSize_data();
     void exportImageHasRequestedSize();
     void exportPdf();
@@ -133,6 +170,55 @@ void TestAttentionHeatmap::clickOutsideCellsSelectsNothing()
     QTest::mouseClick(&heatmap, Qt::LeftButton, {}, QPoint(3, 3));
     QCOMPARE(spy.count(), 0);
     QCOMPARE(heatmap.selectedRow(), -1);
+}
+
+void TestAttentionHeatmap::rightCellsAreOutlinedWhenShown()
+{
+    AttentionHeatmap heatmap;
+    heatmap.setMatrix(kSource, kOutput, rampWeights());
+    // Row 2 has no right cell; row 3's column lies outside the matrix.
+    heatmap.setRightCells({3, 2, -1, 9});
+    QVERIFY(rightCellOutlines(heatmap).isEmpty());  // off by default
+
+    heatmap.setRightCellsShown(true);
+    QVERIFY(heatmap.rightCellsShown());
+    const QList<Outline> outlines = rightCellOutlines(heatmap);
+    QCOMPARE(cellsOf(outlines), (QList<QPoint>{QPoint(3, 0), QPoint(2, 1)}));
+    // Each cell: a black frame under a white dashed one, which read on dark and bright cells alike.
+    QCOMPARE(outlines.size(), 4);
+    for (const QPoint &cell : cellsOf(outlines)) {
+        QList<QPen> pens;
+        for (const Outline &outline : outlines)
+            if (outline.cell == cell)
+                pens << outline.pen;
+        QCOMPARE(pens.size(), 2);
+        QCOMPARE(pens[0].color(), QColor(Qt::black));
+        QCOMPARE(pens[1].color(), QColor(Qt::white));
+        QCOMPARE(pens[1].style(), Qt::DashLine);
+        QVERIFY(pens[0].widthF() > pens[1].widthF());
+    }
+
+    heatmap.setRightCells({0, 1, 2, 3});
+    QCOMPARE(cellsOf(rightCellOutlines(heatmap)), (QList<QPoint>{QPoint(0, 0), QPoint(1, 1), QPoint(2, 2), QPoint(3, 3)}));
+    heatmap.setRightCellsShown(false);
+    QVERIFY(rightCellOutlines(heatmap).isEmpty());
+    heatmap.setRightCellsShown(true);
+    QCOMPARE(rightCellOutlines(heatmap).size(), 8);
+}
+
+void TestAttentionHeatmap::newMatrixClearsRightCells()
+{
+    AttentionHeatmap heatmap;
+    heatmap.setMatrix(kSource, kOutput, rampWeights());
+    heatmap.setRightCellsShown(true);
+    heatmap.setRightCells({3, 2, 1, 0});
+    QCOMPARE(rightCellOutlines(heatmap).size(), 8);
+    heatmap.setMatrix(kSource, kOutput, rampWeights());  // the cells belong to the last sentence
+    QVERIFY(rightCellOutlines(heatmap).isEmpty());
+    QVERIFY(heatmap.rightCellsShown());
+    heatmap.setRightCells({3, 2, 1, 0});
+    heatmap.showMessage(QStringLiteral("no model"));
+    QVERIFY(rightCellOutlines(heatmap).isEmpty());
 }
 
 void TestAttentionHeatmap::exportImageHasRequestedSize_data()
