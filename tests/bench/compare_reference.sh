@@ -35,7 +35,7 @@ done
 import json, statistics, sys
 out, rounds, threads = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 ref = {"sps": [], "tta": [], "lat_med": [], "lat_p99": []}
-app = {"sps": [], "tta": [], "lat_med": [], "lat_p99": [], "rss": [], "stall": []}
+app = {"sps": [], "tta": [], "lat_med": [], "lat_p99": [], "beam_med": [], "beam_p99": [], "rss": [], "stall": []}
 for r in range(1, rounds + 1):
     epochs = []
     for line in open(f"{out}/reference-{r}.log"):
@@ -56,6 +56,8 @@ for r in range(1, rounds + 1):
         app["tta"].append(a["time_to_acc"]["wall_s"])
     app["lat_med"].append(a["greedy_latency"]["median_ms"])
     app["lat_p99"].append(a["greedy_latency"]["p99_ms"])
+    app["beam_med"].append(a["beam5_latency"]["median_ms"])
+    app["beam_p99"].append(a["beam5_latency"]["p99_ms"])
     app["rss"].append(a["peak_rss_mib"])
     app["stall"].append(a["gui_stall"]["worst_late_ms"])
 
@@ -72,6 +74,8 @@ for name, key, higher_is_better in rows:
     r, a = med(ref[key]), med(app[key])
     ratio = a / r if higher_is_better else r / a
     print(f"{name:40s} {r:10.2f} {a:10.2f} {ratio:8.2f}x")
+print(f"{'AttnScope beam-5 latency median, ms':40s} {'':10s} {med(app['beam_med']):10.2f}")
+print(f"{'AttnScope beam-5 latency p99, ms':40s} {'':10s} {med(app['beam_p99']):10.2f}")
 print(f"{'AttnScope peak memory, MiB':40s} {'':10s} {med(app['rss']):10.0f}")
 print(f"{'AttnScope GUI worst stall training, ms':40s} {'':10s} {med(app['stall']):10.1f}")
 PY
