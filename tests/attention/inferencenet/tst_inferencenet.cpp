@@ -69,6 +69,22 @@ void compareWithOpByOp(Seq2SeqNet &net, const std::vector<int64_t> &ids, int max
         QCOMPARE(steps, int64_t(maxSteps));
 }
 
+// A net in eval mode of the shape in the test's data row (embed, hidden, layers, bidirectional).
+// Random weights are too small to make a decoder stop; larger ones give sharp, varied attention.
+Seq2SeqNet fetchedNet(int vocabulary)
+{
+    QFETCH(int, embed);
+    QFETCH(int, hidden);
+    QFETCH(int, layers);
+    QFETCH(bool, bidirectional);
+    Seq2SeqNet net(vocabulary, config(embed, hidden, layers, bidirectional));
+    torch::NoGradGuard noGrad;
+    for (auto &p : net->parameters())
+        p.mul_(4.0);
+    net->eval();
+    return net;
+}
+
 }
 
 // InferenceNet replaces the op-by-op decoder for one sentence; it must decode what that decoder
@@ -98,19 +114,8 @@ private Q_SLOTS:
     }
     void matchesOpByOpDecoder()
     {
-        QFETCH(int, embed);
-        QFETCH(int, hidden);
-        QFETCH(int, layers);
-        QFETCH(bool, bidirectional);
         const int vocabulary = 40;
-        Seq2SeqNet net(vocabulary, config(embed, hidden, layers, bidirectional));
-        // Random weights are too small to make a decoder stop; larger ones give sharp, varied attention.
-        {
-            torch::NoGradGuard noGrad;
-            for (auto &p : net->parameters())
-                p.mul_(4.0);
-        }
-        net->eval();
+        Seq2SeqNet net = fetchedNet(vocabulary);
         torch::InferenceMode inference;
         QVERIFY(InferenceNet::supports(*net));
         for (const auto &ids : sentences(vocabulary, 48))
@@ -135,18 +140,8 @@ private Q_SLOTS:
     void beamStepsMatchOpByOp_data() { matchesOpByOpDecoder_data(); }
     void beamStepsMatchOpByOp()
     {
-        QFETCH(int, embed);
-        QFETCH(int, hidden);
-        QFETCH(int, layers);
-        QFETCH(bool, bidirectional);
         const int vocabulary = 40;
-        Seq2SeqNet net(vocabulary, config(embed, hidden, layers, bidirectional));
-        {
-            torch::NoGradGuard noGrad;
-            for (auto &p : net->parameters())
-                p.mul_(4.0);
-        }
-        net->eval();
+        Seq2SeqNet net = fetchedNet(vocabulary);
         torch::InferenceMode inference;
         const std::vector<int64_t> ids = sentences(vocabulary, 9).back();
         const auto source = row(ids);
