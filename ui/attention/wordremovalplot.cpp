@@ -38,19 +38,19 @@ WordRemovalPlot::WordRemovalPlot(QWidget *parent)
     : QCustomPlot(parent)
 {
     const PlotFonts fonts = plotFonts(font());
-    addPlotTitle(*this, tr("Attention received and the cost of removing the word"), fonts);
+    addPlotTitle(*this, tr("Attention vs. removal cost"), fonts);
     legend->setVisible(true);
     legend->setFont(fonts.tick);
     placeLegendBelow(*this, 2);
     auto *group = new QCPBarsGroup(this);
     group->setSpacing(0);
-    m_attention = makeBars(xAxis, yAxis, tr("attention received (Σ weights)"), kAttentionColor, group);
-    m_fall = makeBars(xAxis, yAxis2, tr("log P(output) fall without it"), kFallColor, group);
+    m_attention = makeBars(xAxis, yAxis, tr("attention received"), kAttentionColor, group);
+    m_fall = makeBars(xAxis, yAxis2, tr("log P fall without it"), kFallColor, group);
 
-    yAxis->setLabel(tr("attention received"));
+    yAxis->setLabel(tr("attention (Σ weights)"));
     yAxis->setLabelColor(kAttentionColor);
     yAxis->setTickLabelColor(kAttentionColor);
-    yAxis2->setLabel(tr("log-probability fall (nats)"));
+    yAxis2->setLabel(tr("log P fall (nats)"));
     yAxis2->setVisible(true);
     yAxis2->setLabelColor(kFallColor);
     yAxis2->setTickLabelColor(kFallColor);

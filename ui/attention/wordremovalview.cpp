@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -56,6 +57,8 @@ WordRemovalView::WordRemovalView(QWidget *parent)
     m_verdict->setObjectName(QStringLiteral("removalVerdict"));
     m_verdict->setWordWrap(true);
     m_verdict->setTextFormat(Qt::RichText);
+    m_verdict->setToolTip(tr("Spearman's rank correlation between the attention each word received and the fall "
+                             "of log P(output) when the word is removed."));
     m_plot = new WordRemovalPlot;
     m_plot->setObjectName(QStringLiteral("wordRemovalPlot"));
     m_plot->setMinimumSize(240, 200);
@@ -66,11 +69,18 @@ WordRemovalView::WordRemovalView(QWidget *parent)
     m_outputs->setTextFormat(Qt::RichText);
     m_outputs->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    // The list grows with the sentence; it scrolls so the plot keeps its room.
+    auto *outputsArea = new QScrollArea;
+    outputsArea->setWidget(m_outputs);
+    outputsArea->setWidgetResizable(true);
+    outputsArea->setFrameShape(QFrame::NoFrame);
+    outputsArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(modeRow);
     layout->addWidget(m_verdict);
-    layout->addWidget(m_plot, 1);
-    layout->addWidget(m_outputs);
+    layout->addWidget(m_plot, 3);
+    layout->addWidget(outputsArea, 1);
 
     connect(m_mode, &QComboBox::currentIndexChanged, this, [this] {
         m_stale = true;
@@ -157,18 +167,18 @@ void WordRemovalView::measure()
                                      .arg(kMinimumCorrelatedWords)
                                : tr("ρ undefined: every word received the same attention, or cost the same."));
     else
-        m_verdict->setText(tr("<b>ρ = %1</b>: %2. <small>(Spearman's rank correlation between attention received "
-                              "and the fall of log P(output) when the word is removed.)</small>")
+        m_verdict->setText(tr("<b>ρ = %1</b>: %2.")
                                .arg(locale.toString(m_effect.spearman, 'f', 2), correlationInWords(m_effect.spearman)));
 
     QStringList lines;
-    lines << tr("Output <b>%1</b> (log P %2). Without each word it becomes:")
+    lines << tr("Output <b>%1</b> (log P %2). Without each word it becomes (as asked: what the task asks of "
+                "the changed input; same: the output above; other: neither):")
                  .arg(QString::fromStdString(m_effect.original.text()).toHtmlEscaped(),
                       locale.toString(m_effect.logProb, 'f', 3));
     for (const WordRemoval &w : m_effect.words) {
-        const QString outcome = w.outputUnchanged          ? tr("the same output")
-                                : w.changedOutputExpected ? tr("what the task asks of the changed input")
-                                                           : tr("neither");
+        const QString outcome = w.outputUnchanged          ? tr("same")
+                                : w.changedOutputExpected ? tr("as asked")
+                                                           : tr("other");
         lines << tr("<b>%1</b> → %2 <small>(%3)</small>")
                      .arg(QString::fromStdString(w.word).toHtmlEscaped(),
                           QString::fromStdString(joinTokens(w.changedOutput)).toHtmlEscaped(), outcome);
