@@ -36,6 +36,8 @@ int main(int argc, char **argv)
         return runEvaluate(arguments);
     if (command == "compare")
         return runCompare(arguments);
+    if (command == "explain")
+        return runExplain(arguments);
     if (command == "bench")
         return runBench(arguments);
     if (command == "word2vec")

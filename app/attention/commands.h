@@ -11,3 +11,4 @@ int runTrain(const std::vector<std::string> &arguments);
 int runReverse(const std::vector<std::string> &arguments);
 int runEvaluate(const std::vector<std::string> &arguments);
 int runCompare(const std::vector<std::string> &arguments);
+int runExplain(const std::vector<std::string> &arguments);

@@ -156,6 +156,7 @@ Usage:
   attnscope reverse [--model FILE] [--json] [--heatmap OUT.png] [--no-unk-replace]
                     [--beam K] [--alpha A] [--nbest N] "a sentence"
   attnscope evaluate [--model FILE] [--corpus FILE] [--examples N] [--batched]
+  attnscope explain [--model FILE] [--sentences N] [--mode drop|unknown] [--json] ["a sentence"]
   attnscope compare --out DIR [--attention LIST] [--probe-max-len N] [--probe N] [train options]
   attnscope bench [--threads N] [--json OUT] [--quick]
   attnscope word2vec --corpus FILE --out DIR [--analogies FILE] [--similarity FILE] [options]
@@ -175,11 +176,21 @@ DIR/comparison.json (per variant: test exact match and token accuracy, exact mat
 length, epochs, seconds, parameters), DIR/comparison.png (exact match by length, trained lengths
 shaded) and DIR/<variant>.ckpt. It takes the train options except --corpus.
 
-reverse and evaluate use the model bundled into the program unless --model FILE is given.
+reverse, evaluate and explain use the model bundled into the program unless --model FILE is given.
 reverse decodes greedily; --beam K (1-64) keeps the K best hypotheses per step instead, ranked
 at the end by score = log P / length^A (--alpha A, 0-2, default 0.6: 0 favours short outputs, 1
 is the mean log-probability per token), and --nbest N (1-K) lists the N best under the output
 (--json: "nbest" and "beam_steps", the hypotheses kept at each step). The heatmap is the best's.
+
+explain asks whether attention explains the output (Jain & Wallace 2019, Serrano & Smith 2019):
+for each input word in turn it leaves the word out (--mode drop, the default) or replaces it by
+<UNK> (--mode unknown), scores the model's own greedy output y again by teacher forcing, y as it
+is (in drop mode y still holds the word the model can no longer read), and decodes the changed
+input. Per word: the attention it received (summed over y's steps, and its peak), the fall of
+log P(y), and the output without it. Per sentence: Spearman's rank correlation between attention
+and the fall (undefined below 3 words or when one side is all equal). Without a sentence it takes
+the first --sentences N (default 200) of the model's test split and prints the first ten and the
+mean and median correlation and how often the output changed; --json prints every figure.
 
 bench trains the default model and measures training samples/s (median over epochs after a
 warm-up), wall time to 99% test exact match, greedy and beam-5 latency for one 10-word sentence,

@@ -5,6 +5,7 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/trainer.h"
 #include "engine/attention/trainingconfig.h"
+#include "engine/attention/wordremovaleffect.h"
 #include "engine/core/tokenizer.h"
 #include "ui/attention/lengthaccuracyplot.h"
 #include "ui/core/attentionheatmap.h"
@@ -206,6 +207,42 @@ QString beamJson(const BeamDecoded &decoded, const BeamOptions &options, const V
         steps.append(QJsonObject{{"step", int(t) + 1}, {"kept", kept}});
     }
     root.insert("beam_steps", steps);
+    return QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+}
+
+QString wordRemovalJson(RemovalMode mode, const std::vector<WordRemovalEffect> &effects,
+                        const WordRemovalSummary &summary)
+{
+    QJsonArray sentences;
+    for (const WordRemovalEffect &effect : effects) {
+        QJsonArray words;
+        for (const WordRemoval &w : effect.words)
+            words.append(QJsonObject{{"word", QString::fromStdString(w.word)},
+                                     {"attention", w.attention},
+                                     {"peak_attention", w.peakAttention},
+                                     {"log_prob_fall", w.logProbFall},
+                                     {"output_without", QString::fromStdString(joinTokens(w.changedOutput))},
+                                     {"output_expected", w.changedOutputExpected},
+                                     {"output_unchanged", w.outputUnchanged}});
+        const std::vector<std::string> &source = effect.original.sourceTokens;
+        sentences.append(QJsonObject{
+            {"input", QString::fromStdString(joinTokens(std::vector<std::string>(source.begin(), source.end() - 1)))},
+            {"output", QString::fromStdString(effect.original.text())},
+            {"log_prob", effect.logProb},
+            {"spearman", shareJson(effect.spearman)},
+            {"words", words}});
+    }
+    const QJsonObject totals{{"sentences", summary.sentences},
+                             {"words", summary.words},
+                             {"correlated_sentences", summary.correlatedSentences},
+                             {"mean_spearman", shareJson(summary.meanSpearman)},
+                             {"median_spearman", shareJson(summary.medianSpearman)},
+                             {"mean_log_prob_fall", shareJson(summary.meanLogProbFall)},
+                             {"changed_outputs", summary.changedOutputs},
+                             {"expected_outputs", summary.expectedOutputs}};
+    const QJsonObject root{{"mode", removalModeName(mode)},
+                           {"summary", totals},
+                           {"sentences", sentences}};
     return QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
 }
 

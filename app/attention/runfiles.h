@@ -18,6 +18,9 @@ struct ExperimentResult;
 struct EvaluationReport;
 struct TrainingConfig;
 struct TrainingOutcome;
+struct WordRemovalEffect;
+struct WordRemovalSummary;
+enum class RemovalMode;
 
 // The files `attnscope train` and `attnscope compare` leave in their output folder.
 namespace runfiles {
@@ -35,6 +38,12 @@ QString decodedJson(const DecodedSentence &sentence, bool replaceUnknown);
 // `decoded.nbest` must not be empty.
 QString beamJson(const BeamDecoded &decoded, const BeamOptions &options, const Vocabulary &vocabulary,
                  bool replaceUnknown);
+// What `attnscope explain --json` prints: "mode", "summary" (the figures of WordRemovalSummary) and
+// "sentences", each with its input, output, log_prob, spearman and, per word, attention,
+// peak_attention, log_prob_fall, output_without and whether that is the expected or the same
+// output. A correlation that is undefined is null.
+QString wordRemovalJson(RemovalMode mode, const std::vector<WordRemovalEffect> &effects,
+                        const WordRemovalSummary &summary);
 
 // What `attnscope compare` leaves: every run's scores side by side, and exact match by length.
 bool writeComparison(const QString &path, const std::vector<ExperimentResult> &results, const DatasetConfig &dataset,

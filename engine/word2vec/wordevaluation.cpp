@@ -1,8 +1,9 @@
 #include "engine/word2vec/wordevaluation.h"
 
+#include "engine/core/rankcorrelation.h"
+
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <sstream>
 #include <stdexcept>
 
@@ -23,24 +24,6 @@ std::string lowerAscii(std::string text)
         if (c >= 'A' && c <= 'Z')
             c = char(c - 'A' + 'a');
     return text;
-}
-
-std::vector<double> ranks(const std::vector<double> &values)
-{
-    std::vector<std::size_t> order(values.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
-    std::vector<double> out(values.size());
-    for (std::size_t i = 0; i < order.size();) {
-        std::size_t j = i;
-        while (j + 1 < order.size() && values[order[j + 1]] == values[order[i]])
-            ++j;
-        const double average = (double(i) + double(j)) / 2 + 1;  // tied values share their mean rank
-        for (std::size_t k = i; k <= j; ++k)
-            out[order[k]] = average;
-        i = j + 1;
-    }
-    return out;
 }
 
 // Lines of `text` with their 1-based numbers, blank lines and '#' comments left out.
@@ -114,21 +97,7 @@ SimilarityResult evaluateSimilarity(const VectorIndex &vectors, const std::strin
         model.push_back(vectors.similarity(a, b));
     });
     result.pairs = int(human.size());
-    result.spearman = spearmanCorrelation(human, model);
+    const double rho = spearmanCorrelation(human, model);
+    result.spearman = std::isnan(rho) ? 0 : rho;
     return result;
-}
-
-double spearmanCorrelation(const std::vector<double> &a, const std::vector<double> &b)
-{
-    if (a.size() != b.size() || a.size() < 2)
-        return 0;
-    const std::vector<double> ra = ranks(a), rb = ranks(b);
-    const double mean = (double(a.size()) + 1) / 2;
-    double cov = 0, va = 0, vb = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        cov += (ra[i] - mean) * (rb[i] - mean);
-        va += (ra[i] - mean) * (ra[i] - mean);
-        vb += (rb[i] - mean) * (rb[i] - mean);
-    }
-    return va > 0 && vb > 0 ? cov / std::sqrt(va * vb) : 0;
 }

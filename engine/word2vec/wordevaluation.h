@@ -27,9 +27,6 @@ AnalogyResult evaluateAnalogies(const VectorIndex &vectors, const std::string &q
 struct SimilarityResult {
     int pairs = 0;
     int skipped = 0;
-    double spearman = 0;
+    double spearman = 0;  // 0 when it is undefined (too few pairs, or either side constant)
 };
 SimilarityResult evaluateSimilarity(const VectorIndex &vectors, const std::string &pairsText);
-
-// Spearman's rank correlation (average ranks for ties); 0 when either side is constant.
-double spearmanCorrelation(const std::vector<double> &a, const std::vector<double> &b);

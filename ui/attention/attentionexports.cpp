@@ -3,6 +3,7 @@
 #include "ui/attention/alignmentplot.h"
 #include "ui/attention/embeddingpanel.h"
 #include "ui/attention/inferencepanel.h"
+#include "ui/attention/wordremovalplot.h"
 #include "ui/core/attentionheatmap.h"
 #include "ui/core/embeddingplot.h"
 #include "ui/core/exportdialog.h"
@@ -13,9 +14,10 @@
 #include <QStyle>
 
 AttentionExports::AttentionExports(QWidget *dialogParent, InferencePanel *inference, LossPlot *loss,
-                                   AlignmentPlot *alignment, EmbeddingPanel *embeddings, QObject *parent)
+                                   AlignmentPlot *alignment, EmbeddingPanel *embeddings, WordRemovalPlot *wordRemoval,
+                                   QObject *parent)
     : QObject(parent), m_dialogParent(dialogParent), m_inference(inference), m_loss(loss), m_alignment(alignment),
-      m_embeddings(embeddings)
+      m_embeddings(embeddings), m_wordRemoval(wordRemoval)
 {
     m_heatmap = new QAction(qApp->style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Export Heatmap…"), this);
     m_heatmap->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -32,15 +34,19 @@ AttentionExports::AttentionExports(QWidget *dialogParent, InferencePanel *infere
     connect(m_alignmentPlot, &QAction::triggered, this, &AttentionExports::exportAlignmentPlot);
     m_embeddingPlot = new QAction(tr("Export E&mbedding Plot…"), this);
     connect(m_embeddingPlot, &QAction::triggered, this, &AttentionExports::exportEmbeddings);
+    m_wordRemovalPlot = new QAction(tr("Export &Word Removal Plot…"), this);
+    connect(m_wordRemovalPlot, &QAction::triggered, this, &AttentionExports::exportWordRemoval);
 }
 
 QList<QAction *> AttentionExports::actions() const
 {
-    return {m_heatmap, m_heatmapCsv, m_lossPlot, m_lossCsv, m_alignmentPlot, m_embeddingPlot};
+    return {m_heatmap, m_heatmapCsv, m_lossPlot, m_lossCsv, m_alignmentPlot, m_embeddingPlot, m_wordRemovalPlot};
 }
 
-void AttentionExports::setAvailable(bool hasSentence, bool hasLoss, bool hasAlignment, bool hasModel)
+void AttentionExports::setAvailable(bool hasSentence, bool hasLoss, bool hasAlignment, bool hasModel,
+                                    bool hasWordRemoval)
 {
+    m_wordRemovalPlot->setEnabled(hasWordRemoval);
     m_alignmentPlot->setEnabled(hasAlignment);
     m_heatmap->setEnabled(hasSentence);
     m_heatmapCsv->setEnabled(hasSentence);
@@ -101,4 +107,9 @@ void AttentionExports::exportAlignmentPlot()
 void AttentionExports::exportEmbeddings()
 {
     exportImage(tr("Export Embedding Plot"), QStringLiteral("embeddings.png"), m_embeddings->plot());
+}
+
+void AttentionExports::exportWordRemoval()
+{
+    exportImage(tr("Export Word Removal Plot"), QStringLiteral("word_removal.png"), m_wordRemoval);
 }

@@ -10,20 +10,23 @@ class InferencePanel;
 class LossPlot;
 class QAction;
 class QWidget;
+class WordRemovalPlot;
 
 // The attention lab's File ▸ Export entries: the heatmap (image and CSV), the loss curve (image and
-// CSV), the alignment plot and the embedding plot, each enabled while there is something to export.
+// CSV), the alignment plot, the embedding plot and the word removal plot, each enabled while there
+// is something to export.
 class AttentionExports : public QObject
 {
     Q_OBJECT
 public:
     AttentionExports(QWidget *dialogParent, InferencePanel *inference, LossPlot *loss, AlignmentPlot *alignment,
-                     EmbeddingPanel *embeddings, QObject *parent = nullptr);
+                     EmbeddingPanel *embeddings, WordRemovalPlot *wordRemoval, QObject *parent = nullptr);
 
     QList<QAction *> actions() const;
     QAction *heatmapAction() const { return m_heatmap; }
     QAction *alignmentAction() const { return m_alignmentPlot; }
-    void setAvailable(bool hasSentence, bool hasLoss, bool hasAlignment, bool hasModel);
+    QAction *wordRemovalAction() const { return m_wordRemovalPlot; }
+    void setAvailable(bool hasSentence, bool hasLoss, bool hasAlignment, bool hasModel, bool hasWordRemoval);
 
 private:
     void exportHeatmap();
@@ -32,6 +35,7 @@ private:
     void exportLossCsv();
     void exportAlignmentPlot();
     void exportEmbeddings();
+    void exportWordRemoval();
     template <typename Plot>
     void exportImage(const QString &title, const QString &defaultName, Plot *plot);
     template <typename Plot>
@@ -42,10 +46,12 @@ private:
     LossPlot *m_loss;
     AlignmentPlot *m_alignment;
     EmbeddingPanel *m_embeddings;
+    WordRemovalPlot *m_wordRemoval;
     QAction *m_heatmap;
     QAction *m_heatmapCsv;
     QAction *m_lossPlot;
     QAction *m_lossCsv;
     QAction *m_alignmentPlot;
     QAction *m_embeddingPlot;
+    QAction *m_wordRemovalPlot;
 };

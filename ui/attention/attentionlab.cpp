@@ -10,6 +10,8 @@
 #include "ui/attention/losspanel.h"
 #include "ui/attention/modeltext.h"
 #include "ui/attention/trainingpanel.h"
+#include "ui/attention/wordremovalplot.h"
+#include "ui/attention/wordremovalview.h"
 #include "ui/core/guidepane.h"
 #include "ui/core/markdownview.h"
 #include "ui/workbench/mainwindow.h"
@@ -65,7 +67,7 @@ AttentionLab::AttentionLab(MainWindow *window)
       m_trainingPanel(new TrainingPanel), m_inference(new InferencePanel(window)),
       m_experiments(new ExperimentsPanel(window)),
       m_loss(new LossPanel), m_alignment(new AlignmentPlot), m_embeddings(new EmbeddingPanel),
-      m_examples(new ExamplesTable), m_analysis(new QTextBrowser)
+      m_examples(new ExamplesTable), m_analysis(new QTextBrowser), m_wordRemoval(new WordRemovalView)
 {
     registerMetaTypes();
     m_inference->setObjectName(QStringLiteral("inferencePanel"));
@@ -73,13 +75,15 @@ AttentionLab::AttentionLab(MainWindow *window)
     m_embeddings->setObjectName(QStringLiteral("embeddingPanel"));
     m_examples->setObjectName(QStringLiteral("examplesTable"));
     m_analysis->setObjectName(QStringLiteral("analysisView"));
+    m_wordRemoval->setObjectName(QStringLiteral("wordRemovalView"));
     m_alignment->setObjectName(QStringLiteral("alignmentPlot"));
     m_alignment->setMinimumSize(240, 160);
     m_alignment->setAccessibleName(tr("Alignment plot"));
     m_analysis->setOpenExternalLinks(true);
     m_analysis->setPlaceholderText(tr("How the model's attention behaves on the test set appears here when "
                                       "training ends or a model is opened."));
-    m_exports = new AttentionExports(window, m_inference, m_loss->plot(), m_alignment, m_embeddings, this);
+    m_exports = new AttentionExports(window, m_inference, m_loss->plot(), m_alignment, m_embeddings,
+                                     m_wordRemoval->plot(), this);
 
     m_setupDock = createSetupDock(window);
     m_lossDock = dock(tr("Loss"), QStringLiteral("lossDock"), m_loss, window);
@@ -87,11 +91,16 @@ AttentionLab::AttentionLab(MainWindow *window)
     m_embeddingDock = dock(tr("Embeddings"), QStringLiteral("embeddingDock"), m_embeddings, window);
     m_examplesDock = dock(tr("Test Examples"), QStringLiteral("examplesDock"), m_examples, window);
     m_analysisDock = dock(tr("Attention Analysis"), QStringLiteral("analysisDock"), m_analysis, window);
+    m_wordRemovalDock = dock(tr("Word Removal"), QStringLiteral("wordRemovalDock"), m_wordRemoval, window);
     m_document->setContent(this);
 
     connect(m_datasetPanel, &DatasetPanel::configChanged, this, &AttentionLab::actionsChanged);
     connect(m_trainingPanel, &TrainingPanel::configChanged, this, &AttentionLab::actionsChanged);
     connect(m_inference, &InferencePanel::sentenceDecoded, this, &AttentionLab::updateActions);
+    // The view follows the typed sentence and the chosen model, as the heatmap does.
+    connect(m_inference, &InferencePanel::sentenceDecoded, this,
+            [this] { m_wordRemoval->setSentence(m_inference->currentModel(), m_inference->text()); });
+    connect(m_wordRemoval, &WordRemovalView::effectChanged, this, &AttentionLab::updateActions);
     connect(m_examples, &ExamplesTable::exampleChosen, m_inference, &InferencePanel::setText);
     connect(m_experiments, &ExperimentsPanel::runRequested, this, &AttentionLab::runExperiments);
     const auto followSettings = [this] {
@@ -157,7 +166,8 @@ QList<LabDock> AttentionLab::docks() const
             {m_alignmentDock, Qt::RightDockWidgetArea, m_lossDock},
             {m_embeddingDock, Qt::RightDockWidgetArea, nullptr, true},
             {m_examplesDock, Qt::RightDockWidgetArea, m_embeddingDock},
-            {m_analysisDock, Qt::RightDockWidgetArea, m_examplesDock}};
+            {m_analysisDock, Qt::RightDockWidgetArea, m_examplesDock},
+            {m_wordRemovalDock, Qt::RightDockWidgetArea, m_analysisDock}};
 }
 
 QList<QAction *> AttentionLab::exportActions() const
@@ -230,7 +240,7 @@ void AttentionLab::followRunState()
 void AttentionLab::updateActions()
 {
     m_exports->setAvailable(m_inference->hasSentence(), m_loss->hasData(), m_alignment->epochCount() > 0,
-                            m_latest != nullptr);
+                            m_latest != nullptr, m_wordRemoval->hasEffect());
     emit actionsChanged();
 }
 

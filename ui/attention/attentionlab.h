@@ -19,10 +19,12 @@ class QDockWidget;
 class QTextBrowser;
 class RunState;
 class TrainingPanel;
+class WordRemovalView;
 
 // The attention lab: train the reversal model and look inside it. Its pages are the live inference
 // view (Reverse) and the variant experiments; its docks the setup, the loss curves, the alignment
-// over training, the embeddings, the scored test examples and the attention analysis. The models it trains are the window's
+// over training, the embeddings, the scored test examples, the attention analysis and what
+// removing each word of the typed sentence does. The models it trains are the window's
 // document. It asks for work through its signals; the results come back to its slots.
 class AttentionLab : public Lab, public DocumentContent
 {
@@ -59,6 +61,8 @@ public:
     EmbeddingPanel *embeddingPanel() const { return m_embeddings; }
     ExamplesTable *examplesTable() const { return m_examples; }
     QTextBrowser *analysisView() const { return m_analysis; }
+    WordRemovalView *wordRemovalView() const { return m_wordRemoval; }
+    QDockWidget *wordRemovalDock() const { return m_wordRemovalDock; }
     AttentionExports *exports() const { return m_exports; }
 
 signals:
@@ -103,6 +107,7 @@ private:
     EmbeddingPanel *m_embeddings;
     ExamplesTable *m_examples;
     QTextBrowser *m_analysis;
+    WordRemovalView *m_wordRemoval;
     AttentionExports *m_exports;
     QDockWidget *m_setupDock;
     QDockWidget *m_lossDock;
@@ -110,6 +115,7 @@ private:
     QDockWidget *m_embeddingDock;
     QDockWidget *m_examplesDock;
     QDockWidget *m_analysisDock;
+    QDockWidget *m_wordRemovalDock;
 
     ModelSnapshot m_best;
     ModelSnapshot m_latest;

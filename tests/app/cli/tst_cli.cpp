@@ -20,6 +20,8 @@ private slots:
     void evaluatePrintsExactMatch();
     void trainWithoutAttentionSaysSo();
     void compareWritesEveryVariant();
+    void explainGivesEveryFigureAsJson();
+    void explainOneSentenceWordByWord();
 
 private:
     using Result = CliResult;
@@ -87,6 +89,13 @@ void TestCli::badOptionsExitWithTwo_data()
                                    << "--alpha expects a number from 0 to 2";
     QTest::newRow("nbest above beam") << QStringList{"reverse", "--model", "m.ckpt", "--beam", "2", "--nbest", "3", "the cat"}
                                       << "--nbest 3 is more than the beam keeps (--beam 2)";
+    QTest::newRow("explain zero sentences") << QStringList{"explain", "--sentences", "0"}
+                                            << "--sentences expects a whole number from 1 to";
+    QTest::newRow("explain absurd sentences") << QStringList{"explain", "--sentences", "99999999"} << "--sentences expects";
+    QTest::newRow("explain bad mode") << QStringList{"explain", "--mode", "remove"} << "--mode must be drop or unknown";
+    QTest::newRow("explain empty sentence") << QStringList{"explain", ""} << "at least two words";
+    QTest::newRow("explain one word") << QStringList{"explain", "cat"} << "at least two words";
+    QTest::newRow("explain two sentences") << QStringList{"explain", "the cat", "a dog"} << "at most one sentence";
 }
 
 void TestCli::badOptionsExitWithTwo()
@@ -283,6 +292,10 @@ void TestCli::trainWithoutAttentionSaysSo()
     const QJsonObject json = QJsonDocument::fromJson(reversed.out.toUtf8()).object();
     QVERIFY(json["attention"].toArray().isEmpty());
     QCOMPARE(json["unk_replacement"].toBool(), false);
+
+    const Result explained = run({"explain", "--model", QDir(out).filePath("model.ckpt"), "--sentences", "3"});
+    QCOMPARE(explained.exitCode, 1);
+    QVERIFY2(explained.err.contains("no attention (variant none)"), qPrintable(explained.err));
 }
 
 void TestCli::compareWritesEveryVariant()
@@ -328,6 +341,49 @@ void TestCli::reverseWithoutModelUsesTheBundledOne()
     const CliResult r = runAttnscope({"reverse", "the cat sat on the mat"});
     QCOMPARE(r.exitCode, 0);
     QCOMPARE(r.out.trimmed(), QStringLiteral("mat the on sat cat the"));
+}
+
+// The bundled model on the first sentences of its test split: every figure of every word, and the
+// summary, in JSON.
+void TestCli::explainGivesEveryFigureAsJson()
+{
+    const CliResult r = runAttnscope({"explain", "--sentences", "4", "--mode", "unknown", "--json"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject json = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(json["mode"].toString(), QStringLiteral("unknown"));
+    const QJsonObject summary = json["summary"].toObject();
+    for (const char *key : {"sentences", "words", "correlated_sentences", "mean_spearman", "median_spearman",
+                            "mean_log_prob_fall", "changed_outputs", "expected_outputs"})
+        QVERIFY2(summary.contains(key), key);
+    QCOMPARE(summary["sentences"].toInt(), 4);
+    const QJsonArray sentences = json["sentences"].toArray();
+    QCOMPARE(sentences.size(), 4);
+    int words = 0;
+    for (const QJsonValue &value : sentences) {
+        const QJsonObject sentence = value.toObject();
+        for (const char *key : {"input", "output", "log_prob", "spearman", "words"})
+            QVERIFY2(sentence.contains(key), key);
+        const QJsonArray perWord = sentence["words"].toArray();
+        QCOMPARE(perWord.size(), sentence["input"].toString().split(' ').size());
+        for (const QJsonValue &w : perWord)
+            for (const char *key : {"word", "attention", "peak_attention", "log_prob_fall", "output_without",
+                                    "output_expected", "output_unchanged"})
+                QVERIFY2(w.toObject().contains(key), key);
+        words += int(perWord.size());
+    }
+    QCOMPARE(summary["words"].toInt(), words);
+}
+
+void TestCli::explainOneSentenceWordByWord()
+{
+    const CliResult r = runAttnscope({"explain", "the cat sat on the mat"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("Output: mat the on sat cat the"));
+    // One line per word, each dropped word leaving the rest reversed.
+    QCOMPARE(r.out.count(QRegularExpression("^(the|cat|sat|on|mat) +[0-9.]+ +[0-9.]+ +-?[0-9.]+  .*\\(as the task asks\\)$",
+                                            QRegularExpression::MultilineOption)),
+             6);
+    QVERIFY(r.out.contains(QRegularExpression("Spearman rho between attention received and log P fall: [+-][01]\\.[0-9]{2}\n")));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -1,5 +1,6 @@
 #include "app/workbench.h"
 #include "engine/attention/dataset.h"
+#include "engine/core/tokenizer.h"
 #include "ui/attention/alignmentplot.h"
 #include "tests/common/workbenchfixture.h"
 #include "ui/attention/attentionexports.h"
@@ -8,11 +9,16 @@
 #include "ui/attention/datasetpanel.h"
 #include "ui/attention/inferencepanel.h"
 #include "ui/attention/trainingpanel.h"
+#include "ui/attention/wordremovalplot.h"
+#include "ui/attention/wordremovalview.h"
 #include "ui/core/attentionheatmap.h"
 #include "ui/workbench/mainwindow.h"
 
 #include <QAbstractSpinBox>
 #include <QAction>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFileInfo>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -59,6 +65,7 @@ private slots:
     void beamSearchShowsTheNBestAndItsSteps();
     void knownAlignmentOutlinesTheMirroredWords();
     void alignmentPlotFollowsTheEpochs();
+    void wordRemovalFollowsTheTypedSentence();
 
 private:
     ModelSnapshot m_model;
@@ -383,6 +390,70 @@ void TestAttentionLab::alignmentPlotFollowsTheEpochs()
     QCOMPARE(plot->epochCount(), 0);
     QVERIFY2(plot->message().contains(QStringLiteral("no attention")), qPrintable(plot->message()));
     QVERIFY(!exportAction->isEnabled());
+}
+
+// The word removal view measures the sentence typed in the Reverse tab with the model chosen there:
+// one pair of bars per input word, the figures the engine gives, the mode switch, and a message
+// where there is nothing to compare.
+void TestAttentionLab::wordRemovalFollowsTheTypedSentence()
+{
+    AttentionLab *lab = m_labs.attention;
+    InferencePanel *panel = lab->inferencePanel();
+    WordRemovalView *view = lab->wordRemovalView();
+    WordRemovalPlot *plot = view->plot();
+    QAction *exportAction = lab->exports()->wordRemovalAction();
+    lab->wordRemovalDock()->show();
+    lab->wordRemovalDock()->raise();
+    QTRY_VERIFY(view->isVisible());
+
+    panel->setModel(m_model, QStringLiteral("tiny test model"));
+    for (const QString &sentence : {QStringLiteral("red cat dog"), QStringLiteral("green fish red dog")}) {
+        panel->setText(sentence);
+        QVERIFY(view->hasEffect());
+        const int words = int(sentence.count(QLatin1Char(' '))) + 1;
+        QCOMPARE(plot->wordCount(), words);
+        QCOMPARE(plot->fallBars()->dataCount(), words);
+        QCOMPARE(QString::fromStdString(view->effect().original.text()), panel->outputText());
+        const WordRemovalEffect expected = measureWordRemoval(*m_model, tokenize(sentence.toStdString()), RemovalMode::Drop);
+        for (int i = 0; i < words; ++i) {
+            QCOMPARE(plot->attentionBars()->data()->at(i)->value, expected.words[std::size_t(i)].attention);
+            QCOMPARE(plot->fallBars()->data()->at(i)->value, expected.words[std::size_t(i)].logProbFall);
+        }
+        QVERIFY2(view->verdict().contains(QStringLiteral("ρ")), qPrintable(view->verdict()));
+        QVERIFY(exportAction->isEnabled());
+    }
+
+    view->modeChoice()->setCurrentIndex(view->modeChoice()->findData(int(RemovalMode::Unknown)));
+    QVERIFY(view->effect().mode == RemovalMode::Unknown);
+    QCOMPARE(plot->wordCount(), 4);
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(plot->exportImage(dir.filePath(QStringLiteral("removal.svg")), 800, 500, &error), qPrintable(error));
+    QVERIFY(QFileInfo(dir.filePath(QStringLiteral("removal.svg"))).size() > 0);
+
+    // Hidden, the view waits; shown again, it measures what was typed meanwhile.
+    lab->wordRemovalDock()->hide();
+    QTRY_VERIFY(!view->isVisible());
+    panel->setText(QStringLiteral("blue cat"));
+    QCOMPARE(plot->wordCount(), 4);
+    lab->wordRemovalDock()->show();
+    lab->wordRemovalDock()->raise();
+    QTRY_COMPARE(plot->wordCount(), 2);
+    QVERIFY2(view->verdict().contains(QStringLiteral("undefined")), qPrintable(view->verdict()));
+
+    panel->setText(QStringLiteral("cat"));
+    QVERIFY(!view->hasEffect());
+    QCOMPARE(plot->wordCount(), 0);
+    QVERIFY2(plot->message().contains(QStringLiteral("two words")), qPrintable(plot->message()));
+    QVERIFY(!exportAction->isEnabled());
+
+    ModelConfig config = quickModelConfig();
+    config.attention = AttentionKind::None;
+    panel->setModel(std::make_shared<const Seq2SeqModel>(Seq2SeqModel(config, m_model->vocabulary(), 1)),
+                    QStringLiteral("no attention"));
+    panel->setText(QStringLiteral("red cat dog"));
+    QVERIFY(!view->hasEffect());
+    QVERIFY2(plot->message().contains(QStringLiteral("no attention")), qPrintable(plot->message()));
 }
 
 QTEST_MAIN(TestAttentionLab)

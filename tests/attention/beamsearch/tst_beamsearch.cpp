@@ -1,6 +1,5 @@
-#include "engine/attention/batch.h"
 #include "engine/attention/beamsearch.h"
-#include "engine/attention/seq2seqnet.h"
+#include "engine/attention/outputlogprob.h"
 #include "engine/core/tokenizer.h"
 #include "tests/common/attentionkindname.h"
 #include "tests/common/tinymodel.h"
@@ -110,24 +109,6 @@ void addVariantRows()
 bool endsWithEos(const DecodedSentence &s)
 {
     return !s.outputTokens.empty() && s.outputTokens.back() == "<EOS>";
-}
-
-// log P(output | source) with teacher forcing, the way training scores a sentence: an
-// independent account of what the search added up step by step.
-double teacherForcedLogProb(const Seq2SeqModel &model, const DecodedSentence &s)
-{
-    torch::NoGradGuard noGrad;
-    model.net()->eval();
-    std::vector<int> source, target{Vocabulary::kSos};
-    for (std::size_t i = 0; i + 1 < s.sourceTokens.size(); ++i)
-        source.push_back(model.vocabulary().id(s.sourceTokens[i]));
-    for (std::size_t t = 0; t < s.outputTokens.size(); ++t)  // a copied word was emitted as <UNK>
-        target.push_back(s.outputCopied[t] ? Vocabulary::kUnk : model.vocabulary().id(s.outputTokens[t]));
-    const Batch batch = makeSourceBatch({source});
-    const auto targetTensor = torch::tensor(std::vector<int64_t>(target.begin(), target.end())).unsqueeze(0);
-    const auto logits = model.net()->forward(batch.source, batch.sourceLengths, targetTensor, [] { return true; });
-    const auto logProbs = torch::log_softmax(logits, 2).gather(2, targetTensor.narrow(1, 1, int64_t(target.size()) - 1).unsqueeze(2));
-    return logProbs.sum().item<double>();
 }
 
 }
@@ -290,7 +271,8 @@ void TestBeamSearch::nbestIsSortedFiniteAndComplete()
                 QVERIFY(h.sentence.outputTokens[t] != "<EOS>");
             // The search's sum is what the model gives the sentence under teacher forcing; a
             // hypothesis continued from another's state would not match.
-            QVERIFY2(std::abs(h.logProb - teacherForcedLogProb(model, h.sentence)) < 1e-3, sentence);
+            const double forced = outputLogProbs(model, {tokenize(sentence, true)}, emittedTokenIds(model, h.sentence)).front();
+            QVERIFY2(std::abs(h.logProb - forced) < 1e-3, sentence);
             if (model.hasAttention()) {
                 QCOMPARE(h.sentence.attention.size(), length * h.sentence.sourceTokens.size());
                 for (int r = 0; r < h.sentence.rows(); ++r) {

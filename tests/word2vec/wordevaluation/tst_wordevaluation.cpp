@@ -9,8 +9,6 @@ class TestWordEvaluation : public QObject
 private slots:
     void analogiesCountOnlyKnownWords();
     void badAnalogyLineIsRefused();
-    void spearmanOfKnownRankings_data();
-    void spearmanOfKnownRankings();
     void similarityFileAgainstCosines();
 };
 
@@ -54,29 +52,6 @@ void TestWordEvaluation::badAnalogyLineIsRefused()
     } catch (const std::invalid_argument &e) {
         QVERIFY2(QString(e.what()).contains("line 2"), e.what());
     }
-}
-
-void TestWordEvaluation::spearmanOfKnownRankings_data()
-{
-    QTest::addColumn<QVector<double>>("a");
-    QTest::addColumn<QVector<double>>("b");
-    QTest::addColumn<double>("expected");
-    QTest::newRow("same order, other scale") << QVector<double>{1, 2, 3, 4} << QVector<double>{10, 200, 3000, 40000} << 1.0;
-    QTest::newRow("reversed") << QVector<double>{1, 2, 3, 4} << QVector<double>{4, 3, 2, 1} << -1.0;
-    // d = (0, 0, 1, -1): 1 - 6 * 2 / (4 * 15) = 0.8.
-    QTest::newRow("one swap") << QVector<double>{1, 2, 3, 4} << QVector<double>{1, 2, 4, 3} << 0.8;
-    // Ties take their mean rank: b's ranks are 1.5, 1.5, 3, 4; Pearson of the ranks.
-    QTest::newRow("tie") << QVector<double>{1, 2, 3, 4} << QVector<double>{5, 5, 6, 7} << 0.9486832980505138;
-    QTest::newRow("constant") << QVector<double>{1, 2, 3} << QVector<double>{2, 2, 2} << 0.0;
-}
-
-void TestWordEvaluation::spearmanOfKnownRankings()
-{
-    QFETCH(QVector<double>, a);
-    QFETCH(QVector<double>, b);
-    QFETCH(double, expected);
-    const double rho = spearmanCorrelation(std::vector<double>(a.begin(), a.end()), std::vector<double>(b.begin(), b.end()));
-    QVERIFY2(std::abs(rho - expected) < 1e-12, qPrintable(QString::number(rho, 'g', 17)));
 }
 
 void TestWordEvaluation::similarityFileAgainstCosines()
