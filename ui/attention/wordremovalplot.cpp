@@ -22,16 +22,6 @@ QCPBars *makeBars(QCPAxis *key, QCPAxis *value, const QString &name, const QColo
     return bars;
 }
 
-// What the output became without the word, in one word for the tick label.
-QString outcome(const WordRemoval &w)
-{
-    if (w.outputUnchanged)
-        return QCoreApplication::translate("WordRemovalPlot", "same");
-    if (w.changedOutputExpected)
-        return QCoreApplication::translate("WordRemovalPlot", "as asked");
-    return QCoreApplication::translate("WordRemovalPlot", "other");
-}
-
 } // namespace
 
 WordRemovalPlot::WordRemovalPlot(QWidget *parent)
@@ -95,7 +85,7 @@ void WordRemovalPlot::setEffect(const WordRemovalEffect &effect)
         const double key = double(i) + 1;
         m_attention->addData(key, w.attention);
         m_fall->addData(key, w.logProbFall);
-        ticker->addTick(key, QString::fromStdString(w.word) + QLatin1Char('\n') + outcome(w));
+        ticker->addTick(key, QString::fromStdString(w.word));
         attentionTop = std::max(attentionTop, w.attention);
         fallTop = std::max(fallTop, w.logProbFall);
         fallBottom = std::min(fallBottom, w.logProbFall);
@@ -103,6 +93,9 @@ void WordRemovalPlot::setEffect(const WordRemovalEffect &effect)
                            .arg(w.attention, 0, 'f', 2).arg(w.logProbFall, 0, 'f', 2);
     }
     xAxis->setRange(0.4, double(effect.words.size()) + 0.6);
+    // Long sentences' words would run into each other level; what the output became is listed
+    // under the plot.
+    xAxis->setTickLabelRotation(effect.words.size() > 10 ? 45 : 0);
     // Both axes start at the same height: a fall below zero (the output became likelier) pulls
     // the attention axis down by the same share, so the zero lines stay one line.
     attentionTop = std::max(attentionTop, 1e-3) * 1.1;

@@ -61,7 +61,7 @@ WordRemovalView::WordRemovalView(QWidget *parent)
                              "of log P(output) when the word is removed."));
     m_plot = new WordRemovalPlot;
     m_plot->setObjectName(QStringLiteral("wordRemovalPlot"));
-    m_plot->setMinimumSize(240, 200);
+    m_plot->setMinimumSize(240, 140);
     m_plot->setAccessibleName(tr("Word removal plot"));
     m_outputs = new QLabel;
     m_outputs->setObjectName(QStringLiteral("removalOutputs"));
