@@ -93,9 +93,7 @@ void WordRemovalPlot::setEffect(const WordRemovalEffect &effect)
                            .arg(w.attention, 0, 'f', 2).arg(w.logProbFall, 0, 'f', 2);
     }
     xAxis->setRange(0.4, double(effect.words.size()) + 0.6);
-    // Long sentences' words would run into each other level; what the output became is listed
-    // under the plot.
-    xAxis->setTickLabelRotation(effect.words.size() > 10 ? 45 : 0);
+    fitTickLabels();
     // Both axes start at the same height: a fall below zero (the output became likelier) pulls
     // the attention axis down by the same share, so the zero lines stay one line.
     attentionTop = std::max(attentionTop, 1e-3) * 1.1;
@@ -107,14 +105,27 @@ void WordRemovalPlot::setEffect(const WordRemovalEffect &effect)
     replot(rpQueuedReplot);
 }
 
-// The message was broken into lines for the width of the moment (a hidden dock's, perhaps).
+// The words stand level while they fit side by side with a space between them, else tilted.
+void WordRemovalPlot::fitTickLabels()
+{
+    const QFontMetrics metrics(xAxis->tickLabelFont());
+    int needed = 0;
+    for (const QString &word : qSharedPointerCast<QCPAxisTickerText>(xAxis->ticker())->ticks())
+        needed += metrics.horizontalAdvance(word) + metrics.averageCharWidth();
+    const int available = axisRect()->width() > 0 ? axisRect()->width() : width() * 2 / 3;
+    xAxis->setTickLabelRotation(needed > available ? 45 : 0);
+}
+
+// The message was broken into lines for the width of the moment (a hidden dock's, perhaps); the
+// words may fit level now, or no longer.
 void WordRemovalPlot::resizeEvent(QResizeEvent *event)
 {
     QCustomPlot::resizeEvent(event);
-    if (m_message->visible()) {
-        updateLayout();
+    updateLayout();
+    if (m_message->visible())
         showPlotMessage(*this, *m_message, m_messageText);
-    }
+    else
+        fitTickLabels();
 }
 
 bool WordRemovalPlot::exportImage(const QString &path, int width, int height, QString *error)

@@ -6,7 +6,7 @@
 
 // Per input word, two bars side by side: the attention the word received while the model wrote its
 // output (left axis), and how much the output's log-probability falls when the word is removed
-// (right axis, zero at the same height). Under each word, what the output became without it.
+// (right axis, zero at the same height), above the word.
 class WordRemovalPlot : public QCustomPlot
 {
     Q_OBJECT
@@ -29,6 +29,7 @@ protected:
 
 private:
     void clearBars();
+    void fitTickLabels();
 
     QCPBars *m_attention;
     QCPBars *m_fall;
