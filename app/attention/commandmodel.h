@@ -1,0 +1,9 @@
+#pragma once
+
+#include "engine/attention/seq2seqmodel.h"
+
+class CommandLine;
+
+// The model a command decodes with: --model FILE, or the one bundled into the program, so that an
+// installed attnscope works from any folder. Throws CheckpointError for a file it cannot read.
+Seq2SeqModel modelToUse(const CommandLine &cl);
