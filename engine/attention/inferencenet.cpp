@@ -225,7 +225,6 @@ void InferenceNet::encode(const std::vector<int> &source)
         input.swap(output);
     }
     m_length = length;
-    m_rows = 1;
     m_values = std::move(input);
     m_state.assign(std::size_t(m_layers), {});
     for (int layer = 0; layer < m_layers; ++layer) {
@@ -333,11 +332,10 @@ BeamScores InferenceNet::step(const std::vector<int> &parents, const std::vector
                         reordered.data() + std::ptrdiff_t(r) * m_hidden);
         state.swap(reordered);
     }
-    m_rows = int(parents.size());
     advance(lastTokens);
     BeamScores scores;
     scores.logProbs = m_logits;
-    for (int r = 0; r < m_rows; ++r) {
+    for (std::size_t r = 0; r < parents.size(); ++r) {
         float *row = scores.logProbs.data() + std::ptrdiff_t(r) * m_vocabulary;
         const float highest = *std::max_element(row, row + m_vocabulary);
         double sum = 0;

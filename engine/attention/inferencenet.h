@@ -62,8 +62,8 @@ private:
     std::vector<float> m_stateToLogits, m_contextToLogits;  // out.weight columns (V, H) each
     std::vector<float> m_tokenLogits;    // (V, V): out.weight's embedding columns . embedding + bias
 
-    // Per-sentence scratch; each state and step buffer holds m_rows rows.
-    int m_length = 0, m_rows = 1;
+    // Per-sentence scratch; each state and step buffer holds one row per hypothesis (one for greedy).
+    int m_length = 0;
     std::vector<float> m_values, m_keys, m_valueGates, m_valueLogits;  // (S, H), (S, A), (S, 3H), (S, V)
     std::vector<std::vector<float>> m_state;        // per layer
     std::vector<std::vector<float>> m_hiddenGates;  // per layer below the top
