@@ -1,5 +1,6 @@
 #include "ui/attention/alignmentplot.h"
 
+#include "ui/core/okabeitocolors.h"
 #include "ui/core/plotexport.h"
 #include "ui/core/plotstyle.h"
 
@@ -10,9 +11,9 @@ namespace {
 
 // Okabe and Ito's blue and orange for the two alignment curves; exact match keeps the bluish green,
 // dotted, that it has on the loss plot. The weight is dashed, for greyscale prints.
-const QColor kAccuracyColor(0, 114, 178);
-const QColor kWeightColor(230, 159, 0);
-const QColor kExactMatchColor(0, 158, 115);
+const QColor kAccuracyColor = okabeito::blue;
+const QColor kWeightColor = okabeito::orange;
+const QColor kExactMatchColor = okabeito::bluishGreen;
 
 QCPGraph *makeGraph(QCPAxis *key, QCPAxis *value, const QString &name, const QPen &pen,
                     QCPScatterStyle::ScatterShape shape)

@@ -1,5 +1,6 @@
 #include "ui/attention/lengthaccuracyplot.h"
 
+#include "ui/core/okabeitocolors.h"
 #include "ui/core/plotexport.h"
 #include "ui/core/plotstyle.h"
 
@@ -9,8 +10,8 @@
 namespace {
 
 // Distinct at a glance and for the common colour-vision deficiencies (Okabe and Ito).
-const QColor kRunColors[] = {QColor(0, 114, 178), QColor(230, 159, 0), QColor(0, 158, 115), QColor(204, 121, 167),
-                             QColor(86, 180, 233), QColor(213, 94, 0), QColor(0, 0, 0), QColor(240, 228, 66)};
+const QColor kRunColors[] = {okabeito::blue,    okabeito::orange,     okabeito::bluishGreen, okabeito::reddishPurple,
+                             okabeito::skyBlue, okabeito::vermillion, okabeito::black,       okabeito::yellow};
 const QCPScatterStyle::ScatterShape kRunShapes[] = {QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare,
                                                     QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond};
 
@@ -36,7 +37,9 @@ LengthAccuracyPlot::LengthAccuracyPlot(QWidget *parent)
     m_trained = new QCPItemRect(this);
     m_trained->setLayer(QStringLiteral("grid"));
     m_trained->setPen(Qt::NoPen);
-    m_trained->setBrush(QColor(0, 114, 178, 28));
+    QColor trained = okabeito::blue;
+    trained.setAlpha(28);
+    m_trained->setBrush(trained);
     m_trained->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
     m_trained->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
     m_trained->setVisible(false);

@@ -1,5 +1,6 @@
 #include "ui/attention/wordremovalplot.h"
 
+#include "ui/core/okabeitocolors.h"
 #include "ui/core/plotexport.h"
 #include "ui/core/plotstyle.h"
 
@@ -8,8 +9,8 @@
 namespace {
 
 // Okabe and Ito's blue for attention and vermillion for the fall: they differ in lightness too.
-const QColor kAttentionColor(0, 114, 178);
-const QColor kFallColor(213, 94, 0);
+const QColor kAttentionColor = okabeito::blue;
+const QColor kFallColor = okabeito::vermillion;
 
 QCPBars *makeBars(QCPAxis *key, QCPAxis *value, const QString &name, const QColor &color, QCPBarsGroup *group)
 {

@@ -1,6 +1,7 @@
 #include "ui/core/embeddingplot.h"
 
 #include "ui/core/focusframe.h"
+#include "ui/core/okabeitocolors.h"
 #include "ui/core/plotexport.h"
 #include "ui/core/plotstyle.h"
 
@@ -19,9 +20,9 @@ constexpr double kPickRadius = 8;
 constexpr double kZoomStep = 1.25;
 // Selected (vermillion) and neighbours (purple) differ in lightness as well as hue, so they stay apart
 // without red-green vision; their rings also differ in size.
-const QColor kWordColor(0, 114, 178);
+const QColor kWordColor = okabeito::blue;
 const QColor kSpecialColor(165, 165, 165);
-const QColor kSelectedColor(213, 94, 0);
+const QColor kSelectedColor = okabeito::vermillion;
 const QColor kNeighbourColor(170, 51, 119);
 
 QString componentLabel(int component, const EmbeddingProjection &projection)

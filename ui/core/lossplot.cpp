@@ -1,5 +1,6 @@
 #include "ui/core/lossplot.h"
 
+#include "ui/core/okabeitocolors.h"
 #include "ui/core/plotexport.h"
 #include "ui/core/plotstyle.h"
 
@@ -12,10 +13,10 @@ namespace {
 // Batch, validation and exact match take Okabe and Ito's colours (blue, vermillion, bluish green),
 // which people with red-green colour blindness tell apart; train is a darker shade of batch, the
 // same quantity per epoch. Validation is also dashed and exact match dotted, for greyscale prints.
-const QColor kBatchColor(0, 114, 178);
+const QColor kBatchColor = okabeito::blue;
 const QColor kTrainColor(20, 45, 120);
-const QColor kValidationColor(213, 94, 0);
-const QColor kExactMatchColor(0, 158, 115);
+const QColor kValidationColor = okabeito::vermillion;
+const QColor kExactMatchColor = okabeito::bluishGreen;
 const QColor kBestColor(200, 30, 45);
 const QColor kReferenceColor(110, 60, 150);
 
