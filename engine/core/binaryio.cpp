@@ -25,6 +25,11 @@ void BinaryWriter::floats(const float *data, std::size_t count)
     raw(data, count * sizeof(float));
 }
 
+void BinaryWriter::u16s(const std::uint16_t *data, std::size_t count)
+{
+    raw(data, count * sizeof(std::uint16_t));
+}
+
 void BinaryReader::raw(void *out, std::size_t size)
 {
     if (size > m_size - m_offset)
@@ -69,6 +74,13 @@ void BinaryReader::floats(float *out, std::size_t count)
     if (count > (m_size - m_offset) / sizeof(float))
         throw BinaryFormatError("array length out of range");
     raw(out, count * sizeof(float));
+}
+
+void BinaryReader::u16s(std::uint16_t *out, std::size_t count)
+{
+    if (count > (m_size - m_offset) / sizeof(std::uint16_t))
+        throw BinaryFormatError("array length out of range");
+    raw(out, count * sizeof(std::uint16_t));
 }
 
 std::uint32_t crc32(const char *data, std::size_t size)

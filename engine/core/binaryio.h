@@ -19,6 +19,7 @@ public:
     void f64(double v);
     void string(const std::string &s);
     void floats(const float *data, std::size_t count);
+    void u16s(const std::uint16_t *data, std::size_t count);
     const std::string &bytes() const { return m_bytes; }
 
 private:
@@ -35,6 +36,7 @@ public:
     double f64();
     std::string string(std::size_t maxLength = 1 << 20);
     void floats(float *out, std::size_t count);
+    void u16s(std::uint16_t *out, std::size_t count);
     bool atEnd() const { return m_offset == m_size; }
     std::size_t remaining() const { return m_size - m_offset; }
 
