@@ -24,12 +24,11 @@ Vocabulary::Vocabulary(const std::vector<std::string> &words)
 Vocabulary Vocabulary::build(const std::vector<SentencePair> &pairs, int maxSize, int minCount)
 {
     std::map<std::string, int> counts;
-    for (const auto &p : pairs) {
+    // The source side only: a target holds the same words again, and counting both would keep a
+    // word seen once at a minimum count of 2.
+    for (const auto &p : pairs)
         for (const auto &w : p.source)
             ++counts[w];
-        for (const auto &w : p.target)
-            ++counts[w];
-    }
     std::vector<std::pair<std::string, int>> sorted(counts.begin(), counts.end());
     std::stable_sort(sorted.begin(), sorted.end(),
                      [](const auto &a, const auto &b) { return a.second > b.second; });

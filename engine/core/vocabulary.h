@@ -18,8 +18,9 @@ public:
     Vocabulary();
     explicit Vocabulary(const std::vector<std::string> &words);  // specials are prepended
 
-    // Words of the training pairs, most frequent first (ties alphabetical), kept when they occur
-    // at least `minCount` times, at most `maxSize` words in all (0: no limit).
+    // Words of the training pairs' sources, most frequent first (ties alphabetical), kept when they
+    // occur at least `minCount` times, at most `maxSize` words in all (0: no limit). The targets
+    // are the sources' words reordered, so they are not counted again.
     static Vocabulary build(const std::vector<SentencePair> &pairs, int maxSize = 0, int minCount = 1);
 
     int id(const std::string &word) const;  // kUnk when unknown

@@ -27,10 +27,13 @@ void TestVocabulary::specialsHaveFixedIds()
 void TestVocabulary::buildOrdersByFrequencyAndHonoursLimits()
 {
     const std::vector<SentencePair> pairs = {{{"b", "a", "a"}, {"a", "a", "b"}}, {{"c", "a"}, {"a", "c"}}};
-    // counts: a 6, b 2, c 2 -> a, then b and c alphabetically
+    // counts over the sources: a 3, b 1, c 1 -> a, then b and c alphabetically
     QCOMPARE(Vocabulary::build(pairs).words(), (std::vector<std::string>{"<PAD>", "<SOS>", "<EOS>", "<UNK>", "a", "b", "c"}));
     QCOMPARE(Vocabulary::build(pairs, 1).size(), 5);
+    // A word seen once is left out at a minimum count of 2, though its target repeats it.
+    QCOMPARE(Vocabulary::build(pairs, 0, 2).words(), (std::vector<std::string>{"<PAD>", "<SOS>", "<EOS>", "<UNK>", "a"}));
     QCOMPARE(Vocabulary::build(pairs, 0, 3).size(), 5);
+    QCOMPARE(Vocabulary::build(pairs, 0, 4).size(), 4);
     QVERIFY(Vocabulary::build(pairs) == Vocabulary::build(pairs));
 }
 
