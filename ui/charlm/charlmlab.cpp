@@ -178,7 +178,7 @@ void CharLmLab::createActions()
         {tr("Export S&ample (text)…"), QStringLiteral("exportSample"), tr("Export Sample"), QStringLiteral("charlm_sample.txt"),
          tr("Text (*.txt)"), &CharLmLab::exportSample},
         {tr("Export &Activation View…"), QStringLiteral("exportActivations"), tr("Export Activation View"),
-         QStringLiteral("charlm_activations.png"), tr("PNG image (*.png);;JPEG image (*.jpg *.jpeg)"),
+         QStringLiteral("charlm_activations.png"), plotImageFilters(),
          &CharLmLab::exportActivations},
     };
     for (const auto &file : files)

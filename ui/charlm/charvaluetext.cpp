@@ -3,11 +3,8 @@
 #include "ui/core/colorgradients.h"
 #include "ui/core/plotexport.h"
 
-#include <QBuffer>
-#include <QFileInfo>
 #include <QFontDatabase>
 #include <QHelpEvent>
-#include <QImage>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -251,33 +248,11 @@ void CharValueText::mousePressEvent(QMouseEvent *event)
 
 bool CharValueText::exportImage(const QString &path, QString *error) const
 {
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    const char *format = suffix == QLatin1String("png") ? "PNG"
-                         : (suffix == QLatin1String("jpg") || suffix == QLatin1String("jpeg")) ? "JPG"
-                                                                                                 : nullptr;
-    if (!format) {
-        if (error)
-            *error = tr("Unsupported image type \"%1\": use .png or .jpg.").arg(suffix.isEmpty() ? path : QLatin1Char('.') + suffix);
-        return false;
-    }
+    // Twice the screen's pixels, so the text stays sharp in a document.
     constexpr double kScale = 2;
     const int width = std::max(this->width(), minimumSizeHint().width());
     int rows = 0;
     const std::vector<Placed> placed = layoutFor(width, &rows);
-    QImage image(QSize(width, heightForWidth(width)) * kScale, QImage::Format_RGB32);
-    image.setDevicePixelRatio(kScale);
-    image.fill(Qt::white);
-    {
-        QPainter painter(&image);
-        paintText(painter, placed);
-    }
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    if (!image.save(&buffer, format)) {
-        if (error)
-            *error = tr("Cannot encode %1 as %2").arg(path, QString::fromLatin1(format));
-        return false;
-    }
-    return writeFileAtomically(path, bytes, error);
+    return exportPaintedImage(path, QSize(width, heightForWidth(width)),
+                              [&](QPainter &painter, const QRectF &) { paintText(painter, placed); }, error, kScale);
 }

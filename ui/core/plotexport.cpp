@@ -5,9 +5,12 @@
 #include <qcustomplot.h>
 
 #include <QBuffer>
-#include <QSvgGenerator>
 #include <QDir>
 #include <QFileInfo>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSvgGenerator>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -40,21 +43,44 @@ bool checkTarget(const QString &path, QString *error)
     return true;
 }
 
-bool savePdf(QCustomPlot &plot, const QString &path, int width, int height, QString *error)
+enum class ImageKind { Png, Jpeg, Pdf, Svg };
+
+// The kind the suffix names, checked along with the size and the target; false says why.
+bool checkExport(const QString &path, int width, int height, ImageKind *kind, QString *error)
 {
-    // savePdf only writes to a file name: render into a private folder, then move the bytes over.
-    const QTemporaryDir folder;
-    const QString rendered = folder.filePath(QStringLiteral("plot.pdf"));
-    if (!folder.isValid() || !plot.savePdf(rendered, width, height))
-        return fail(error, QStringLiteral("Cannot write PDF %1").arg(path));
-    QFile file(rendered);
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(error, QStringLiteral("Cannot write PDF %1: %2").arg(path, file.errorString()));
-    return writeFileAtomically(path, file.readAll(), error);
+    if (width <= 0 || height <= 0 || width > kMaxExportSide || height > kMaxExportSide)
+        return fail(error, QStringLiteral("Image size %1 x %2 is out of range (1..%3 pixels a side).")
+                               .arg(width).arg(height).arg(kMaxExportSide));
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png"))
+        *kind = ImageKind::Png;
+    else if (suffix == QLatin1String("jpg") || suffix == QLatin1String("jpeg"))
+        *kind = ImageKind::Jpeg;
+    else if (suffix == QLatin1String("pdf"))
+        *kind = ImageKind::Pdf;
+    else if (suffix == QLatin1String("svg"))
+        *kind = ImageKind::Svg;
+    else
+        return fail(error, QStringLiteral("Unsupported image type \"%1\": use .png, .jpg, .pdf or .svg.")
+                               .arg(suffix.isEmpty() ? path : QLatin1Char('.') + suffix));
+    return checkTarget(path, error);
 }
 
-// SVG keeps text as text and lines as paths, for editors and documents that scale it.
-bool saveSvg(QCustomPlot &plot, const QString &path, int width, int height, QString *error)
+bool saveRaster(const QImage &image, ImageKind kind, const QString &path, QString *error)
+{
+    const char *format = kind == ImageKind::Png ? "PNG" : "JPG";
+    QByteArray encoded;
+    QBuffer buffer(&encoded);
+    buffer.open(QIODevice::WriteOnly);
+    if (!image.save(&buffer, format))
+        return fail(error, QStringLiteral("Cannot encode %1 as %2").arg(path, QString::fromLatin1(format)));
+    return writeFileAtomically(path, encoded, error);
+}
+
+// SVG keeps text as text and lines as paths, for editors and documents that scale it. `paint`
+// draws a width x height picture with the painter it is given.
+bool saveSvg(const QString &path, int width, int height, const std::function<bool(QCPPainter &)> &paint,
+             QString *error)
 {
     QByteArray encoded;
     QBuffer buffer(&encoded);
@@ -65,35 +91,39 @@ bool saveSvg(QCustomPlot &plot, const QString &path, int width, int height, QStr
     generator.setViewBox(QRect(0, 0, width, height));
     generator.setTitle(QFileInfo(path).completeBaseName());
     QCPPainter painter;
-    if (!painter.begin(&generator))
+    if (!painter.begin(&generator) || !paint(painter))
         return fail(error, QStringLiteral("Cannot write SVG %1").arg(path));
-    plot.toPainter(&painter, width, height);
     painter.end();
     return writeFileAtomically(path, encoded, error);
+}
+
+// The PDF writers only write to a file name: render into a private folder, then move the bytes over.
+bool savePdf(const QString &path, const std::function<bool(const QString &rendered)> &render, QString *error)
+{
+    const QTemporaryDir folder;
+    const QString rendered = folder.filePath(QStringLiteral("image.pdf"));
+    if (!folder.isValid() || !render(rendered))
+        return fail(error, QStringLiteral("Cannot write PDF %1").arg(path));
+    QFile file(rendered);
+    if (!file.open(QIODevice::ReadOnly))
+        return fail(error, QStringLiteral("Cannot write PDF %1: %2").arg(path, file.errorString()));
+    return writeFileAtomically(path, file.readAll(), error);
 }
 
 } // namespace
 
 bool exportPlotImage(QCustomPlot &plot, const QString &path, int width, int height, QString *error)
 {
-    if (width <= 0 || height <= 0 || width > kMaxExportSide || height > kMaxExportSide)
-        return fail(error, QStringLiteral("Image size %1 x %2 is out of range (1..%3 pixels a side).")
-                               .arg(width).arg(height).arg(kMaxExportSide));
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    const char *format = nullptr;
-    if (suffix == QLatin1String("png"))
-        format = "PNG";
-    else if (suffix == QLatin1String("jpg") || suffix == QLatin1String("jpeg"))
-        format = "JPG";
-    else if (suffix != QLatin1String("pdf") && suffix != QLatin1String("svg"))
-        return fail(error, QStringLiteral("Unsupported image type \"%1\": use .png, .jpg, .pdf or .svg.")
-                               .arg(suffix.isEmpty() ? path : QLatin1Char('.') + suffix));
-    if (!checkTarget(path, error))
+    ImageKind kind;
+    if (!checkExport(path, width, height, &kind, error))
         return false;
-    if (suffix == QLatin1String("svg"))
-        return saveSvg(plot, path, width, height, error);
-    if (!format)
-        return savePdf(plot, path, width, height, error);
+    if (kind == ImageKind::Svg)
+        return saveSvg(path, width, height, [&](QCPPainter &painter) {
+            plot.toPainter(&painter, width, height);
+            return true;
+        }, error);
+    if (kind == ImageKind::Pdf)
+        return savePdf(path, [&](const QString &rendered) { return plot.savePdf(rendered, width, height); }, error);
 
     const QSize layout = exportLayoutSize(width, height);
     QImage image = plot.toPixmap(layout.width(), layout.height(), double(width) / layout.width()).toImage();
@@ -101,12 +131,38 @@ bool exportPlotImage(QCustomPlot &plot, const QString &path, int width, int heig
         return fail(error, QStringLiteral("Could not render the plot at %1 x %2.").arg(width).arg(height));
     if (image.size() != QSize(width, height))  // a pixel lost to rounding the scale
         image = image.scaled(width, height, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
-    QByteArray encoded;
-    QBuffer buffer(&encoded);
-    buffer.open(QIODevice::WriteOnly);
-    if (!image.save(&buffer, format))
-        return fail(error, QStringLiteral("Cannot encode %1 as %2").arg(path, QString::fromLatin1(format)));
-    return writeFileAtomically(path, encoded, error);
+    return saveRaster(image, kind, path, error);
+}
+
+bool exportPaintedImage(const QString &path, QSize size, const std::function<void(QPainter &, const QRectF &)> &paint,
+                        QString *error, double rasterScale)
+{
+    ImageKind kind;
+    if (!checkExport(path, size.width(), size.height(), &kind, error))
+        return false;
+    const QRectF area(QPointF(0, 0), QSizeF(size));
+    const auto onWhite = [&](QPainter &painter) {
+        painter.fillRect(area, Qt::white);
+        paint(painter, area);
+        return true;
+    };
+    if (kind == ImageKind::Svg)
+        return saveSvg(path, size.width(), size.height(), onWhite, error);
+    if (kind == ImageKind::Pdf)
+        return savePdf(path, [&](const QString &rendered) {
+            QPdfWriter writer(rendered);
+            writer.setPageSize(QPageSize(QSizeF(size), QPageSize::Point));
+            writer.setPageMargins(QMarginsF());
+            writer.setResolution(72);  // one painter unit a point
+            QPainter painter;
+            return painter.begin(&writer) && onWhite(painter) && painter.end();
+        }, error);
+    QImage image(size * rasterScale, QImage::Format_RGB32);
+    image.setDevicePixelRatio(rasterScale);
+    QPainter painter(&image);
+    onWhite(painter);
+    painter.end();
+    return saveRaster(image, kind, path, error);
 }
 
 QSize exportLayoutSize(int width, int height)

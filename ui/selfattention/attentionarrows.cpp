@@ -5,9 +5,6 @@
 #include "ui/core/plotstyle.h"
 #include "ui/core/plottheme.h"
 
-#include <QBuffer>
-#include <QFileInfo>
-#include <QImage>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -137,31 +134,8 @@ double AttentionArrows::strokeWidth(double weight)
 
 bool AttentionArrows::exportImage(const QString &path, int width, int height, QString *error) const
 {
-    const auto fail = [error](const QString &message) {
-        if (error)
-            *error = message;
-        return false;
-    };
-    if (width <= 0 || height <= 0 || width > 20000 || height > 20000)
-        return fail(tr("Image size %1 x %2 is out of range (1..20000 pixels a side).").arg(width).arg(height));
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    const char *format = suffix == QLatin1String("png") ? "PNG"
-                         : (suffix == QLatin1String("jpg") || suffix == QLatin1String("jpeg")) ? "JPG"
-                                                                                                 : nullptr;
-    if (!format)
-        return fail(tr("Unsupported image type \"%1\": use .png or .jpg.").arg(suffix.isEmpty() ? path : QLatin1Char('.') + suffix));
-    QImage image(width, height, QImage::Format_RGB32);
-    image.fill(Qt::white);
-    {
-        QPainter painter(&image);
-        render(painter, QRectF(0, 0, width, height));
-    }
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    if (!image.save(&buffer, format))
-        return fail(tr("Cannot encode %1 as %2").arg(path, QString::fromLatin1(format)));
-    return writeFileAtomically(path, bytes, error);
+    return exportPaintedImage(path, QSize(width, height),
+                              [this](QPainter &painter, const QRectF &area) { render(painter, area); }, error);
 }
 
 AttentionArrows::Layout AttentionArrows::layoutFor(const QRectF &area) const

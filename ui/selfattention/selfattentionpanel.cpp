@@ -99,9 +99,9 @@ SelfAttentionPanel::SelfAttentionPanel(QWidget *parent) : QWidget(parent)
     m_arrows->setAccessibleDescription(tr("Arrows from each query word to the key words, thicker for larger weights; "
                                           "select a cell of the heatmap to show one query's arrows."));
     m_exportHeatmapButton = new QPushButton(tr("Export &Heatmap…"));
-    m_exportHeatmapButton->setToolTip(tr("Save the heatmap as a PNG image"));
+    m_exportHeatmapButton->setToolTip(tr("Save the heatmap as a PNG, PDF, SVG or JPEG image"));
     m_exportArrowsButton = new QPushButton(tr("Export &Arrows…"));
-    m_exportArrowsButton->setToolTip(tr("Save the arrows as a PNG image"));
+    m_exportArrowsButton->setToolTip(tr("Save the arrows as a PNG, PDF, SVG or JPEG image"));
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("selfAttentionStatus"));
     m_status->setWordWrap(true);
@@ -396,7 +396,7 @@ void SelfAttentionPanel::exportWithDialog(bool heatmap)
     const QString path = askExportPath(this, heatmap ? tr("Export Heatmap") : tr("Export Arrows"),
                                        heatmap ? QStringLiteral("self_attention_heatmap.png")
                                                : QStringLiteral("self_attention_arrows.png"),
-                                       tr("PNG image (*.png)"));
+                                       plotImageFilters());
     if (path.isEmpty())
         return;
     const QSize size = exportSize(heatmap ? static_cast<QWidget *>(m_heatmap) : static_cast<QWidget *>(m_arrows));

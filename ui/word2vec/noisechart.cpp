@@ -1,6 +1,7 @@
 #include "ui/word2vec/noisechart.h"
 
 #include "engine/word2vec/noisedistribution.h"
+#include "ui/core/plotexport.h"
 #include "ui/core/plotstyle.h"
 
 #include <algorithm>
@@ -57,4 +58,11 @@ void NoiseChart::setDistribution(const std::vector<std::string> &words, const st
     xAxis->setTicker(ticker);
     m_title->setText(tr("Noise words ∝ count^%1").arg(exponent, 0, 'g', 3));
     replot(rpQueuedReplot);
+}
+
+bool NoiseChart::exportImage(const QString &path, int width, int height, QString *error)
+{
+    const bool written = exportPlotImage(*this, path, width, height, error);
+    replot(rpQueuedReplot);  // the export laid the chart out at its own size
+    return written;
 }

@@ -21,6 +21,8 @@ public:
     QCPBars *noiseBars() const { return m_noise; }
     QCPBars *corpusBars() const { return m_corpus; }
 
+    bool exportImage(const QString &path, int width, int height, QString *error = nullptr);
+
 private:
     QCPBars *m_noise;
     QCPBars *m_corpus;

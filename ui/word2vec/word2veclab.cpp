@@ -28,6 +28,8 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <functional>
+
 namespace {
 
 constexpr int kCsvWords = 50;
@@ -143,22 +145,34 @@ void Word2VecLab::createActions()
         return action;
     };
     auto *dialogParent = m_page;
-    add(tr("Export &Word Map…"), [this, dialogParent] {
-        const QString path = askExportPath(dialogParent, tr("Export Word Map"), QStringLiteral("word_map.png"), plotImageFilters());
-        QString error;
-        if (!path.isEmpty()) {
-            const QSize size = exportSize(m_map);
-            reportExport(dialogParent, m_map->exportImage(path, size.width(), size.height(), &error), path, error);
-        }
-    });
-    add(tr("Export Word2Vec &Loss Curve…"), [this, dialogParent] {
-        const QString path = askExportPath(dialogParent, tr("Export Loss Curve"), QStringLiteral("word2vec_loss.png"), plotImageFilters());
-        QString error;
-        if (!path.isEmpty()) {
-            const QSize size = exportSize(m_loss);
-            reportExport(dialogParent, m_loss->exportImage(path, size.width(), size.height(), &error), path, error);
-        }
-    });
+    using ImageWriter = std::function<bool(const QString &, int, int, QString *)>;
+    const struct {
+        QString text, title, name;
+        QWidget *plot;
+        ImageWriter write;
+    } images[] = {
+        {tr("Export &Word Map…"), tr("Export Word Map"), QStringLiteral("word_map.png"), m_map,
+         [this](const QString &path, int width, int height, QString *error) {
+             return m_map->exportImage(path, width, height, error);
+         }},
+        {tr("Export Word2Vec &Loss Curve…"), tr("Export Loss Curve"), QStringLiteral("word2vec_loss.png"), m_loss,
+         [this](const QString &path, int width, int height, QString *error) {
+             return m_loss->exportImage(path, width, height, error);
+         }},
+        {tr("Export N&oise Chart…"), tr("Export Noise Chart"), QStringLiteral("noise_distribution.png"), m_noise,
+         [this](const QString &path, int width, int height, QString *error) {
+             return m_noise->exportImage(path, width, height, error);
+         }},
+    };
+    for (const auto &image : images)
+        add(image.text, [dialogParent, image] {
+            const QString path = askExportPath(dialogParent, image.title, image.name, plotImageFilters());
+            QString error;
+            if (!path.isEmpty()) {
+                const QSize size = exportSize(image.plot);
+                reportExport(dialogParent, image.write(path, size.width(), size.height(), &error), path, error);
+            }
+        });
     const struct {
         QString text, title, name, filter;
         bool (Word2VecLab::*write)(const QString &, QString *) const;

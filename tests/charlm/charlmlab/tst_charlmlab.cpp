@@ -182,6 +182,10 @@ void TestCharLmLab::shortTextIsLearntAndExplored()
     QCOMPARE(QString::fromUtf8(fileStart(m_dir.filePath("sample.txt"), 1 << 20)), sampler->plainText());
     QVERIFY2(m_lab->exportActivations(m_dir.filePath("activations.png"), &error), qPrintable(error));
     QCOMPARE(fileStart(m_dir.filePath("activations.png"), 4), QByteArray("\x89PNG"));
+    QVERIFY2(m_lab->exportActivations(m_dir.filePath("activations.svg"), &error), qPrintable(error));
+    QVERIFY(fileStart(m_dir.filePath("activations.svg"), 1 << 20).contains("<svg"));
+    QVERIFY2(m_lab->exportActivations(m_dir.filePath("activations.pdf"), &error), qPrintable(error));
+    QCOMPARE(fileStart(m_dir.filePath("activations.pdf"), 4), QByteArray("%PDF"));
     QVERIFY(!m_lab->exportActivations(m_dir.filePath("activations.gif"), &error));
     QVERIFY(error.contains(QStringLiteral(".gif")));
 

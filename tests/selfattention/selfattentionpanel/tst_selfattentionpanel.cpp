@@ -48,6 +48,8 @@ private slots:
     void trainedEmbeddingsUseUnknownRow();
     void exportWritesPngOfRequestedSize_data();
     void exportWritesPngOfRequestedSize();
+    void exportWritesVectorDrawings_data();
+    void exportWritesVectorDrawings();
     void clickingWordSelectsItsArrows();
     void arrowsFollowADarkPalette();
     void settingsRoundTrip();
@@ -280,6 +282,39 @@ void TestSelfAttentionPanel::exportWritesPngOfRequestedSize()
     QVERIFY(!(heatmap ? m_panel->exportHeatmap(m_dir.filePath("a.gif"), 100, 100, &error)
                       : m_panel->exportArrows(m_dir.filePath("a.gif"), 100, 100, &error)));
     QVERIFY(error.contains(QStringLiteral(".gif")));
+}
+
+void TestSelfAttentionPanel::exportWritesVectorDrawings_data()
+{
+    QTest::addColumn<bool>("heatmap");
+    QTest::addColumn<QString>("suffix");
+    QTest::newRow("heatmap svg") << true << QStringLiteral("svg");
+    QTest::newRow("heatmap pdf") << true << QStringLiteral("pdf");
+    QTest::newRow("arrows svg") << false << QStringLiteral("svg");
+    QTest::newRow("arrows pdf") << false << QStringLiteral("pdf");
+}
+
+void TestSelfAttentionPanel::exportWritesVectorDrawings()
+{
+    QFETCH(bool, heatmap);
+    QFETCH(QString, suffix);
+    m_panel->revealWithoutPrediction();
+    const QString path = m_dir.filePath(QStringLiteral("drawing.") + suffix);
+    QString error;
+    QVERIFY2(heatmap ? m_panel->exportHeatmap(path, 640, 480, &error) : m_panel->exportArrows(path, 640, 480, &error),
+             qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    if (suffix == QLatin1String("pdf")) {
+        QVERIFY(bytes.startsWith("%PDF"));
+        return;
+    }
+    // A drawing people can edit: the input words stay text.
+    QVERIFY(bytes.contains("<svg"));
+    QVERIFY(bytes.contains("viewBox=\"0 0 640 480\""));
+    for (const QString &word : m_panel->tokens())
+        QVERIFY2(bytes.contains(word.toUtf8()), qPrintable(word));
 }
 
 void TestSelfAttentionPanel::clickingWordSelectsItsArrows()

@@ -197,6 +197,10 @@ void TestWord2VecLab::vectorsFilesOpenAndExport()
     QVERIFY(rows.at(1).startsWith("the,"));
     QVERIFY2(m_lab->exportNeighboursCsv(m_dir.filePath("neighbours.csv"), &error), qPrintable(error));
     QVERIFY2(m_lab->map()->exportImage(m_dir.filePath("map.svg"), 800, 600, &error), qPrintable(error));
+    QVERIFY2(m_lab->noiseChart()->exportImage(m_dir.filePath("noise.svg"), 600, 300, &error), qPrintable(error));
+    QFile noise(m_dir.filePath("noise.svg"));
+    QVERIFY(noise.open(QIODevice::ReadOnly));
+    QVERIFY(noise.readAll().contains("Noise words"));
 
     // A file from elsewhere (here, the one just written) opens into the same views.
     QVERIFY2(m_lab->openVectors(path, &error), qPrintable(error));
