@@ -88,7 +88,7 @@ void writeExperiment(BinaryWriter &w, const ExperimentRecord &e)
 ExperimentRecord readExperiment(BinaryReader &r)
 {
     ExperimentRecord e;
-    e.label = r.string(4096);
+    e.label = r.string();
     e.model = readConfig(r, modelConfigFields(), "experiment's model");
     e.seed = std::uint64_t(r.i64());
     e.history = readHistory(r);
@@ -184,7 +184,7 @@ AttentionProject decode(const std::string &bytes)
         p.dataset = readConfig(r, datasetConfigFields(), "dataset");
         p.dataset.words.resize(readCount(r, /*itemBytes=*/4));
         for (std::string &word : p.dataset.words)
-            word = r.string(4096);
+            word = r.string();
         p.model = readConfig(r, modelConfigFields(), "model");
         p.training = readConfig(r, trainingConfigFields(), "training");
         p.threadsUsed = readInt(r);
@@ -210,7 +210,7 @@ AttentionProject decode(const std::string &bytes)
         p.experiments.resize(readCount(r, /*itemBytes=*/4 + 4 + 8 + 4 + 8 + 4));
         for (ExperimentRecord &e : p.experiments)
             e = readExperiment(r);
-        p.sentence = r.string(1 << 16);
+        p.sentence = readBlock(r);
         p.selectedRow = readInt(r);
         p.selectedColumn = readInt(r);
         if (!r.atEnd())

@@ -16,6 +16,7 @@ class TestProjectFile : public QObject
 private slots:
     void initTestCase();
     void roundTripKeepsEveryField();
+    void longTextsRoundTrip();
     void savedFileLoadsBack();
     void corpusIsEmbeddedOrChecked();
     void damagedFilesAreRefused_data();
@@ -163,6 +164,17 @@ void TestProjectFile::roundTripKeepsEveryField()
     QCOMPARE(p.sentence, std::string("a b c"));
     QCOMPARE(p.selectedRow, 2);
     QCOMPARE(p.selectedColumn, 1);
+}
+
+// Whatever the window lets one type is read back: a project that saves must open.
+void TestProjectFile::longTextsRoundTrip()
+{
+    AttentionProject p = fullProject();
+    p.sentence = std::string(200000, 'a');
+    p.experiments[0].label = std::string(10000, 'b');
+    const AttentionProject back = projectfile::decode(projectfile::encode(p));
+    QCOMPARE(back.sentence, p.sentence);
+    QCOMPARE(back.experiments[0].label, p.experiments[0].label);
 }
 
 void TestProjectFile::savedFileLoadsBack()
