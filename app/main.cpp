@@ -38,6 +38,8 @@ int main(int argc, char **argv)
         return runCompare(arguments);
     if (command == "explain")
         return runExplain(arguments);
+    if (command == "reproduce")
+        return runReproduce(arguments);
     if (command == "bench")
         return runBench(arguments);
     if (command == "word2vec")

@@ -116,7 +116,7 @@ LabJob attentionExperimentsJob(const DatasetConfig &datasetConfig, const Trainin
         const std::vector<SentencePair> probe = probeSet(datasetConfig, probeMaxLength, 2000);
         const std::atomic<bool> &stop = *context.stopFlag();
         for (int i = 0; i < configs.size() && !stop; ++i) {
-            context.report(ExperimentStarted{i});
+            context.report(ExperimentStarted{i, trainingConfig.seed});
             Trainer::Callbacks callbacks;
             callbacks.onEpoch = [&context, i](const EpochStats &stats, bool) { context.report(ExperimentEpoch{i, stats}); };
             const ExperimentResult r = runExperiment(attentionName(configs[i].attention), data, datasetConfig,

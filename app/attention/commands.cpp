@@ -10,6 +10,7 @@
 #include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/experiment.h"
+#include "engine/attention/projectfile.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/trainer.h"
 #include "engine/core/tokenizer.h"
@@ -139,7 +140,7 @@ const FieldSpec &attentionField()
 
 int runTrain(const std::vector<std::string> &arguments)
 {
-    CommandLine cl({}, {});
+    CommandLine cl({}, {"no-embed-corpus"});
     addRunOptions(cl);
     cl.parse(arguments);
     const RunOptions options = readRunOptions(cl);
@@ -174,7 +175,9 @@ int runTrain(const std::vector<std::string> &arguments)
     Trainer trainer(model, data, t);
     Trainer::Callbacks callbacks;
     std::vector<EpochAlignment> alignment;
+    WeightHistory weights;
     callbacks.onEpoch = [&](const EpochStats &e, bool best) {
+        weights.add(e.epoch, model);
         if (!model.hasAttention()) {
             printEpoch(e, best);
             return;
@@ -206,8 +209,27 @@ int runTrain(const std::vector<std::string> &arguments)
                                 &error)
         || !runfiles::writeHeatmap(file("attention_heatmap.png"), shown, &error))
         return failure(error.toStdString());
-    std::cout << "\nWrote model.ckpt, metrics.json, examples.txt, analysis.md and attention_heatmap.png to " << out
-              << "\n";
+
+    // The run as the desktop app opens it, showing the heatmap sentence above.
+    AttentionProject project;
+    project.dataset = d;
+    project.model = m;
+    project.training = t;
+    project.threadsUsed = trainingThreads(t);
+    project.best = std::make_shared<const Seq2SeqModel>(model.clone());
+    project.weights = std::move(weights);
+    project.alignment = alignment;
+    project.sentence = joinTokens(heatmapSentence(data.test).source);
+    try {
+        if (!d.corpusPath.empty())
+            project.corpus = projectfile::copyCorpus(d.corpusPath, !cl.flag("no-embed-corpus"));
+        projectfile::save(project, file("project.attnscope").toStdString());
+    } catch (const ProjectError &e) {
+        return failure(e.what());
+    }
+    std::cout << "\nWrote model.ckpt, project.attnscope, metrics.json, examples.txt, analysis.md and "
+                 "attention_heatmap.png to "
+              << out << "\n";
     return outcome.status == TrainingOutcome::Status::Diverged ? 1 : 0;
 }
 

@@ -12,3 +12,4 @@ int runReverse(const std::vector<std::string> &arguments);
 int runEvaluate(const std::vector<std::string> &arguments);
 int runCompare(const std::vector<std::string> &arguments);
 int runExplain(const std::vector<std::string> &arguments);
+int runReproduce(const std::vector<std::string> &arguments);

@@ -158,6 +158,7 @@ Usage:
   attnscope evaluate [--model FILE] [--corpus FILE] [--examples N] [--batched]
   attnscope explain [--model FILE] [--sentences N] [--mode drop|unknown] [--json] ["a sentence"]
   attnscope compare --out DIR [--attention LIST] [--probe-max-len N] [--probe N] [train options]
+  attnscope reproduce [--threads N] FILE.attnscope
   attnscope bench [--threads N] [--json OUT] [--quick]
   attnscope word2vec --corpus FILE --out DIR [--analogies FILE] [--similarity FILE] [options]
   attnscope neighbours --vectors FILE [--top N] word ...
@@ -166,7 +167,14 @@ Usage:
   attnscope --version
 
 train writes DIR/model.ckpt (best epoch by validation loss), metrics.json, examples.txt,
-attention_heatmap.png and analysis.md.
+attention_heatmap.png, analysis.md and project.attnscope: the run as the desktop app opens it
+(settings, seed, corpus text, every epoch's losses, alignment and weights, the best model);
+--no-embed-corpus keeps only the corpus file's path, size and checksum in it.
+
+reproduce trains a project's run again with its settings and seed, on the run's own thread count
+unless --threads N, and compares every epoch's losses and exact match and the best model's
+weights with the stored ones. It reports bit-for-bit identity or the largest differences; exit 0
+when identical or within the stated tolerance, 1 when not, 2 for a damaged or foreign file.
 
 compare trains one model per attention variant in --attention LIST (comma-separated; default
 bahdanau,luong-dot,luong-general,none) one after another, on the same data and seed, and tests

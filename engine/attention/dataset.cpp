@@ -88,9 +88,18 @@ Dataset readCorpus(const DatasetConfig &c)
     std::string text(std::size_t(size), '\0');
     if (size > 0 && !in.read(&text[0], size))
         throw DatasetError("cannot read corpus file '" + c.corpusPath + "'");
+    return parseCorpus(c, text, "corpus file '" + c.corpusPath + "'");
+}
+
+}
+
+Dataset parseCorpus(const DatasetConfig &c, const std::string &text, const std::string &what)
+{
+    const std::string problem = validate(c);
+    if (!problem.empty())
+        throw DatasetError("invalid dataset settings: " + problem);
     if (text.find('\0') != std::string::npos)
-        throw DatasetError("corpus file '" + c.corpusPath + "' looks binary (it contains NUL bytes); "
-                           "expected plain text, one sentence per line");
+        throw DatasetError(what + " looks binary (it contains NUL bytes); expected plain text, one sentence per line");
 
     Dataset d;
     std::vector<SentencePair> all;
@@ -102,7 +111,7 @@ Dataset readCorpus(const DatasetConfig &c)
         begin = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
         ++lineNumber;
         if (!validUtf8(line))
-            throw DatasetError("corpus file '" + c.corpusPath + "' line " + std::to_string(lineNumber)
+            throw DatasetError(what + " line " + std::to_string(lineNumber)
                                + " is not valid UTF-8");
         auto tokens = tokenize(line, c.lowercase);
         if (tokens.empty())
@@ -116,7 +125,7 @@ Dataset readCorpus(const DatasetConfig &c)
     }
     if (all.size() < 3) {
         std::ostringstream m;
-        m << "corpus file '" << c.corpusPath << "' has " << all.size()
+        m << what << " has " << all.size()
           << " usable sentences; at least 3 are needed (one per split)";
         if (d.skippedTooLong || d.skippedTooShort)
             m << " — " << d.skippedTooLong << " lines were longer than " << c.maxLength << " tokens and "
@@ -136,8 +145,6 @@ Dataset readCorpus(const DatasetConfig &c)
     d.val.assign(all.begin() + std::ptrdiff_t(nTest), all.begin() + std::ptrdiff_t(nTest + nVal));
     d.train.assign(all.begin() + std::ptrdiff_t(nTest + nVal), all.end());
     return d;
-}
-
 }
 
 std::vector<std::string> targetFor(Task task, const std::vector<std::string> &source)

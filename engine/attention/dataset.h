@@ -25,6 +25,10 @@ struct Dataset {
     static Dataset build(const DatasetConfig &config);
 };
 
+// The splits build() makes of a corpus, from `text` rather than the file at config.corpusPath: a
+// corpus kept elsewhere, inside a project file. `what` names it in messages ("the embedded corpus").
+Dataset parseCorpus(const DatasetConfig &config, const std::string &text, const std::string &what);
+
 // The target the task asks for: the words reversed, or copied.
 std::vector<std::string> targetFor(Task task, const std::vector<std::string> &source);
 

@@ -16,7 +16,6 @@
 #include <cmath>
 #include <limits>
 #include <random>
-#include <thread>
 #include <type_traits>
 
 namespace {
@@ -177,7 +176,7 @@ Trainer::Trainer(Seq2SeqModel &model, const Dataset &data, const TrainingConfig 
 
 TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool> *stop)
 {
-    const int threads = m_config.threads > 0 ? m_config.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+    const int threads = trainingThreads(m_config);
     // Threads share out each batch's rows (forwardBackward); every op runs on one thread (Adam's
     // updates on two intra-op threads measured 7% slower).
     const runtime::IntraOpThreads oneThreadPerOp(1);

@@ -1,6 +1,8 @@
 #include "engine/attention/trainingconfig.h"
 
+#include <algorithm>
 #include <climits>
+#include <thread>
 
 const std::vector<ConfigField<TrainingConfig>> &trainingConfigFields()
 {
@@ -57,4 +59,9 @@ const std::vector<ConfigField<TrainingConfig>> &trainingConfigFields()
 std::string validate(const TrainingConfig &c)
 {
     return checkFields(c, trainingConfigFields());
+}
+
+int trainingThreads(const TrainingConfig &config)
+{
+    return config.threads > 0 ? config.threads : int(std::max(1u, std::thread::hardware_concurrency()));
 }

@@ -45,3 +45,6 @@ const std::vector<ConfigField<TrainingConfig>> &trainingConfigFields();
 
 // Empty when valid, otherwise a message naming the offending field.
 std::string validate(const TrainingConfig &config);
+
+// The threads a run with `config` trains on: `threads`, or every core when it is 0.
+int trainingThreads(const TrainingConfig &config);

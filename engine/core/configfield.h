@@ -140,3 +140,45 @@ auto pathField(const char *key, const char *label, const char *help)
 {
     return configfield_detail::makeField<Member>({key, FieldType::Path, label, help, 0, 0, 1, "", {}});
 }
+
+// A configuration as text, one "key=value" line per field in formatValue()'s form, for files that
+// keep settings (project files): the table is the one description of what is written.
+template <typename Config>
+std::string fieldsText(const Config &config, const std::vector<ConfigField<Config>> &fields)
+{
+    std::string text;
+    for (const ConfigField<Config> &field : fields)
+        text += field.key + "=" + formatValue(field, field.get(config)) + "\n";
+    return text;
+}
+
+// Reads fieldsText() back into `config`; fields the text lacks keep their value. Empty on success,
+// otherwise what is wrong (an unknown key, a line without '=', a value out of range).
+template <typename Config>
+std::string readFieldsText(const std::string &text, Config &config, const std::vector<ConfigField<Config>> &fields)
+{
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos)
+            end = text.size();
+        const std::string line = text.substr(start, end - start);
+        start = end + 1;
+        const std::size_t equals = line.find('=');
+        if (equals == std::string::npos)
+            return "setting line without '=': '" + line + "'";
+        const std::string key = line.substr(0, equals);
+        const ConfigField<Config> *field = nullptr;
+        for (const ConfigField<Config> &candidate : fields)
+            if (candidate.key == key)
+                field = &candidate;
+        if (!field)
+            return "unknown setting '" + key + "'";
+        FieldValue value;
+        const std::string problem = parseValue(*field, line.substr(equals + 1), &value);
+        if (!problem.empty())
+            return key + " " + problem;
+        field->set(config, value);
+    }
+    return {};
+}

@@ -18,8 +18,6 @@
 
 #include <QCoreApplication>
 #include <QDockWidget>
-#include <QFile>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QLocale>
@@ -27,7 +25,6 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QTabWidget>
-#include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -35,8 +32,6 @@
 #include <exception>
 
 namespace {
-
-const char *const kBundledModel = ":/models/default.ckpt";
 
 QScrollArea *scrolled(QWidget *widget)
 {
@@ -52,11 +47,6 @@ QString noAttentionToAlign()
 {
     return QCoreApplication::translate("AttentionLab", "This model has no attention (variant none): there is no "
                                                        "alignment to measure.");
-}
-
-ModelSnapshot loadModel(const QString &path)
-{
-    return std::make_shared<const Seq2SeqModel>(Seq2SeqModel::load(QFile::encodeName(path).toStdString()));
 }
 
 }
@@ -113,6 +103,10 @@ AttentionLab::AttentionLab(MainWindow *window)
         if (m_run->phase() == RunState::Phase::Comparing)
             emit window->stopRequested();
     });
+    m_saveProjectAction = new QAction(tr("Save &Project…"), this);
+    m_saveProjectAction->setStatusTip(tr("Save the run and the window as one .attnscope file: settings, corpus, "
+                                         "every epoch, experiments, the sentence."));
+    connect(m_saveProjectAction, &QAction::triggered, this, &AttentionLab::saveProjectWithDialog);
     connect(m_run, &RunState::changed, this, &AttentionLab::followRunState);
     followSettings();
     followRunState();
@@ -168,6 +162,11 @@ QList<LabDock> AttentionLab::docks() const
             {m_examplesDock, Qt::RightDockWidgetArea, m_embeddingDock},
             {m_analysisDock, Qt::RightDockWidgetArea, m_examplesDock},
             {m_wordRemovalDock, Qt::RightDockWidgetArea, m_analysisDock}};
+}
+
+QList<QAction *> AttentionLab::fileActions() const
+{
+    return {m_saveProjectAction};
 }
 
 QList<QAction *> AttentionLab::exportActions() const
@@ -241,12 +240,17 @@ void AttentionLab::updateActions()
 {
     m_exports->setAvailable(m_inference->hasSentence(), m_loss->hasData(), m_alignment->epochCount() > 0,
                             m_latest != nullptr, m_wordRemoval->hasEffect());
+    m_saveProjectAction->setEnabled(m_best && m_run->isQuiet());
     emit actionsChanged();
 }
 
 void AttentionLab::train()
 {
+    m_weightHistory.clear();
     const TrainingConfig trainingConfig = m_trainingPanel->trainingConfig();
+    m_trainingUsed = trainingConfig;
+    m_alignmentHistory.clear();
+    m_corpus = {};
     m_loss->start(trainingConfig.epochs, tr("Preparing the data…"));
     m_alignment->clear();
     m_examples->showMessage(tr("Training… the test set is scored when training ends."));
@@ -301,9 +305,10 @@ void AttentionLab::handleResult(const QVariant &result)
         evaluationStarted(result.value<EvaluationStarted>());
     else if (type == QMetaType::fromType<EvaluationFinished>())
         showEvaluation(result.value<EvaluationFinished>());
-    else if (type == QMetaType::fromType<ExperimentStarted>())
-        m_experiments->runStarted(result.value<ExperimentStarted>().index);
-    else if (type == QMetaType::fromType<ExperimentEpoch>())
+    else if (type == QMetaType::fromType<ExperimentStarted>()) {
+        const auto started = result.value<ExperimentStarted>();
+        m_experiments->runStarted(started.index, started.seed);
+    } else if (type == QMetaType::fromType<ExperimentEpoch>())
         m_experiments->addEpoch(result.value<ExperimentEpoch>().index, result.value<ExperimentEpoch>().stats);
     else if (type == QMetaType::fromType<ExperimentFinished>()) {
         const auto finished = result.value<ExperimentFinished>();
@@ -315,12 +320,14 @@ void AttentionLab::handleResult(const QVariant &result)
 void AttentionLab::addEpoch(const EpochTrained &epoch)
 {
     m_loss->addEpoch(epoch.stats, epoch.isBest);
-    if (epoch.alignment)
+    if (epoch.alignment) {
         m_alignment->addEpoch(epoch.stats, *epoch.alignment);
-    else
+        m_alignmentHistory.push_back({epoch.stats.epoch, *epoch.alignment});
+    } else
         m_alignment->showMessage(noAttentionToAlign());
     if (!epoch.snapshot)
         return;
+    m_weightHistory.add(epoch.stats.epoch, *epoch.snapshot);
     m_latest = epoch.snapshot;
     m_inference->setLatestModel(epoch.snapshot, describeEpoch(epoch.stats));
     if (epoch.isBest) {
@@ -393,62 +400,13 @@ void AttentionLab::showFailure(const QString &message)
     }
 }
 
-QString AttentionLab::fileFilter() const
+void AttentionLab::useLoadedModel(const ModelSnapshot &model, const QString &origin, const QString &corpusProblem)
 {
-    return tr("AttnScope models (*.ckpt)");
-}
-
-bool AttentionLab::open(const QString &path, QString *error)
-{
-    try {
-        const ModelSnapshot model = loadModel(path);
-        useLoadedModel(model, QFileInfo(path).fileName());
-        // Show the settings the model was trained with, so training again reproduces it.
-        m_datasetPanel->setConfig(model->datasetConfig);
-        m_trainingPanel->setModelConfig(model->config());
-        return true;
-    } catch (const std::exception &e) {
-        if (error)
-            *error = QString::fromStdString(e.what());
-        return false;
-    }
-}
-
-bool AttentionLab::save(const QString &path, QString *error)
-{
-    try {
-        m_best->save(QFile::encodeName(path).toStdString());
-        return true;
-    } catch (const std::exception &e) {
-        if (error)
-            *error = QString::fromStdString(e.what());
-        return false;
-    }
-}
-
-bool AttentionLab::loadBundledModel()
-{
-    QFile resource(QString::fromLatin1(kBundledModel));
-    if (!resource.exists())
-        return false;
-    // Checkpoints are read from the file system, so the bundled one goes through a temporary copy.
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("default.ckpt"));
-    if (!dir.isValid() || !resource.copy(path))
-        return false;
-    try {
-        useLoadedModel(loadModel(path), tr("bundled default model"));
-        m_document->setOrigin(tr("bundled default model"));
-        return true;
-    } catch (const std::exception &e) {
-        emit statusMessage(tr("The bundled model could not be read: %1").arg(QString::fromStdString(e.what())));
-        return false;
-    }
-}
-
-void AttentionLab::useLoadedModel(const ModelSnapshot &model, const QString &origin)
-{
+    m_weightHistory.clear();
     m_best = m_latest = model;
+    m_trainingUsed = m_trainingPanel->trainingConfig();  // a checkpoint does not keep them
+    m_alignmentHistory.clear();
+    m_corpus = {};
     m_inference->setModel(model, describeModel(*model, origin));
     m_embeddings->setModel(model, origin);
     emit modelChanged(model, origin);
@@ -457,7 +415,11 @@ void AttentionLab::useLoadedModel(const ModelSnapshot &model, const QString &ori
                                  ? tr("Alignment is measured while a model trains; a model file does not keep it.")
                                  : noAttentionToAlign());
     m_analysis->clear();
-    requestEvaluation(model);
+    // The test set comes from the corpus file: one that is not as the model saw it has another.
+    if (corpusProblem.isEmpty())
+        requestEvaluation(model);
+    else
+        m_examples->showMessage(tr("The test set is not scored: %1.").arg(corpusProblem));
     updateActions();
 }
 

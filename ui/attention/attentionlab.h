@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/attention/projectfile.h"
+#include "engine/attention/weighthistory.h"
 #include "ui/attention/metatypes.h"
 #include "ui/workbench/document.h"
 #include "ui/workbench/lab.h"
@@ -35,6 +37,7 @@ public:
 
     QList<LabPage> pages() const override;
     QList<LabDock> docks() const override;
+    QList<QAction *> fileActions() const override;
     QList<QAction *> exportActions() const override;
     void saveSettings(QSettings &settings) const override;
     void restoreSettings(QSettings &settings) override;
@@ -43,11 +46,20 @@ public:
     QString trainProblem() const override;
     void train() override;
 
+    // A path ending in .attnscope is a project (projectfile.h): the run and the window as they
+    // are; any other a checkpoint of the best model. Open tells them apart by their first bytes.
     QString fileFilter() const override;
+    QString openFilter() const override;
     QString defaultSuffix() const override { return QStringLiteral("ckpt"); }
     bool hasContent() const override { return m_best != nullptr; }
     bool open(const QString &path, QString *error) override;
     bool save(const QString &path, QString *error) override;
+    // File ▸ Save Project…: asks whether to embed the corpus text (when there is a corpus), then
+    // where to save.
+    void saveProjectWithDialog();
+    QAction *saveProjectAction() const { return m_saveProjectAction; }
+    // Whether a project saved now embeds the corpus text (the default) or only its checksum.
+    void setEmbedCorpus(bool embed) { m_embedCorpus = embed; }
     bool loadBundledModel();  // :/models/default.ckpt, when the application bundles one
 
     ModelSnapshot bestModel() const { return m_best; }
@@ -64,6 +76,7 @@ public:
     WordRemovalView *wordRemovalView() const { return m_wordRemoval; }
     QDockWidget *wordRemovalDock() const { return m_wordRemovalDock; }
     AttentionExports *exports() const { return m_exports; }
+    const WeightHistory &weightHistory() const { return m_weightHistory; }
 
 signals:
     void trainRequested(const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
@@ -74,6 +87,8 @@ signals:
                               const QVector<ModelConfig> &configs, int probeMaxLength);
     // The model the lab shows now, for the labs that look at it too.
     void modelChanged(const ModelSnapshot &model, const QString &description);
+    // weightHistory() was replaced as a whole (a project opened), not grown by an epoch.
+    void weightHistoryReplaced();
 
 public slots:
     void trainingStarted(const QString &description);
@@ -87,8 +102,11 @@ private:
     void followRunState();
     void updateActions();
     void runExperiments(const QVector<ModelConfig> &configs, int probeMaxLength);
-    void useLoadedModel(const ModelSnapshot &model, const QString &origin);
+    void useLoadedModel(const ModelSnapshot &model, const QString &origin, const QString &corpusProblem = {});
     void requestEvaluation(const ModelSnapshot &model);
+    void setWeightHistory(WeightHistory history);
+    AttentionProject project() const;
+    void showProject(const AttentionProject &project, const QString &origin);
 
     void addEpoch(const EpochTrained &epoch);
     void finishTraining(const TrainingFinished &finished);
@@ -116,7 +134,14 @@ private:
     QDockWidget *m_examplesDock;
     QDockWidget *m_analysisDock;
     QDockWidget *m_wordRemovalDock;
+    QAction *m_saveProjectAction;
 
     ModelSnapshot m_best;
     ModelSnapshot m_latest;
+    // What a project keeps beside the models: the run's settings, alignment and corpus.
+    TrainingConfig m_trainingUsed;
+    std::vector<EpochAlignment> m_alignmentHistory;
+    CorpusCopy m_corpus;  // an opened project's; empty: read the file when saving
+    bool m_embedCorpus = true;
+    WeightHistory m_weightHistory;
 };

@@ -143,6 +143,7 @@ void ExperimentsPanel::run()
     if (m_queue.isEmpty() || m_running)
         return;
     m_running = true;
+    m_records.clear();
     m_curves->clearGraphs();
     updateCurvesMessage();
     m_lengthPlot->clear();
@@ -151,10 +152,34 @@ void ExperimentsPanel::run()
     emit runRequested(m_queue, probeMaxLength());
 }
 
-void ExperimentsPanel::runStarted(int index)
+void ExperimentsPanel::setRecords(const std::vector<ExperimentRecord> &records)
+{
+    m_queue.clear();
+    m_list->clear();
+    m_records.clear();
+    m_curves->clearGraphs();
+    m_lengthPlot->clear();
+    // Through the slots a live run goes through, so the curves are drawn as they were.
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const ExperimentRecord &r = records[i];
+        addConfiguration(r.model);
+        runStarted(int(i), r.seed);
+        for (const EpochStats &stats : r.history)
+            addEpoch(int(i), stats);
+        EvaluationReport probe;
+        probe.byLength = r.probeByLength;
+        runFinished(int(i), r.testExactMatch, probe);
+    }
+    updateCurvesMessage();
+    m_status->setText(records.empty() ? QString() : tr("%n run(s) from the project.", nullptr, int(records.size())));
+}
+
+void ExperimentsPanel::runStarted(int index, std::uint64_t seed)
 {
     if (index < 0 || index >= m_queue.size())
         return;
+    m_records.resize(std::size_t(index) + 1);
+    m_records[std::size_t(index)] = {labelOf(m_queue[index]).toStdString(), m_queue[index], seed, {}, 0, {}};
     const QColor color = LengthAccuracyPlot::runColor(index);
     QCPGraph *loss = m_curves->addGraph(m_curves->xAxis, m_curves->yAxis);
     loss->setName(labelOf(m_queue[index]));
@@ -172,6 +197,7 @@ void ExperimentsPanel::addEpoch(int index, const EpochStats &stats)
 {
     if (2 * index + 1 >= m_curves->graphCount())
         return;
+    m_records[std::size_t(index)].history.push_back(stats);
     m_curves->graph(2 * index)->addData(stats.epoch, stats.valLoss);
     m_curves->graph(2 * index + 1)->addData(stats.epoch, 100.0 * stats.valExactMatch);
     m_curves->xAxis->rescale();
@@ -185,6 +211,10 @@ void ExperimentsPanel::runFinished(int index, double testExactMatch, const Evalu
 {
     if (index < 0 || index >= m_queue.size())
         return;
+    if (std::size_t(index) < m_records.size()) {
+        m_records[std::size_t(index)].testExactMatch = testExactMatch;
+        m_records[std::size_t(index)].probeByLength = probe.byLength;
+    }
     // Keeps the colours of the curves: runs arrive in queue order.
     m_lengthPlot->addRun(labelOf(m_queue[index]), probe.byLength);
     m_list->item(index)->setText(tr("%1: test exact match %2%")

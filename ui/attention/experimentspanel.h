@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/attention/evaluation.h"
+#include "engine/attention/projectfile.h"
 #include "engine/attention/modelconfig.h"
 #include "engine/core/epochstats.h"
 
@@ -33,9 +34,13 @@ public:
     int probeMaxLength() const;
     LengthAccuracyPlot *lengthPlot() const { return m_lengthPlot; }
     QCustomPlot *curvesPlot() const { return m_curves; }
+    // The runs of the last queue, as far as they went; setting them (from a project) draws them
+    // again and queues their configurations.
+    const std::vector<ExperimentRecord> &records() const { return m_records; }
+    void setRecords(const std::vector<ExperimentRecord> &records);
 
 public slots:
-    void runStarted(int index);
+    void runStarted(int index, std::uint64_t seed);
     void addEpoch(int index, const EpochStats &stats);
     // `probe`: exact match by length on the probe sentences.
     void runFinished(int index, double testExactMatch, const EvaluationReport &probe);
@@ -53,6 +58,7 @@ private:
 
     ModelConfig m_base;
     QVector<ModelConfig> m_queue;
+    std::vector<ExperimentRecord> m_records;
     bool m_running = false;
     QListWidget *m_list;
     QSpinBox *m_probeMaxLength;

@@ -40,6 +40,7 @@ struct EvaluationFinished {
 };
 struct ExperimentStarted {
     int index = 0;
+    std::uint64_t seed = 0;  // the training seed of the run
 };
 struct ExperimentEpoch {
     int index = 0;

@@ -81,7 +81,7 @@ void Document::openWithDialog()
     if (!m_content || !maybeSave(false))
         return;
     const QString path = QFileDialog::getOpenFileName(m_window, tr("Open"), lastDirectory(),
-                                                      m_content->fileFilter() + tr(";;All files (*)"));
+                                                      m_content->openFilter() + tr(";;All files (*)"));
     if (!path.isEmpty())
         openRecent(path);
 }
@@ -113,13 +113,18 @@ bool Document::save()
 
 bool Document::saveAs()
 {
+    return hasContent() && saveAsFormat(m_content->fileFilter(), m_content->defaultSuffix());
+}
+
+bool Document::saveAsFormat(const QString &filter, const QString &suffix)
+{
     if (!hasContent())
         return false;
-    const QString suffix = m_content->defaultSuffix();
-    const QString suggested = m_currentFile.isEmpty() ? QDir(lastDirectory()).filePath(QStringLiteral("model.") + suffix)
-                                                      : m_currentFile;
-    QString path = QFileDialog::getSaveFileName(m_window, tr("Save As"), suggested,
-                                                m_content->fileFilter() + tr(";;All files (*)"));
+    const QFileInfo current(m_currentFile);
+    const QString suggested = m_currentFile.isEmpty()
+                                  ? QDir(lastDirectory()).filePath(QStringLiteral("model.") + suffix)
+                                  : current.dir().filePath(current.completeBaseName() + QLatin1Char('.') + suffix);
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Save As"), suggested, filter + tr(";;All files (*)"));
     if (path.isEmpty())
         return false;
     if (QFileInfo(path).suffix().isEmpty())

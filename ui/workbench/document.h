@@ -13,6 +13,7 @@ public:
     virtual ~DocumentContent() = default;
     virtual QString fileFilter() const = 0;       // "AttnScope models (*.ckpt)"
     virtual QString defaultSuffix() const = 0;    // "ckpt"
+    virtual QString openFilter() const { return fileFilter(); }  // what Open lists, when it reads more
     virtual bool hasContent() const = 0;          // something to save
     // Failures leave what is open untouched and say why in `error`; no dialogs.
     virtual bool open(const QString &path, QString *error) = 0;
@@ -44,6 +45,8 @@ public:
     void openRecent(const QString &path);
     bool save();
     bool saveAs();
+    // Save As with a filter and suffix of the content's other kind of file (a project).
+    bool saveAsFormat(const QString &filter, const QString &suffix);
     // Asks whether to save unsaved results; false: the user cancelled. `running`: training goes on.
     bool maybeSave(bool running);
 

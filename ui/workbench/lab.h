@@ -34,6 +34,7 @@ public:
 
     virtual QList<LabPage> pages() const = 0;
     virtual QList<LabDock> docks() const { return {}; }
+    virtual QList<QAction *> fileActions() const { return {}; }    // File menu entries after Save As
     virtual QList<QAction *> exportActions() const { return {}; }  // File menu entries
     virtual void saveSettings(QSettings &settings) const = 0;
     virtual void restoreSettings(QSettings &settings) = 0;

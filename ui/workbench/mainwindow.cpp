@@ -105,9 +105,9 @@ QList<QAction *> MainWindow::runActions() const
 void MainWindow::createActions()
 {
     QStyle *s = style();
-    m_openAction = new QAction(s->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open Model…"), this);
+    m_openAction = new QAction(s->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open Model or Project…"), this);
     m_openAction->setShortcut(QKeySequence::Open);
-    m_openAction->setStatusTip(tr("Load a trained model from a checkpoint file."));
+    m_openAction->setStatusTip(tr("Open a project (.attnscope) or a trained model (.ckpt)."));
     connect(m_openAction, &QAction::triggered, m_document, &Document::openWithDialog);
 
     m_saveAction = new QAction(s->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save Model"), this);
@@ -191,6 +191,8 @@ void MainWindow::createMenus()
     m_fileMenu->addMenu(m_document->recentMenu());
     m_fileMenu->addAction(m_saveAction);
     m_fileMenu->addAction(m_saveAsAction);
+    for (Lab *lab : std::as_const(m_labs))
+        m_fileMenu->addActions(lab->fileActions());
     m_fileMenu->addSeparator();
     for (Lab *lab : std::as_const(m_labs))
         m_fileMenu->addActions(lab->exportActions());

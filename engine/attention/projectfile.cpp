@@ -1,0 +1,294 @@
+#include "engine/attention/projectfile.h"
+
+#include "engine/attention/checkpointformat.h"
+#include "engine/attention/seq2seqmodel.h"
+#include "engine/core/atomicfile.h"
+#include "engine/core/binaryio.h"
+
+#include <cstring>
+#include <fstream>
+
+namespace projectfile {
+namespace {
+
+constexpr char kMagic[8] = {'A', 'T', 'N', 'S', 'P', 'R', 'O', 'J'};
+constexpr char kCheckpointMagic[8] = {'A', 'T', 'N', 'S', 'C', 'K', 'P', 'T'};
+constexpr std::size_t kHeaderSize = sizeof kMagic + 4 + 4 + 8;
+constexpr std::size_t kMaxFileBytes = std::size_t(4) << 30;
+constexpr std::size_t kEpochStatsBytes = 8 + 5 * 8;
+
+int readInt(BinaryReader &r)
+{
+    const std::int64_t v = r.i64();
+    if (v < -(1ll << 31) || v > (1ll << 31) - 1)
+        throw BinaryFormatError("integer out of range");
+    return int(v);
+}
+
+// A count of items of at least `itemBytes` each: more than the bytes left is damage, refused
+// before anything is allocated for them.
+std::uint32_t readCount(BinaryReader &r, std::size_t itemBytes)
+{
+    const std::uint32_t n = r.u32();
+    if (n > r.remaining() / itemBytes)
+        throw BinaryFormatError("count out of range");
+    return n;
+}
+
+// A string as long as the rest of the payload may be: a model, the weights, a corpus.
+std::string readBlock(BinaryReader &r)
+{
+    return r.string(r.remaining());
+}
+
+template <typename Config>
+Config readConfig(BinaryReader &r, const std::vector<ConfigField<Config>> &fields, const char *what)
+{
+    Config config;
+    const std::string problem = readFieldsText(readBlock(r), config, fields);
+    if (!problem.empty())
+        throw ProjectError(std::string("the project's ") + what + " settings are invalid: " + problem);
+    return config;
+}
+
+void writeHistory(BinaryWriter &w, const std::vector<EpochStats> &history)
+{
+    w.u32(std::uint32_t(history.size()));
+    for (const EpochStats &e : history) {
+        w.i64(e.epoch);
+        for (double v : {e.trainLoss, e.valLoss, e.valExactMatch, e.seconds, e.samplesPerSecond})
+            w.f64(v);
+    }
+}
+
+std::vector<EpochStats> readHistory(BinaryReader &r)
+{
+    std::vector<EpochStats> history(readCount(r, kEpochStatsBytes));
+    for (EpochStats &e : history) {
+        e.epoch = readInt(r);
+        for (double *v : {&e.trainLoss, &e.valLoss, &e.valExactMatch, &e.seconds, &e.samplesPerSecond})
+            *v = r.f64();
+    }
+    return history;
+}
+
+void writeExperiment(BinaryWriter &w, const ExperimentRecord &e)
+{
+    w.string(e.label);
+    w.string(fieldsText(e.model, modelConfigFields()));
+    w.i64(std::int64_t(e.seed));
+    writeHistory(w, e.history);
+    w.f64(e.testExactMatch);
+    w.u32(std::uint32_t(e.probeByLength.size()));
+    for (const auto &[length, bucket] : e.probeByLength)
+        for (int v : {length, bucket.correct, bucket.total})
+            w.i64(v);
+}
+
+ExperimentRecord readExperiment(BinaryReader &r)
+{
+    ExperimentRecord e;
+    e.label = r.string();
+    e.model = readConfig(r, modelConfigFields(), "experiment's model");
+    e.seed = std::uint64_t(r.i64());
+    e.history = readHistory(r);
+    e.testExactMatch = r.f64();
+    for (std::uint32_t n = readCount(r, 3 * 8); n > 0; --n) {
+        const int length = readInt(r);
+        LengthAccuracy &bucket = e.probeByLength[length];
+        bucket.correct = readInt(r);
+        bucket.total = readInt(r);
+    }
+    return e;
+}
+
+std::string readCorpusFile(const std::string &path)
+{
+    try {
+        return readWholeFile(path, std::size_t(256) << 20);
+    } catch (const std::runtime_error &e) {
+        throw ProjectError("cannot read the corpus file: " + std::string(e.what()));
+    }
+}
+
+}
+
+std::string encode(const AttentionProject &p)
+{
+    if (!p.best)
+        throw std::invalid_argument("a project needs a trained model");
+    BinaryWriter w;
+    w.string(fieldsText(p.dataset, datasetConfigFields()));
+    w.u32(std::uint32_t(p.dataset.words.size()));
+    for (const std::string &word : p.dataset.words)
+        w.string(word);
+    w.string(fieldsText(p.model, modelConfigFields()));
+    w.string(fieldsText(p.training, trainingConfigFields()));
+    w.i64(p.threadsUsed);
+
+    w.u32(p.corpus.embedded);
+    w.string(p.corpus.embedded ? p.corpus.text : std::string());
+    w.u32(p.corpus.crc);
+    w.i64(std::int64_t(p.corpus.bytes));
+
+    w.string(checkpointformat::encode(*p.best));
+    w.string(p.weights.encode());
+    w.u32(std::uint32_t(p.alignment.size()));
+    for (const EpochAlignment &a : p.alignment) {
+        for (int v : {a.epoch, a.score.steps, a.score.alignedSteps})
+            w.i64(v);
+        w.f64(a.score.rightWeight);
+    }
+    w.u32(std::uint32_t(p.experiments.size()));
+    for (const ExperimentRecord &e : p.experiments)
+        writeExperiment(w, e);
+
+    w.string(p.sentence);
+    w.i64(p.selectedRow);
+    w.i64(p.selectedColumn);
+
+    const std::string &payload = w.bytes();
+    BinaryWriter header;
+    header.u32(kVersion);
+    header.u32(crc32(payload.data(), payload.size()));
+    header.i64(std::int64_t(payload.size()));
+    return std::string(kMagic, sizeof kMagic) + header.bytes() + payload;
+}
+
+AttentionProject decode(const std::string &bytes)
+{
+    if (bytes.size() >= sizeof kCheckpointMagic && std::memcmp(bytes.data(), kCheckpointMagic, sizeof kMagic) == 0)
+        throw ProjectError("this is an AttnScope model checkpoint, not a project; open it as a model (.ckpt)");
+    if (bytes.size() < kHeaderSize || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+        throw ProjectError("not an AttnScope project (the file does not start with its signature)");
+    BinaryReader header(bytes.data() + sizeof kMagic, kHeaderSize - sizeof kMagic);
+    const std::uint32_t version = header.u32();
+    const std::uint32_t checksum = header.u32();
+    const std::int64_t length = header.i64();
+    if (version > kVersion)
+        throw ProjectError("the project was written by a newer AttnScope (format " + std::to_string(version)
+                           + "); this version reads format " + std::to_string(kVersion));
+    if (version == 0)
+        throw ProjectError("the project's format version is invalid");
+    if (length < 0 || std::uint64_t(length) != bytes.size() - kHeaderSize)
+        throw ProjectError("the project is truncated or has extra bytes (expected "
+                           + std::to_string(length + std::int64_t(kHeaderSize)) + " bytes, found "
+                           + std::to_string(bytes.size()) + ")");
+    const char *payload = bytes.data() + kHeaderSize;
+    if (crc32(payload, std::size_t(length)) != checksum)
+        throw ProjectError("the project is corrupt (checksum mismatch)");
+
+    try {
+        BinaryReader r(payload, std::size_t(length));
+        AttentionProject p;
+        p.dataset = readConfig(r, datasetConfigFields(), "dataset");
+        p.dataset.words.resize(readCount(r, /*itemBytes=*/4));
+        for (std::string &word : p.dataset.words)
+            word = r.string();
+        p.model = readConfig(r, modelConfigFields(), "model");
+        p.training = readConfig(r, trainingConfigFields(), "training");
+        p.threadsUsed = readInt(r);
+
+        CorpusCopy &corpus = p.corpus;
+        corpus.embedded = r.u32() != 0;
+        corpus.text = readBlock(r);
+        corpus.crc = r.u32();
+        corpus.bytes = std::uint64_t(r.i64());
+        if (corpus.embedded
+            && (corpus.text.size() != corpus.bytes || crc32(corpus.text.data(), corpus.text.size()) != corpus.crc))
+            throw ProjectError("the project's embedded corpus does not match its checksum");
+
+        const std::string checkpoint = readBlock(r);
+        const std::string weights = readBlock(r);
+        p.alignment.resize(readCount(r, /*itemBytes=*/4 * 8));
+        for (EpochAlignment &a : p.alignment) {
+            a.epoch = readInt(r);
+            a.score.steps = readInt(r);
+            a.score.alignedSteps = readInt(r);
+            a.score.rightWeight = r.f64();
+        }
+        p.experiments.resize(readCount(r, /*itemBytes=*/4 + 4 + 8 + 4 + 8 + 4));
+        for (ExperimentRecord &e : p.experiments)
+            e = readExperiment(r);
+        p.sentence = readBlock(r);
+        p.selectedRow = readInt(r);
+        p.selectedColumn = readInt(r);
+        if (!r.atEnd())
+            throw BinaryFormatError("unexpected bytes after the selected cell");
+
+        // The largest parts last, once everything around them has checked out.
+        try {
+            p.best = std::make_shared<const Seq2SeqModel>(checkpointformat::decode(checkpoint));
+        } catch (const CheckpointError &e) {
+            throw ProjectError(std::string("the project's model is damaged: ") + e.what());
+        }
+        p.weights = WeightHistory::decode(weights);
+        return p;
+    } catch (const BinaryFormatError &e) {
+        throw ProjectError(std::string("the project is malformed: ") + e.what());
+    }
+}
+
+bool isProjectFile(const std::string &path)
+{
+    char start[sizeof kMagic] = {};
+    std::ifstream in(path, std::ios::binary);
+    return in.read(start, sizeof start) && std::memcmp(start, kMagic, sizeof kMagic) == 0;
+}
+
+void save(const AttentionProject &project, const std::string &path)
+{
+    const std::string bytes = encode(project);
+    try {
+        writeFileAtomically(path, bytes);
+    } catch (const std::runtime_error &e) {
+        throw ProjectError(e.what());
+    }
+}
+
+AttentionProject load(const std::string &path)
+{
+    std::string bytes;
+    try {
+        bytes = readWholeFile(path, kMaxFileBytes);
+    } catch (const std::runtime_error &e) {
+        throw ProjectError(e.what());
+    }
+    try {
+        return decode(bytes);
+    } catch (const ProjectError &e) {
+        throw ProjectError("cannot open '" + path + "': " + e.what());
+    }
+}
+
+CorpusCopy copyCorpus(const std::string &path, bool embed)
+{
+    CorpusCopy copy;
+    std::string text = readCorpusFile(path);
+    copy.crc = crc32(text.data(), text.size());
+    copy.bytes = text.size();
+    copy.embedded = embed;
+    if (embed)
+        copy.text = std::move(text);
+    return copy;
+}
+
+std::string corpusFileProblem(const AttentionProject &project)
+{
+    const std::string &path = project.dataset.corpusPath;
+    if (path.empty())
+        return {};
+    if (!std::ifstream(path, std::ios::binary))
+        return "the corpus file '" + path + "' is missing";
+    std::string text;
+    try {
+        text = readCorpusFile(path);
+    } catch (const ProjectError &e) {
+        return e.what();
+    }
+    if (text.size() != project.corpus.bytes || crc32(text.data(), text.size()) != project.corpus.crc)
+        return "the corpus file '" + path + "' has changed since the project was saved";
+    return {};
+}
+
+}

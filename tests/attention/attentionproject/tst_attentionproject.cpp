@@ -1,0 +1,244 @@
+#include "engine/attention/alignmentscore.h"
+#include "engine/attention/projectfile.h"
+#include "tests/common/workbenchfixture.h"
+#include "ui/attention/alignmentplot.h"
+#include "ui/attention/attentionlab.h"
+#include "ui/attention/datasetpanel.h"
+#include "ui/attention/experimentspanel.h"
+#include "ui/attention/inferencepanel.h"
+#include "ui/attention/trainingpanel.h"
+#include "ui/core/attentionheatmap.h"
+#include "ui/workbench/mainwindow.h"
+#include "ui/workbench/runstate.h"
+
+#include <QAction>
+#include <QFile>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+// File ▸ Save Project keeps the run and the window in one file; opening it in a fresh window
+// brings them back as they were. Damaged files are refused and change nothing.
+class TestAttentionProject : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void savedProjectOpensAsItWas();
+    void damagedProjectIsRefusedAndChangesNothing();
+    void checkpointsStillSaveAndOpen();
+
+private:
+    // The quick task's run as the training job reports it, epoch by epoch, then the experiments.
+    void reportRun();
+    QString savedProject();
+
+    struct Epoch {
+        EpochStats stats;
+        bool isBest;
+        ModelSnapshot snapshot;
+        AlignmentScore alignment;
+    };
+    std::vector<Epoch> m_epochs;
+    TrainingConfig m_training;
+    QTemporaryDir m_dir;
+    MainWindow *m_window = nullptr;
+    Labs m_labs;
+};
+
+void TestAttentionProject::initTestCase()
+{
+    useTestSettings(QStringLiteral("tst_attentionproject"));
+    const DatasetConfig data = quickDataset();
+    const Dataset dataset = Dataset::build(data);
+    Seq2SeqModel model(quickModelConfig(), Vocabulary::build(dataset.train), 7);
+    model.datasetConfig = data;
+    m_training = quickTraining(4);
+    m_training.seed = 7;
+    Trainer::Callbacks callbacks;
+    callbacks.onEpoch = [&](const EpochStats &stats, bool isBest) {
+        m_epochs.push_back({stats, isBest, std::make_shared<const Seq2SeqModel>(model.clone()),
+                            measureAlignment(model, dataset.val, data.task)});
+    };
+    Trainer(model, dataset, m_training).run(callbacks);
+    QCOMPARE(int(m_epochs.size()), 4);
+}
+
+void TestAttentionProject::init()
+{
+    m_window = shownWorkbench(&m_labs);
+    QVERIFY(QTest::qWaitForWindowExposed(m_window));
+}
+
+void TestAttentionProject::cleanup()
+{
+    delete m_window;
+    m_window = nullptr;
+}
+
+void TestAttentionProject::reportRun()
+{
+    AttentionLab *lab = m_labs.attention;
+    lab->datasetPanel()->setConfig(quickDataset());
+    lab->trainingPanel()->setModelConfig(quickModelConfig());
+    lab->trainingPanel()->setTrainingConfig(m_training);
+    lab->train();  // no worker here: the results below are what it would report
+    for (const Epoch &e : m_epochs)
+        lab->handleResult(QVariant::fromValue(EpochTrained{e.stats, e.isBest, e.snapshot, e.alignment}));
+    const auto best = std::find_if(m_epochs.rbegin(), m_epochs.rend(), [](const Epoch &e) { return e.isBest; });
+    TrainingOutcome outcome;
+    outcome.bestEpoch = best->stats.epoch;
+    auto finished = std::make_shared<Seq2SeqModel>(best->snapshot->clone());
+    finished->history.clear();
+    for (const Epoch &e : m_epochs)
+        finished->history.push_back(e.stats);
+    lab->handleResult(QVariant::fromValue(TrainingFinished{outcome, finished}));
+    while (!m_window->runState()->isQuiet())  // the fake worker answers everything asked of it
+        m_window->runState()->workerIdle();
+
+    ExperimentsPanel *experiments = lab->experimentsPanel();
+    ModelConfig variant = quickModelConfig();
+    variant.attention = AttentionKind::LuongDot;
+    experiments->addConfiguration(variant);
+    lab->handleResult(QVariant::fromValue(ExperimentStarted{0, 11}));
+    for (const Epoch &e : m_epochs)
+        lab->handleResult(QVariant::fromValue(ExperimentEpoch{0, e.stats}));
+    EvaluationReport probe;
+    probe.byLength = {{2, {9, 10}}, {6, {1, 10}}};
+    lab->handleResult(QVariant::fromValue(ExperimentFinished{0, 0.5, probe}));
+}
+
+QString TestAttentionProject::savedProject()
+{
+    reportRun();
+    InferencePanel *panel = m_labs.attention->inferencePanel();
+    panel->setText(QStringLiteral("red cat dog"));
+    panel->heatmap()->selectCell(1, 2);
+    const QString path = m_dir.filePath(QStringLiteral("run.attnscope"));
+    QString error;
+    if (!m_window->document()->saveFile(path, &error))
+        qWarning("%s", qPrintable(error));
+    return path;
+}
+
+void TestAttentionProject::savedProjectOpensAsItWas()
+{
+    AttentionLab *lab = m_labs.attention;
+    const QString path = savedProject();
+    QVERIFY(lab->saveProjectAction()->isEnabled());
+    QVERIFY(m_window->menuBar()->actions().first()->menu()->actions().contains(lab->saveProjectAction()));
+    QVERIFY(QFile::exists(path));
+
+    const std::vector<int> epochs = lab->weightHistory().epochs();
+    QCOMPARE(epochs, (std::vector<int>{1, 2, 3, 4}));
+    const ModelSnapshot best = lab->bestModel();
+    InferencePanel *panel = lab->inferencePanel();
+    const QString output = panel->outputText();
+    const std::vector<float> attention = panel->sentence().attention;
+    const int alignmentEpochs = lab->alignmentPlot()->epochCount();
+    QCOMPARE(alignmentEpochs, 4);
+
+    // A fresh window, as after starting the program again.
+    delete m_window;
+    m_window = shownWorkbench(&m_labs);
+    lab = m_labs.attention;
+    panel = lab->inferencePanel();
+    QString error;
+    QVERIFY2(m_window->document()->openFile(path, &error), qPrintable(error));
+
+    QCOMPARE(int(lab->bestModel()->history.size()), 4);
+    for (std::size_t i = 0; i < 4; ++i) {
+        QCOMPARE(lab->bestModel()->history[i].trainLoss, m_epochs[i].stats.trainLoss);
+        QCOMPARE(lab->bestModel()->history[i].valLoss, m_epochs[i].stats.valLoss);
+    }
+    QCOMPARE(lab->weightHistory().epochs(), epochs);
+    QCOMPARE(lab->alignmentPlot()->epochCount(), alignmentEpochs);
+    QCOMPARE(lab->alignmentPlot()->accuracyGraph()->data()->at(3)->value, 100 * m_epochs[3].alignment.accuracy());
+
+    QCOMPARE(panel->text(), QStringLiteral("red cat dog"));
+    QCOMPARE(panel->outputText(), output);
+    QCOMPARE(panel->sentence().attention, attention);
+    QCOMPARE(panel->highlightedOutputToken(), 1);
+    QCOMPARE(panel->highlightedSourceToken(), 2);
+    QCOMPARE(panel->heatmap()->selectedRow(), 1);
+    QCOMPARE(panel->heatmap()->selectedColumn(), 2);
+
+    QCOMPARE(lab->datasetPanel()->config().words, quickDataset().words);
+    QCOMPARE(lab->trainingPanel()->modelConfig().bidirectional, false);
+    QCOMPARE(lab->trainingPanel()->trainingConfig().seed, m_training.seed);
+    QCOMPARE(lab->trainingPanel()->trainingConfig().epochs, 4);
+
+    const std::vector<ExperimentRecord> &records = lab->experimentsPanel()->records();
+    QCOMPARE(int(records.size()), 1);
+    QCOMPARE(records[0].model.attention, AttentionKind::LuongDot);
+    QCOMPARE(records[0].seed, std::uint64_t(11));
+    QCOMPARE(int(records[0].history.size()), 4);
+    QCOMPARE(records[0].testExactMatch, 0.5);
+    QCOMPARE(records[0].probeByLength.at(6).correct, 1);
+    QCOMPARE(lab->experimentsPanel()->curvesPlot()->graphCount(), 2);  // loss and exact match
+    QCOMPARE(lab->experimentsPanel()->curvesPlot()->graph(0)->dataCount(), 4);
+
+    QVERIFY(m_window->windowTitle().contains(QStringLiteral("run.attnscope")));
+    QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().value(0), QFileInfo(path).absoluteFilePath());
+
+    // Saved again, the file is the same: nothing was lost on the way through the window.
+    const QString again = m_dir.filePath(QStringLiteral("again.attnscope"));
+    QVERIFY2(m_window->document()->saveFile(again, &error), qPrintable(error));
+    QFile a(path), b(again);
+    QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+    QCOMPARE(b.readAll(), a.readAll());
+}
+
+void TestAttentionProject::damagedProjectIsRefusedAndChangesNothing()
+{
+    const QString path = savedProject();
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QByteArray bytes = file.readAll();
+    file.close();
+    bytes[bytes.size() / 2] = char(bytes[bytes.size() / 2] ^ 0x01);
+    const QString damaged = m_dir.filePath(QStringLiteral("damaged.attnscope"));
+    QFile out(damaged);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(bytes);
+    out.close();
+
+    AttentionLab *lab = m_labs.attention;
+    const ModelSnapshot before = lab->bestModel();
+    QString error;
+    QVERIFY(!m_window->document()->openFile(damaged, &error));
+    QVERIFY2(error.contains(QStringLiteral("checksum")), qPrintable(error));
+    QCOMPARE(lab->bestModel(), before);
+    QCOMPARE(lab->weightHistory().epochs(), (std::vector<int>{1, 2, 3, 4}));
+    QCOMPARE(m_window->document()->currentFile(), path);
+
+    // A checkpoint renamed .attnscope is named for what it is.
+    const QString checkpoint = m_dir.filePath(QStringLiteral("model.ckpt"));
+    QVERIFY2(m_window->document()->saveFile(checkpoint, &error), qPrintable(error));
+    const QString renamed = m_dir.filePath(QStringLiteral("model.attnscope"));
+    QVERIFY(QFile::copy(checkpoint, renamed));
+    QVERIFY(!m_window->document()->openFile(renamed, &error));
+    QVERIFY2(error.contains(QStringLiteral("checkpoint, not a project")), qPrintable(error));
+}
+
+void TestAttentionProject::checkpointsStillSaveAndOpen()
+{
+    savedProject();
+    const QString checkpoint = m_dir.filePath(QStringLiteral("best.ckpt"));
+    QString error;
+    QVERIFY2(m_window->document()->saveFile(checkpoint, &error), qPrintable(error));
+    QVERIFY(!projectfile::isProjectFile(QFile::encodeName(checkpoint).toStdString()));
+    QVERIFY2(m_window->document()->openFile(checkpoint, &error), qPrintable(error));
+    // A checkpoint keeps neither the epochs' weights nor the experiments.
+    QVERIFY(m_labs.attention->weightHistory().empty());
+    QCOMPARE(int(m_labs.attention->bestModel()->history.size()), 4);
+}
+
+QTEST_MAIN(TestAttentionProject)
+#include "tst_attentionproject.moc"

@@ -1,0 +1,186 @@
+// AttentionLab's files: checkpoints of the best model, and projects of the whole run and window.
+#include "ui/attention/attentionlab.h"
+
+#include "ui/attention/alignmentplot.h"
+#include "ui/attention/datasetpanel.h"
+#include "ui/attention/experimentspanel.h"
+#include "ui/attention/inferencepanel.h"
+#include "ui/attention/trainingpanel.h"
+#include "ui/core/attentionheatmap.h"
+
+#include <QAction>
+#include <QFile>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <exception>
+
+namespace {
+
+const char *const kBundledModel = ":/models/default.ckpt";
+
+std::string localPath(const QString &path)
+{
+    return QFile::encodeName(path).toStdString();
+}
+
+ModelSnapshot loadModel(const QString &path)
+{
+    return std::make_shared<const Seq2SeqModel>(Seq2SeqModel::load(localPath(path)));
+}
+
+bool isProjectPath(const QString &path)
+{
+    return QFileInfo(path).suffix().compare(QLatin1String(projectfile::kSuffix), Qt::CaseInsensitive) == 0;
+}
+
+}
+
+QString AttentionLab::fileFilter() const
+{
+    return tr("AttnScope models (*.ckpt)");
+}
+
+QString AttentionLab::openFilter() const
+{
+    return tr("AttnScope projects and models (*.attnscope *.ckpt);;AttnScope projects (*.attnscope);;") + fileFilter();
+}
+
+bool AttentionLab::open(const QString &path, QString *error)
+{
+    try {
+        if (isProjectPath(path) || projectfile::isProjectFile(localPath(path))) {
+            showProject(projectfile::load(localPath(path)), QFileInfo(path).fileName());
+            return true;
+        }
+        const ModelSnapshot model = loadModel(path);
+        useLoadedModel(model, QFileInfo(path).fileName());
+        // Show the settings the model was trained with, so training again reproduces it.
+        m_datasetPanel->setConfig(model->datasetConfig);
+        m_trainingPanel->setModelConfig(model->config());
+        return true;
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+bool AttentionLab::save(const QString &path, QString *error)
+{
+    try {
+        if (isProjectPath(path))
+            projectfile::save(project(), localPath(path));
+        else
+            m_best->save(localPath(path));
+        return true;
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+void AttentionLab::saveProjectWithDialog()
+{
+    if (!m_best)
+        return;
+    if (!m_best->datasetConfig.corpusPath.empty()) {
+        const auto answer = QMessageBox::question(
+            m_inference->window(), tr("Save Project"),
+            tr("Embed the corpus text in the project?\n\nEmbedded, the project trains again and scores its test set "
+               "anywhere. Not embedded, it keeps only the file's path, size and checksum, and needs the file as it "
+               "is now."),
+            QMessageBox::Yes | QMessageBox::No | QMessageBox::Cancel, QMessageBox::Yes);
+        if (answer == QMessageBox::Cancel)
+            return;
+        m_embedCorpus = answer == QMessageBox::Yes;
+    }
+    m_document->saveAsFormat(tr("AttnScope projects (*.attnscope)"), QLatin1String(projectfile::kSuffix));
+}
+
+AttentionProject AttentionLab::project() const
+{
+    AttentionProject p;
+    p.dataset = m_best->datasetConfig;
+    p.model = m_best->config();
+    p.training = m_trainingUsed;
+    p.threadsUsed = trainingThreads(m_trainingUsed);
+    if (!p.dataset.corpusPath.empty()) {
+        // An opened project's copy is what the run read; the file may have changed since.
+        const bool haveCopy = m_corpus.bytes > 0 && (m_corpus.embedded || !m_embedCorpus);
+        p.corpus = haveCopy ? m_corpus : projectfile::copyCorpus(p.dataset.corpusPath, m_embedCorpus);
+        if (!m_embedCorpus) {
+            p.corpus.embedded = false;
+            p.corpus.text.clear();
+        }
+    }
+    p.best = m_best;
+    p.weights = m_weightHistory;
+    p.alignment = m_alignmentHistory;
+    p.experiments = m_experiments->records();
+    p.sentence = m_inference->text().toStdString();
+    p.selectedRow = m_inference->highlightedOutputToken();
+    p.selectedColumn = m_inference->highlightedSourceToken();
+    return p;
+}
+
+void AttentionLab::showProject(const AttentionProject &p, const QString &origin)
+{
+    const std::string problem = projectfile::corpusFileProblem(p);
+    useLoadedModel(p.best, origin, QString::fromStdString(problem));
+    m_trainingUsed = p.training;
+    m_corpus = p.corpus;
+    m_embedCorpus = p.corpus.embedded || p.dataset.corpusPath.empty();
+    m_datasetPanel->setConfig(p.dataset);
+    m_trainingPanel->setModelConfig(p.model);
+    m_trainingPanel->setTrainingConfig(p.training);
+
+    m_alignmentHistory = p.alignment;
+    if (!p.alignment.empty())
+        m_alignment->clear();
+    const std::vector<EpochStats> &history = p.best->history;
+    for (const EpochAlignment &a : p.alignment) {
+        const auto stats = std::find_if(history.begin(), history.end(),
+                                        [&](const EpochStats &s) { return s.epoch == a.epoch; });
+        if (stats != history.end())
+            m_alignment->addEpoch(*stats, a.score);
+    }
+    setWeightHistory(p.weights);
+    m_experiments->setRecords(p.experiments);
+
+    m_inference->setText(QString::fromStdString(p.sentence));
+    if (p.selectedRow >= 0)
+        m_inference->heatmap()->selectCell(p.selectedRow, p.selectedColumn);
+    if (!problem.empty())
+        emit statusMessage(QString::fromStdString(problem), 10000);
+    updateActions();
+}
+
+void AttentionLab::setWeightHistory(WeightHistory history)
+{
+    m_weightHistory = std::move(history);
+    emit weightHistoryReplaced();
+}
+
+bool AttentionLab::loadBundledModel()
+{
+    QFile resource(QString::fromLatin1(kBundledModel));
+    if (!resource.exists())
+        return false;
+    // Checkpoints are read from the file system, so the bundled one goes through a temporary copy.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("default.ckpt"));
+    if (!dir.isValid() || !resource.copy(path))
+        return false;
+    try {
+        useLoadedModel(loadModel(path), tr("bundled default model"));
+        m_document->setOrigin(tr("bundled default model"));
+        return true;
+    } catch (const std::exception &e) {
+        emit statusMessage(tr("The bundled model could not be read: %1").arg(QString::fromStdString(e.what())));
+        return false;
+    }
+}
