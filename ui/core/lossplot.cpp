@@ -19,6 +19,7 @@ const QColor kValidationColor = okabeito::vermillion;
 const QColor kExactMatchColor = okabeito::bluishGreen;
 const QColor kBestColor(200, 30, 45);
 const QColor kReferenceColor(110, 60, 150);
+const QColor kMarkerColor(60, 60, 60);
 
 QCPGraph *makeGraph(QCPAxis *key, QCPAxis *value, const QString &name, const QPen &pen,
                     const QCPScatterStyle &scatter)
@@ -91,6 +92,21 @@ LossPlot::LossPlot(QWidget *parent)
     m_referenceText->setFont(labelFont);
     m_referenceLine->setLayer(QStringLiteral("grid"));
     m_referenceText->setLayer(QStringLiteral("grid"));
+
+    m_marker = new QCPItemStraightLine(this);
+    m_marker->setPen(QPen(kMarkerColor, 1.5));
+    m_markerText = new QCPItemText(this);
+    m_markerText->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    m_markerText->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_markerText->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    m_markerText->setPadding(QMargins(4, 1, 4, 1));
+    m_markerText->setColor(kMarkerColor);
+    m_markerText->setBrush(QColor(255, 255, 255, 220));
+    m_markerText->setFont(labelFont);
+    m_marker->setLayer(QStringLiteral("grid"));
+    m_markerText->setLayer(QStringLiteral("grid"));
+    m_marker->setVisible(false);
+    m_markerText->setVisible(false);
 
     xAxis->setLabel(tr("epoch"));
     yAxis->setLabel(tr("loss (cross-entropy)"));
@@ -165,6 +181,9 @@ void LossPlot::clear()
     m_referenceValue = 0;
     m_referenceLine->setVisible(false);
     m_referenceText->setVisible(false);
+    m_markerEpoch = 0;
+    m_marker->setVisible(false);
+    m_markerText->setVisible(false);
     m_userZoomed = false;
     followData();
     replot(rpQueuedReplot);
@@ -236,6 +255,24 @@ void LossPlot::setReferenceLine(double value, const QString &label)
 bool LossPlot::hasReferenceLine() const
 {
     return m_referenceLine->visible();
+}
+
+void LossPlot::setMarker(double epoch)
+{
+    const bool shown = std::isfinite(epoch);
+    m_markerEpoch = shown ? epoch : 0;
+    m_marker->point1->setCoords(m_markerEpoch, 0);
+    m_marker->point2->setCoords(m_markerEpoch, 1);
+    m_markerText->position->setCoords(m_markerEpoch, 0.98);
+    m_markerText->setText(tr("shown: epoch %1").arg(m_markerEpoch));
+    m_marker->setVisible(shown);
+    m_markerText->setVisible(shown);
+    replot(rpQueuedReplot);
+}
+
+bool LossPlot::hasMarker() const
+{
+    return m_marker->visible();
 }
 
 QString LossPlot::referenceLabel() const
