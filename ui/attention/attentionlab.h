@@ -13,6 +13,7 @@ class DatasetPanel;
 class EmbeddingPanel;
 class ExamplesTable;
 class ExperimentsPanel;
+class HistoryScrubber;
 class InferencePanel;
 class LossPanel;
 class MainWindow;
@@ -66,6 +67,9 @@ public:
     QDockWidget *wordRemovalDock() const { return m_wordRemovalDock; }
     AttentionExports *exports() const { return m_exports; }
     const WeightHistory &weightHistory() const { return m_weightHistory; }
+    // Replaces the run's history (e.g. from a project file); its epochs must fit the model shown.
+    void setWeightHistory(WeightHistory history);
+    HistoryScrubber *historyScrubber() const { return m_scrubber; }
 
 signals:
     void trainRequested(const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
@@ -91,6 +95,7 @@ private:
     void runExperiments(const QVector<ModelConfig> &configs, int probeMaxLength);
     void useLoadedModel(const ModelSnapshot &model, const QString &origin);
     void requestEvaluation(const ModelSnapshot &model);
+    void showHistoryEpoch(int epoch);
 
     void addEpoch(const EpochTrained &epoch);
     void finishTraining(const TrainingFinished &finished);
@@ -103,6 +108,8 @@ private:
     DatasetPanel *m_datasetPanel;
     TrainingPanel *m_trainingPanel;
     InferencePanel *m_inference;
+    HistoryScrubber *m_scrubber;
+    QWidget *m_reversePage;
     ExperimentsPanel *m_experiments;
     LossPanel *m_loss;
     AlignmentPlot *m_alignment;
