@@ -469,7 +469,7 @@ bool AttentionLab::loadBundledModel()
 void AttentionLab::useLoadedModel(const ModelSnapshot &model, const QString &origin)
 {
     m_weightHistory.clear();
-    m_scrubber->setEmptyMessage(tr("No history: a model file keeps none. Train to replay a run epoch by epoch."));
+    m_scrubber->setEmptyMessage(tr("No history: a model file keeps none. Train to replay a run."));
     m_scrubber->setHistory(m_weightHistory, model);
     m_best = m_latest = model;
     m_inference->setModel(model, describeModel(*model, origin));

@@ -127,11 +127,16 @@ void HistoryScrubber::showIndex(int index)
 
 QString HistoryScrubber::label() const
 {
+    return textFor(m_shownEpoch);
+}
+
+QString HistoryScrubber::textFor(int epoch) const
+{
     if (m_epochs.empty())
         return m_emptyMessage;
-    if (m_shownEpoch == 0)
+    if (epoch == 0)
         return tr("Live model · %n epoch(s) kept", nullptr, int(m_epochs.size()));
-    return tr("Epoch %1 of %2").arg(m_shownEpoch).arg(m_epochs.back());
+    return tr("Epoch %1 of %2").arg(epoch).arg(m_epochs.back());
 }
 
 void HistoryScrubber::updateControls()
@@ -145,6 +150,16 @@ void HistoryScrubber::updateControls()
         m_slider->setValue(at == m_epochs.end() ? std::max(0, last) : int(at - m_epochs.begin()));
     }
     m_slider->setEnabled(any);
+    // Without epochs the message takes the slider's room, wrapped in a narrow window; the epoch
+    // shown is never wrapped.
+    m_slider->setVisible(any);
+    m_label->setWordWrap(!any);
+    // As wide as its widest text for these epochs, so the slider keeps its length while it plays.
+    const QFontMetrics metrics = m_label->fontMetrics();
+    m_label->setMinimumWidth(any ? std::max(metrics.horizontalAdvance(textFor(0)),
+                                            metrics.horizontalAdvance(textFor(m_epochs.back())))
+                                 : 0);
+    static_cast<QHBoxLayout *>(layout())->setStretchFactor(m_label, any ? 0 : 1);
     m_play->setEnabled(any);
     m_play->setText(playing() ? tr("&Pause") : tr("&Play"));
     m_play->setIcon(style()->standardIcon(playing() ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));

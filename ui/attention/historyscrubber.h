@@ -52,6 +52,7 @@ private:
     void step();
     void updateControls();
     void showIndex(int index);
+    QString textFor(int epoch) const;  // the label while `epoch` (0: the live model) is shown
 
     QSlider *m_slider;
     QPushButton *m_play;

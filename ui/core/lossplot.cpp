@@ -93,20 +93,11 @@ LossPlot::LossPlot(QWidget *parent)
     m_referenceLine->setLayer(QStringLiteral("grid"));
     m_referenceText->setLayer(QStringLiteral("grid"));
 
+    // No label: the scrubber names the epoch, and a label here would cover the curves it crosses.
     m_marker = new QCPItemStraightLine(this);
-    m_marker->setPen(QPen(kMarkerColor, 1.5));
-    m_markerText = new QCPItemText(this);
-    m_markerText->position->setTypeX(QCPItemPosition::ptPlotCoords);
-    m_markerText->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    m_markerText->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-    m_markerText->setPadding(QMargins(4, 1, 4, 1));
-    m_markerText->setColor(kMarkerColor);
-    m_markerText->setBrush(QColor(255, 255, 255, 220));
-    m_markerText->setFont(labelFont);
+    m_marker->setPen(QPen(kMarkerColor, 2));
     m_marker->setLayer(QStringLiteral("grid"));
-    m_markerText->setLayer(QStringLiteral("grid"));
     m_marker->setVisible(false);
-    m_markerText->setVisible(false);
 
     xAxis->setLabel(tr("epoch"));
     yAxis->setLabel(tr("loss (cross-entropy)"));
@@ -183,7 +174,6 @@ void LossPlot::clear()
     m_referenceText->setVisible(false);
     m_markerEpoch = 0;
     m_marker->setVisible(false);
-    m_markerText->setVisible(false);
     m_userZoomed = false;
     followData();
     replot(rpQueuedReplot);
@@ -263,10 +253,7 @@ void LossPlot::setMarker(double epoch)
     m_markerEpoch = shown ? epoch : 0;
     m_marker->point1->setCoords(m_markerEpoch, 0);
     m_marker->point2->setCoords(m_markerEpoch, 1);
-    m_markerText->position->setCoords(m_markerEpoch, 0.98);
-    m_markerText->setText(tr("shown: epoch %1").arg(m_markerEpoch));
     m_marker->setVisible(shown);
-    m_markerText->setVisible(shown);
     replot(rpQueuedReplot);
 }
 

@@ -92,5 +92,4 @@ private:
     QCPItemText *m_referenceText = nullptr;
     double m_markerEpoch = 0;
     QCPItemStraightLine *m_marker = nullptr;
-    QCPItemText *m_markerText = nullptr;
 };
