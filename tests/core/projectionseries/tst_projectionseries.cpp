@@ -1,4 +1,5 @@
 #include "engine/core/projectionseries.h"
+#include "tests/common/projectiondistance.h"
 
 #include <QtTest>
 
@@ -48,14 +49,6 @@ EmbeddingTable rotated(EmbeddingTable table, int a, int b, double angle)
         v[b] = float(std::sin(angle) * x + std::cos(angle) * y);
     }
     return table;
-}
-
-double largestDistance(const EmbeddingProjection &a, const EmbeddingProjection &b)
-{
-    double worst = 0;
-    for (std::size_t i = 0; i < a.words.size(); ++i)
-        worst = std::max(worst, std::hypot(a.words[i].x - b.words[i].x, a.words[i].y - b.words[i].y));
-    return worst;
 }
 
 }
