@@ -4,8 +4,11 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
+
 class AlignmentPlot;
 class EmbeddingPanel;
+class HistoryScrubber;
 class InferencePanel;
 class LossPlot;
 class QAction;
@@ -13,20 +16,30 @@ class QWidget;
 class WordRemovalPlot;
 
 // The attention lab's File ▸ Export entries: the heatmap (image and CSV), the loss curve (image and
-// CSV), the alignment plot, the embedding plot and the word removal plot, each enabled while there
-// is something to export.
+// CSV), the alignment plot, the embedding plot, the word removal plot and the frames of the run's
+// history, each enabled while there is something to export.
 class AttentionExports : public QObject
 {
     Q_OBJECT
 public:
     AttentionExports(QWidget *dialogParent, InferencePanel *inference, LossPlot *loss, AlignmentPlot *alignment,
-                     EmbeddingPanel *embeddings, WordRemovalPlot *wordRemoval, QObject *parent = nullptr);
+                     EmbeddingPanel *embeddings, WordRemovalPlot *wordRemoval, HistoryScrubber *history,
+                     QObject *parent = nullptr);
 
     QList<QAction *> actions() const;
     QAction *heatmapAction() const { return m_heatmap; }
     QAction *alignmentAction() const { return m_alignmentPlot; }
     QAction *wordRemovalAction() const { return m_wordRemovalPlot; }
-    void setAvailable(bool hasSentence, bool hasLoss, bool hasAlignment, bool hasModel, bool hasWordRemoval);
+    QAction *historyFramesAction() const { return m_historyFrames; }
+    void setAvailable(bool hasSentence, bool hasLoss, bool hasAlignment, bool hasModel, bool hasWordRemoval,
+                      bool hasHistory);
+
+    // Shows each kept epoch in turn and writes heatmap_NNN.png and embeddings_NNN.png for it into
+    // `folder`, NNN counting the frames from 001; the epoch shown before comes back after. `progress`
+    // hears of each frame before it is written (done, total) and may answer false to stop. False with
+    // `error` when a file cannot be written; the frames written until then stay.
+    bool writeHistoryFrames(const QString &folder, QString *error,
+                            const std::function<bool(int, int)> &progress = {});
 
 private:
     void exportHeatmap();
@@ -36,6 +49,7 @@ private:
     void exportAlignmentPlot();
     void exportEmbeddings();
     void exportWordRemoval();
+    void exportHistoryFrames();
     template <typename Plot>
     void exportImage(const QString &title, const QString &defaultName, Plot *plot);
     template <typename Plot>
@@ -47,6 +61,7 @@ private:
     AlignmentPlot *m_alignment;
     EmbeddingPanel *m_embeddings;
     WordRemovalPlot *m_wordRemoval;
+    HistoryScrubber *m_history;
     QAction *m_heatmap;
     QAction *m_heatmapCsv;
     QAction *m_lossPlot;
@@ -54,4 +69,5 @@ private:
     QAction *m_alignmentPlot;
     QAction *m_embeddingPlot;
     QAction *m_wordRemovalPlot;
+    QAction *m_historyFrames;
 };

@@ -6,13 +6,16 @@
 #include "ui/attention/embeddingpanel.h"
 #include "ui/attention/examplestable.h"
 #include "ui/attention/experimentspanel.h"
+#include "ui/attention/historyscrubber.h"
 #include "ui/attention/inferencepanel.h"
 #include "ui/attention/losspanel.h"
 #include "ui/attention/modeltext.h"
 #include "ui/attention/trainingpanel.h"
 #include "ui/attention/wordremovalplot.h"
 #include "ui/attention/wordremovalview.h"
+#include "engine/attention/epochreplay.h"
 #include "ui/core/guidepane.h"
+#include "ui/core/lossplot.h"
 #include "ui/core/markdownview.h"
 #include "ui/workbench/mainwindow.h"
 
@@ -55,6 +58,7 @@ AttentionLab::AttentionLab(MainWindow *window)
     // Pages and docks are the window's children from the start; addLab() places them.
     : Lab(window), m_run(window->runState()), m_document(window->document()), m_datasetPanel(new DatasetPanel),
       m_trainingPanel(new TrainingPanel), m_inference(new InferencePanel(window)),
+      m_scrubber(new HistoryScrubber), m_reversePage(new QWidget(window)),
       m_experiments(new ExperimentsPanel(window)),
       m_loss(new LossPanel), m_alignment(new AlignmentPlot), m_embeddings(new EmbeddingPanel),
       m_examples(new ExamplesTable), m_analysis(new QTextBrowser), m_wordRemoval(new WordRemovalView)
@@ -73,7 +77,17 @@ AttentionLab::AttentionLab(MainWindow *window)
     m_analysis->setPlaceholderText(tr("How the model's attention behaves on the test set appears here when "
                                       "training ends or a model is opened."));
     m_exports = new AttentionExports(window, m_inference, m_loss->plot(), m_alignment, m_embeddings,
-                                     m_wordRemoval->plot(), this);
+                                     m_wordRemoval->plot(), m_scrubber, this);
+    m_scrubber->setObjectName(QStringLiteral("historyScrubber"));
+    m_reversePage->setObjectName(QStringLiteral("reversePage"));
+    auto *reverseLayout = new QVBoxLayout(m_reversePage);
+    reverseLayout->setContentsMargins(0, 0, 0, 0);
+    reverseLayout->setSpacing(0);
+    reverseLayout->addWidget(m_inference, 1);
+    reverseLayout->addWidget(m_scrubber);
+    // The scrubber has no margins of its own: it lines up with the panel's contents above it.
+    const QMargins margins = m_inference->layout()->contentsMargins();
+    m_scrubber->layout()->setContentsMargins(margins.left(), 0, margins.right(), margins.bottom());
 
     m_setupDock = createSetupDock(window);
     m_lossDock = dock(tr("Loss"), QStringLiteral("lossDock"), m_loss, window);
@@ -108,6 +122,7 @@ AttentionLab::AttentionLab(MainWindow *window)
                                          "every epoch, experiments, the sentence."));
     connect(m_saveProjectAction, &QAction::triggered, this, &AttentionLab::saveProjectWithDialog);
     connect(m_run, &RunState::changed, this, &AttentionLab::followRunState);
+    connect(m_scrubber, &HistoryScrubber::epochShown, this, &AttentionLab::showHistoryEpoch);
     followSettings();
     followRunState();
 }
@@ -150,7 +165,7 @@ QDockWidget *AttentionLab::createSetupDock(MainWindow *window)
 
 QList<LabPage> AttentionLab::pages() const
 {
-    return {{tr("&Reverse Sentences"), m_inference}, {tr("E&xperiments"), m_experiments}};
+    return {{tr("&Reverse Sentences"), m_reversePage}, {tr("E&xperiments"), m_experiments}};
 }
 
 QList<LabDock> AttentionLab::docks() const
@@ -239,7 +254,7 @@ void AttentionLab::followRunState()
 void AttentionLab::updateActions()
 {
     m_exports->setAvailable(m_inference->hasSentence(), m_loss->hasData(), m_alignment->epochCount() > 0,
-                            m_latest != nullptr, m_wordRemoval->hasEffect());
+                            m_latest != nullptr, m_wordRemoval->hasEffect(), m_scrubber->replay() != nullptr);
     m_saveProjectAction->setEnabled(m_best && m_run->isQuiet());
     emit actionsChanged();
 }
@@ -247,6 +262,8 @@ void AttentionLab::updateActions()
 void AttentionLab::train()
 {
     m_weightHistory.clear();
+    m_scrubber->setEmptyMessage(tr("No history yet: each epoch of the run is kept here as it ends."));
+    m_scrubber->setHistory(m_weightHistory, nullptr);
     const TrainingConfig trainingConfig = m_trainingPanel->trainingConfig();
     m_trainingUsed = trainingConfig;
     m_alignmentHistory.clear();
@@ -329,6 +346,7 @@ void AttentionLab::addEpoch(const EpochTrained &epoch)
         return;
     m_weightHistory.add(epoch.stats.epoch, *epoch.snapshot);
     m_latest = epoch.snapshot;
+    m_scrubber->setHistory(m_weightHistory, m_latest);
     m_inference->setLatestModel(epoch.snapshot, describeEpoch(epoch.stats));
     if (epoch.isBest) {
         m_best = epoch.snapshot;
@@ -403,6 +421,8 @@ void AttentionLab::showFailure(const QString &message)
 void AttentionLab::useLoadedModel(const ModelSnapshot &model, const QString &origin, const QString &corpusProblem)
 {
     m_weightHistory.clear();
+    m_scrubber->setEmptyMessage(tr("No history: a model file keeps none. Train to replay a run."));
+    m_scrubber->setHistory(m_weightHistory, model);
     m_best = m_latest = model;
     m_trainingUsed = m_trainingPanel->trainingConfig();  // a checkpoint does not keep them
     m_alignmentHistory.clear();
@@ -421,6 +441,27 @@ void AttentionLab::useLoadedModel(const ModelSnapshot &model, const QString &ori
     else
         m_examples->showMessage(tr("The test set is not scored: %1.").arg(corpusProblem));
     updateActions();
+}
+
+void AttentionLab::setWeightHistory(WeightHistory history)
+{
+    m_weightHistory = std::move(history);
+    m_scrubber->setHistory(m_weightHistory, m_latest);
+    updateActions();
+}
+
+void AttentionLab::showHistoryEpoch(int epoch)
+{
+    const std::shared_ptr<EpochReplay> replay = epoch > 0 ? m_scrubber->replay() : nullptr;
+    try {
+        m_inference->setReplayModel(replay ? replay->modelAt(epoch) : nullptr,
+                                    tr("Epoch %1, from the run's history (half precision)").arg(epoch));
+        m_embeddings->showReplay(replay, epoch);
+        m_loss->plot()->setMarker(replay ? epoch : qQNaN());
+    } catch (const std::exception &e) {  // a history whose weights do not fit the model
+        emit statusMessage(tr("Cannot show epoch %1: %2").arg(epoch).arg(QString::fromStdString(e.what())), 10000);
+        m_scrubber->showLatest();
+    }
 }
 
 void AttentionLab::requestEvaluation(const ModelSnapshot &model)

@@ -14,6 +14,7 @@ class DatasetPanel;
 class EmbeddingPanel;
 class ExamplesTable;
 class ExperimentsPanel;
+class HistoryScrubber;
 class InferencePanel;
 class LossPanel;
 class MainWindow;
@@ -77,6 +78,9 @@ public:
     QDockWidget *wordRemovalDock() const { return m_wordRemovalDock; }
     AttentionExports *exports() const { return m_exports; }
     const WeightHistory &weightHistory() const { return m_weightHistory; }
+    // Replaces the run's history (e.g. from a project file); its epochs must fit the model shown.
+    void setWeightHistory(WeightHistory history);
+    HistoryScrubber *historyScrubber() const { return m_scrubber; }
 
 signals:
     void trainRequested(const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
@@ -87,8 +91,6 @@ signals:
                               const QVector<ModelConfig> &configs, int probeMaxLength);
     // The model the lab shows now, for the labs that look at it too.
     void modelChanged(const ModelSnapshot &model, const QString &description);
-    // weightHistory() was replaced as a whole (a project opened), not grown by an epoch.
-    void weightHistoryReplaced();
 
 public slots:
     void trainingStarted(const QString &description);
@@ -104,9 +106,9 @@ private:
     void runExperiments(const QVector<ModelConfig> &configs, int probeMaxLength);
     void useLoadedModel(const ModelSnapshot &model, const QString &origin, const QString &corpusProblem = {});
     void requestEvaluation(const ModelSnapshot &model);
-    void setWeightHistory(WeightHistory history);
     AttentionProject project() const;
     void showProject(const AttentionProject &project, const QString &origin);
+    void showHistoryEpoch(int epoch);
 
     void addEpoch(const EpochTrained &epoch);
     void finishTraining(const TrainingFinished &finished);
@@ -119,6 +121,8 @@ private:
     DatasetPanel *m_datasetPanel;
     TrainingPanel *m_trainingPanel;
     InferencePanel *m_inference;
+    HistoryScrubber *m_scrubber;
+    QWidget *m_reversePage;
     ExperimentsPanel *m_experiments;
     LossPanel *m_loss;
     AlignmentPlot *m_alignment;

@@ -159,12 +159,6 @@ void AttentionLab::showProject(const AttentionProject &p, const QString &origin)
     updateActions();
 }
 
-void AttentionLab::setWeightHistory(WeightHistory history)
-{
-    m_weightHistory = std::move(history);
-    emit weightHistoryReplaced();
-}
-
 bool AttentionLab::loadBundledModel()
 {
     QFile resource(QString::fromLatin1(kBundledModel));

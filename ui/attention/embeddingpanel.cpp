@@ -1,5 +1,7 @@
 #include "ui/attention/embeddingpanel.h"
 
+#include "engine/attention/epochreplay.h"
+#include "engine/core/projectionseries.h"
 #include "ui/core/embeddingplot.h"
 
 #include <QComboBox>
@@ -9,9 +11,10 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <exception>
 
-EmbeddingPanel::EmbeddingPanel(QWidget *parent) : QWidget(parent)
+EmbeddingPanel::EmbeddingPanel(QWidget *parent) : QWidget(parent), m_plot(new EmbeddingPlot), m_trails(m_plot)
 {
     m_side = new QComboBox;
     m_side->addItem(tr("Encoder embeddings"), int(Side::Encoder));
@@ -24,7 +27,6 @@ EmbeddingPanel::EmbeddingPanel(QWidget *parent) : QWidget(parent)
     m_find->setClearButtonEnabled(true);
     m_find->setAccessibleName(tr("Find a word in the embedding map"));
 
-    m_plot = new EmbeddingPlot;
     m_plot->setObjectName(QStringLiteral("embeddingPlot"));
     m_plot->setMinimumSize(200, 160);
     m_plot->setToolTip(tr("Each point is a word; nearby points have similar vectors. Click a word, "
@@ -73,6 +75,13 @@ void EmbeddingPanel::setModel(const ModelSnapshot &model, const QString &descrip
     refresh();
 }
 
+void EmbeddingPanel::showReplay(const std::shared_ptr<EpochReplay> &replay, int epoch)
+{
+    m_replay = replay;
+    m_replayEpoch = epoch;
+    refresh();
+}
+
 QByteArray EmbeddingPanel::saveState() const
 {
     return m_splitter->saveState();
@@ -97,17 +106,23 @@ void EmbeddingPanel::refresh()
 {
     const int selected = m_plot->selectedWord();
     m_table = EmbeddingTable{};
-    if (!m_model) {
+    m_trails.clear();
+    m_trails.draw();
+    if (!m_model && !m_replay) {
         m_plot->showMessage(tr("No embeddings to show"), tr("No model yet"));
         m_neighbours->setText(tr("<i>Train or open a model to see its word vectors.</i>"));
         return;
     }
-    const bool encoder = side() == Side::Encoder;
-    const EmbeddingTable table = encoder ? m_model->encoderEmbeddings() : m_model->decoderEmbeddings();
+    const EmbeddingSide shownSide = side() == Side::Encoder ? EmbeddingSide::Encoder : EmbeddingSide::Decoder;
     // The combo box above already names the side; the title says which snapshot this is.
-    const QString title = m_description.isEmpty() ? m_side->currentText() : m_description;
+    const QString title = m_replay                  ? tr("Epoch %1 (history)").arg(m_replayEpoch)
+                          : m_description.isEmpty() ? m_side->currentText()
+                                                    : m_description;
+    EmbeddingTable table;
     try {
-        m_plot->setProjection(projectEmbeddings2d(table), title);
+        const ModelSnapshot model = m_replay ? m_replay->modelAt(m_replayEpoch) : m_model;
+        table = shownSide == EmbeddingSide::Encoder ? model->encoderEmbeddings() : model->decoderEmbeddings();
+        m_plot->setProjection(m_replay ? replayMaps().at(replayIndex()) : projectEmbeddings2d(table), title);
     } catch (const std::exception &error) {
         m_plot->showMessage(tr("Cannot show embeddings: %1").arg(QString::fromStdString(error.what())), title);
         m_neighbours->clear();
@@ -121,16 +136,48 @@ void EmbeddingPanel::refresh()
         m_neighbours->setText(tr("<i>Click a word to list its nearest neighbours.</i>"));
 }
 
+const std::vector<EmbeddingProjection> &EmbeddingPanel::replayMaps() const
+{
+    return m_replay->maps(side() == Side::Encoder ? EmbeddingSide::Encoder : EmbeddingSide::Decoder);
+}
+
+std::size_t EmbeddingPanel::replayIndex() const
+{
+    const std::vector<int> &epochs = m_replay->epochs();
+    return std::size_t(std::find(epochs.begin(), epochs.end(), m_replayEpoch) - epochs.begin());
+}
+
 void EmbeddingPanel::selectWord(int index)
 {
     if (index < 0 || index >= int(m_table.words.size())) {
         m_plot->setSelection(-1, {});
         m_neighbours->setText(tr("<i>Click a word to list its nearest neighbours.</i>"));
-        return;
+    } else {
+        const std::vector<WordNeighbour> neighbours = nearestWords(m_table, index, kNeighbours);
+        m_plot->setSelection(index, neighbours);
+        showNeighbours(index, neighbours);
     }
-    const std::vector<WordNeighbour> neighbours = nearestWords(m_table, index, kNeighbours);
-    m_plot->setSelection(index, neighbours);
-    showNeighbours(index, neighbours);
+    updateTrails();
+}
+
+// In a replay the selected word and its neighbours trail through their places up to the shown epoch.
+void EmbeddingPanel::updateTrails()
+{
+    m_trails.clear();
+    const int selected = m_plot->selectedWord();
+    if (m_replay && selected >= 0) {
+        std::vector<int> followed{selected};
+        for (const WordNeighbour &neighbour : m_plot->neighbours())
+            followed.push_back(neighbour.index);
+        for (int row : followed) {
+            const std::string &word = m_table.words[std::size_t(row)];
+            QVector<QPointF> points;
+            for (const MapPoint &point : trailOf(replayMaps(), word, replayIndex() + 1))
+                points << QPointF(point.x, point.y);
+            m_trails.set(QString::fromStdString(word), points);
+        }
+    }
+    m_trails.draw();
 }
 
 void EmbeddingPanel::showNeighbours(int index, const std::vector<WordNeighbour> &neighbours)

@@ -235,8 +235,21 @@ void InferencePanel::setModel(const ModelSnapshot &model, const QString &descrip
     decode();
 }
 
+void InferencePanel::setReplayModel(const ModelSnapshot &model, const QString &description)
+{
+    if (model == m_replay && description == m_replayDescription)
+        return;
+    m_replay = model;
+    m_replayDescription = description;
+    m_choice->setEnabled(!m_replay);
+    updateModelInfo();
+    decode();
+}
+
 ModelSnapshot InferencePanel::currentModel() const
 {
+    if (m_replay)
+        return m_replay;
     return choice() == Choice::Best ? m_best : m_latest;
 }
 
@@ -438,6 +451,6 @@ void InferencePanel::renderTokens()
 void InferencePanel::updateModelInfo()
 {
     const bool best = choice() == Choice::Best;
-    const QString description = best ? m_bestDescription : m_latestDescription;
+    const QString description = m_replay ? m_replayDescription : best ? m_bestDescription : m_latestDescription;
     m_modelInfo->setText(currentModel() ? description : tr("none yet"));
 }

@@ -32,6 +32,9 @@ public:
     void setLatestModel(const ModelSnapshot &model, const QString &description);
     void setModel(const ModelSnapshot &model, const QString &description);  // both at once
     ModelSnapshot currentModel() const;
+    // While set, decodes with `model` (an epoch of the run's history, see HistoryScrubber) whatever
+    // the choice says; null goes back to the choice.
+    void setReplayModel(const ModelSnapshot &model, const QString &description);
     // Shown instead of output while there is no model to decode with; the short form on the heatmap.
     void setNoModelMessage(const QString &message, const QString &shortMessage);
     Choice choice() const;
@@ -87,6 +90,8 @@ private:
 
     ModelSnapshot m_best;
     ModelSnapshot m_latest;
+    ModelSnapshot m_replay;
+    QString m_replayDescription;
     QString m_bestDescription;
     QString m_latestDescription;
     QString m_noModelMessage = tr("No model yet — press Train (F5)");

@@ -17,13 +17,17 @@ const QString kDirectoryKey = QStringLiteral("exportDirectory");
 constexpr int kMinExportWidth = 1200;
 constexpr int kStatusMilliseconds = 5000;
 
+QString lastExportDirectory()
+{
+    return QSettings().value(kDirectoryKey, QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)).toString();
+}
+
 } // namespace
 
 QString askExportPath(QWidget *parent, const QString &title, const QString &defaultName, const QString &filters)
 {
     QSettings settings;
-    const QString dir = settings.value(kDirectoryKey, QStandardPaths::writableLocation(QStandardPaths::PicturesLocation))
-                            .toString();
+    const QString dir = lastExportDirectory();
     QString selectedFilter;
     const QString chosen = QFileDialog::getSaveFileName(parent, title, QDir(dir).filePath(defaultName), filters,
                                                         &selectedFilter);
@@ -32,6 +36,14 @@ QString askExportPath(QWidget *parent, const QString &title, const QString &defa
     const QString path = withFilterSuffix(chosen, selectedFilter, defaultName);
     settings.setValue(kDirectoryKey, QFileInfo(path).absolutePath());
     return path;
+}
+
+QString askExportFolder(QWidget *parent, const QString &title)
+{
+    const QString chosen = QFileDialog::getExistingDirectory(parent, title, lastExportDirectory());
+    if (!chosen.isEmpty())
+        QSettings().setValue(kDirectoryKey, chosen);
+    return chosen;
 }
 
 QString withFilterSuffix(const QString &path, const QString &selectedFilter, const QString &defaultName)

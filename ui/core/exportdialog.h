@@ -12,6 +12,10 @@ class QWidget;
 // "PNG image (*.png)" -> ".png". Empty when the user cancels.
 QString askExportPath(QWidget *parent, const QString &title, const QString &defaultName, const QString &filters);
 
+// Asks for a folder to write a series of files into, starting where askExportPath does and
+// remembered as it is. Empty when the user cancels.
+QString askExportFolder(QWidget *parent, const QString &title);
+
 // The suffix rule of askExportPath: `path` unchanged when it has a suffix, otherwise with the
 // first suffix of `selectedFilter`, or of `defaultName` when the filter names none.
 QString withFilterSuffix(const QString &path, const QString &selectedFilter, const QString &defaultName);

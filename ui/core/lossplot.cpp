@@ -19,6 +19,7 @@ const QColor kValidationColor = okabeito::vermillion;
 const QColor kExactMatchColor = okabeito::bluishGreen;
 const QColor kBestColor(200, 30, 45);
 const QColor kReferenceColor(110, 60, 150);
+const QColor kMarkerColor(60, 60, 60);
 
 QCPGraph *makeGraph(QCPAxis *key, QCPAxis *value, const QString &name, const QPen &pen,
                     const QCPScatterStyle &scatter)
@@ -91,6 +92,12 @@ LossPlot::LossPlot(QWidget *parent)
     m_referenceText->setFont(labelFont);
     m_referenceLine->setLayer(QStringLiteral("grid"));
     m_referenceText->setLayer(QStringLiteral("grid"));
+
+    // No label: the scrubber names the epoch, and a label here would cover the curves it crosses.
+    m_marker = new QCPItemStraightLine(this);
+    m_marker->setPen(QPen(kMarkerColor, 2));
+    m_marker->setLayer(QStringLiteral("grid"));
+    m_marker->setVisible(false);
 
     xAxis->setLabel(tr("epoch"));
     yAxis->setLabel(tr("loss (cross-entropy)"));
@@ -165,6 +172,8 @@ void LossPlot::clear()
     m_referenceValue = 0;
     m_referenceLine->setVisible(false);
     m_referenceText->setVisible(false);
+    m_markerEpoch = 0;
+    m_marker->setVisible(false);
     m_userZoomed = false;
     followData();
     replot(rpQueuedReplot);
@@ -236,6 +245,21 @@ void LossPlot::setReferenceLine(double value, const QString &label)
 bool LossPlot::hasReferenceLine() const
 {
     return m_referenceLine->visible();
+}
+
+void LossPlot::setMarker(double epoch)
+{
+    const bool shown = std::isfinite(epoch);
+    m_markerEpoch = shown ? epoch : 0;
+    m_marker->point1->setCoords(m_markerEpoch, 0);
+    m_marker->point2->setCoords(m_markerEpoch, 1);
+    m_marker->setVisible(shown);
+    replot(rpQueuedReplot);
+}
+
+bool LossPlot::hasMarker() const
+{
+    return m_marker->visible();
 }
 
 QString LossPlot::referenceLabel() const

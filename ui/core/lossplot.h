@@ -28,6 +28,11 @@ public:
     // A horizontal line at loss `value` (a baseline to beat), named by `label` at its right end and
     // kept inside the followed range; clear() removes it. A non-finite value removes it too.
     void setReferenceLine(double value, const QString &label);
+    // A vertical line at `epoch`: the epoch a replay of the run shows. A non-finite value removes it;
+    // clear() removes it too.
+    void setMarker(double epoch);
+    bool hasMarker() const;
+    double markerEpoch() const { return m_markerEpoch; }
 
     int batchPointCount() const { return int(m_batches.size()); }
     int epochPointCount() const { return int(m_epochs.size()); }
@@ -85,4 +90,6 @@ private:
     double m_referenceValue = 0;
     QCPItemStraightLine *m_referenceLine = nullptr;
     QCPItemText *m_referenceText = nullptr;
+    double m_markerEpoch = 0;
+    QCPItemStraightLine *m_marker = nullptr;
 };

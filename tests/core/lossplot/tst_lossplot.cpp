@@ -44,6 +44,7 @@ private slots:
     void epochsAddPointsAndMarkBest();
     void historyReplacesCurves();
     void clearEmptiesEverything();
+    void markerSitsAtTheShownEpoch();
     void followsDataUntilUserZooms();
     void exportCsvContent();
     void exportCsvWithoutDataFails();
@@ -148,6 +149,32 @@ void TestLossPlot::clearEmptiesEverything()
     // The smoothing starts over too.
     plot.addBatch(0.1, 5.0);
     QCOMPARE(valueAt(plot.smoothedGraph(), 0), 5.0);
+}
+
+void TestLossPlot::markerSitsAtTheShownEpoch()
+{
+    LossPlot plot;
+    plot.setHistory({epoch(1, 2.0, 2.0, 0.1), epoch(2, 1.0, 1.5, 0.4), epoch(3, 0.8, 1.7, 0.5)});
+    const auto verticalLinesAt = [&plot](double x) {
+        int lines = 0;
+        for (int i = 0; i < plot.itemCount(); ++i)
+            if (auto *line = qobject_cast<QCPItemStraightLine *>(plot.item(i));
+                line && line->visible() && line->point1->coords().x() == x && line->point2->coords().x() == x)
+                ++lines;
+        return lines;
+    };
+    QVERIFY(!plot.hasMarker());
+    QCOMPARE(verticalLinesAt(3), 0);  // the best epoch's line is at 2
+    plot.setMarker(3);
+    QVERIFY(plot.hasMarker());
+    QCOMPARE(plot.markerEpoch(), 3.0);
+    QCOMPARE(verticalLinesAt(3), 1);
+    plot.setMarker(qQNaN());
+    QVERIFY(!plot.hasMarker());
+    QCOMPARE(verticalLinesAt(3), 0);
+    plot.setMarker(1);
+    plot.clear();
+    QVERIFY(!plot.hasMarker());
 }
 
 void TestLossPlot::followsDataUntilUserZooms()

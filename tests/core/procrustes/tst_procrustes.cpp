@@ -1,4 +1,5 @@
 #include "engine/core/procrustes.h"
+#include "tests/common/projectiondistance.h"
 
 #include <QtTest>
 
@@ -39,14 +40,6 @@ EmbeddingProjection transformed(EmbeddingProjection map, double a, double b, dou
         w.y = c * x + d * y;
     }
     return map;
-}
-
-double largestDistance(const EmbeddingProjection &a, const EmbeddingProjection &b)
-{
-    double worst = 0;
-    for (std::size_t i = 0; i < a.words.size(); ++i)
-        worst = std::max(worst, std::hypot(a.words[i].x - b.words[i].x, a.words[i].y - b.words[i].y));
-    return worst;
 }
 
 }
