@@ -246,6 +246,7 @@ void AttentionLab::updateActions()
 
 void AttentionLab::train()
 {
+    m_weightHistory.clear();
     const TrainingConfig trainingConfig = m_trainingPanel->trainingConfig();
     m_loss->start(trainingConfig.epochs, tr("Preparing the data…"));
     m_alignment->clear();
@@ -321,6 +322,7 @@ void AttentionLab::addEpoch(const EpochTrained &epoch)
         m_alignment->showMessage(noAttentionToAlign());
     if (!epoch.snapshot)
         return;
+    m_weightHistory.add(epoch.stats.epoch, *epoch.snapshot);
     m_latest = epoch.snapshot;
     m_inference->setLatestModel(epoch.snapshot, describeEpoch(epoch.stats));
     if (epoch.isBest) {
@@ -448,6 +450,7 @@ bool AttentionLab::loadBundledModel()
 
 void AttentionLab::useLoadedModel(const ModelSnapshot &model, const QString &origin)
 {
+    m_weightHistory.clear();
     m_best = m_latest = model;
     m_inference->setModel(model, describeModel(*model, origin));
     m_embeddings->setModel(model, origin);

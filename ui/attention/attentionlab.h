@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/attention/weighthistory.h"
 #include "ui/attention/metatypes.h"
 #include "ui/workbench/document.h"
 #include "ui/workbench/lab.h"
@@ -64,6 +65,7 @@ public:
     WordRemovalView *wordRemovalView() const { return m_wordRemoval; }
     QDockWidget *wordRemovalDock() const { return m_wordRemovalDock; }
     AttentionExports *exports() const { return m_exports; }
+    const WeightHistory &weightHistory() const { return m_weightHistory; }
 
 signals:
     void trainRequested(const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
@@ -119,4 +121,5 @@ private:
 
     ModelSnapshot m_best;
     ModelSnapshot m_latest;
+    WeightHistory m_weightHistory;
 };
