@@ -177,6 +177,18 @@ void AttentionHeatmap::showMessage(const QString &message)
     replot(rpQueuedReplot);
 }
 
+void AttentionHeatmap::setColorScale(const QCPColorGradient &gradient, const QCPRange &range, const QString &label)
+{
+    QCPColorGradient withNan = gradient;
+    withNan.setNanHandling(QCPColorGradient::nhNanColor);
+    withNan.setNanColor(m_map->gradient().nanColor());
+    m_map->setGradient(withNan);
+    m_map->setDataRange(range);
+    m_scale->setLabel(label);
+    rebuildCells();  // the numbers' colours follow the cells'
+    replot(rpQueuedReplot);
+}
+
 void AttentionHeatmap::setTitle(const QString &title)
 {
     m_fullTitle = title;
@@ -429,7 +441,7 @@ void AttentionHeatmap::rebuildCells()
             text->position->setCoords(column, row);
             text->setPositionAlignment(Qt::AlignCenter);
             text->setText(QString::number(double(w), 'f', 2));
-            text->setColor(contrastingTextColor(QColor::fromRgb(gradient.color(double(w), QCPRange(0, 1)))));
+            text->setColor(contrastingTextColor(QColor::fromRgb(gradient.color(double(w), m_map->dataRange()))));
             text->setSelectable(false);
             m_cellTexts << text;
         }

@@ -17,6 +17,19 @@ QCPColorGradient viridisGradient()
     return gradient;
 }
 
+QCPColorGradient divergingGradient()
+{
+    static const char *const kStops[] = {"#2166ac", "#67a9cf", "#d1e5f0", "#f7f7f7", "#fddbc7", "#ef8a62", "#b2182b"};
+    constexpr int kCount = int(sizeof(kStops) / sizeof(kStops[0]));
+    QCPColorGradient gradient;
+    gradient.clearColorStops();
+    for (int i = 0; i < kCount; ++i)
+        gradient.setColorStopAt(double(i) / (kCount - 1), QColor(kStops[i]));
+    gradient.setColorInterpolation(QCPColorGradient::ciRGB);
+    gradient.setLevelCount(256);
+    return gradient;
+}
+
 QColor contrastingTextColor(const QColor &background)
 {
     // Relative luminance (Rec. 709 weights); viridis turns light a little above the middle.
