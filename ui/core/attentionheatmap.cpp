@@ -440,7 +440,8 @@ void AttentionHeatmap::rebuildCells()
             auto *text = new QCPItemText(this);
             text->position->setCoords(column, row);
             text->setPositionAlignment(Qt::AlignCenter);
-            text->setText(QString::number(double(w), 'f', 2));
+            // A negative value that rounds to zero is written 0.00, not -0.00.
+            text->setText(QString::number(std::abs(w) < 0.005f ? 0.0 : double(w), 'f', 2));
             text->setColor(contrastingTextColor(QColor::fromRgb(gradient.color(double(w), m_map->dataRange()))));
             text->setSelectable(false);
             m_cellTexts << text;
@@ -486,7 +487,30 @@ void AttentionHeatmap::updateFootnote()
     QStringList notes = m_tickNotes;
     if (!m_rightCellItems.isEmpty())
         notes << tr("dashed frames: the input word each output word must come from");
-    setFootnote(notes.join(QStringLiteral(";   ")));
+    // On one line when it fits beside the colour scale, else wrapped at words: a footnote wider
+    // than the plot's column would squeeze the colour scale into its own label.
+    const int available = std::max(viewport().width() - m_scale->outerRect().width() - 16, 60);
+    const QFontMetrics metrics(m_footnote->font());
+    const QString oneLine = notes.join(QStringLiteral(";   "));
+    if (metrics.horizontalAdvance(oneLine) <= available) {
+        setFootnote(oneLine);
+        return;
+    }
+    QStringList lines;
+    for (const QString &note : std::as_const(notes)) {
+        QString line;
+        for (const QString &word : note.split(QLatin1Char(' '))) {
+            const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+            if (!line.isEmpty() && metrics.horizontalAdvance(longer) > available) {
+                lines << line;
+                line = word;
+            } else {
+                line = longer;
+            }
+        }
+        lines << line;
+    }
+    setFootnote(lines.join(QLatin1Char('\n')));
 }
 
 void AttentionHeatmap::setFootnote(const QString &text)
@@ -504,6 +528,7 @@ void AttentionHeatmap::setFootnote(const QString &text)
 void AttentionHeatmap::adaptToViewport()
 {
     fitTitle();
+    updateFootnote();
     if (columns() == 0 || rows() == 0)
         return;
     // A margin-group member reports max(current, own) margins, so a margin grown for rotated labels
@@ -529,12 +554,13 @@ void AttentionHeatmap::adaptToViewport()
     const double width = double(axisRect()->width()) / columns();
     const double height = double(axisRect()->height()) / rows();
     QFont font = xAxis->tickLabelFont();
+    const QString widestNumber = m_map->dataRange().lower < 0 ? QStringLiteral("-0.00") : QStringLiteral("0.00");
     bool fits = false;
     // 10 down to 7 points at the design size, grown with the view scale (View ▸ Zoom).
     for (double size = 10 * viewScale(); size >= 7 * viewScale() - 1e-9 && !fits; size -= 0.5) {
         font.setPointSizeF(size);
         const QFontMetrics metrics(font);
-        fits = metrics.horizontalAdvance(QStringLiteral("0.00")) + 4 <= width && metrics.height() + 2 <= height;
+        fits = metrics.horizontalAdvance(widestNumber) + 4 <= width && metrics.height() + 2 <= height;
     }
     for (QCPItemText *text : std::as_const(m_cellTexts)) {
         text->setFont(font);
