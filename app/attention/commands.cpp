@@ -278,7 +278,8 @@ int runCompare(const std::vector<std::string> &arguments)
         Trainer::Callbacks callbacks;
         callbacks.onEpoch = [](const EpochStats &e, bool best) { printEpoch(e, best); };
         try {
-            results.push_back(runExperiment(name, data, d, variant, training, probe, callbacks, &g_interrupted));
+            results.push_back(
+                runExperiment(name, data, d, variant, training.seed, training, probe, callbacks, &g_interrupted));
         } catch (const CheckpointError &e) {
             return failure(e.what());
         }
