@@ -199,7 +199,8 @@ void AttentionHeatmap::setTitle(const QString &title)
 // A long sentence pair breaks after its arrow; a line still too wide is elided in the middle.
 void AttentionHeatmap::fitTitle()
 {
-    const int available = viewport().width() - 16;
+    // The title stands over the plot's column, beside the colour scale's.
+    const int available = viewport().width() - m_scale->outerRect().width() - 16;
     const QFontMetrics metrics(m_title->font());
     QStringList lines{m_fullTitle};
     const QString arrow = QStringLiteral("  →  ");
@@ -487,8 +488,9 @@ void AttentionHeatmap::updateFootnote()
     QStringList notes = m_tickNotes;
     if (!m_rightCellItems.isEmpty())
         notes << tr("dashed frames: the input word each output word must come from");
-    // On one line when it fits beside the colour scale, else wrapped at words: a footnote wider
-    // than the plot's column would squeeze the colour scale into its own label.
+    // On one line when it fits beside the colour scale, else a line per note, cut to the width: a
+    // footnote wider than the plot's column would squeeze the colour scale into its own label, and
+    // a tall one the cells.
     const int available = std::max(viewport().width() - m_scale->outerRect().width() - 16, 60);
     const QFontMetrics metrics(m_footnote->font());
     const QString oneLine = notes.join(QStringLiteral(";   "));
@@ -496,21 +498,9 @@ void AttentionHeatmap::updateFootnote()
         setFootnote(oneLine);
         return;
     }
-    QStringList lines;
-    for (const QString &note : std::as_const(notes)) {
-        QString line;
-        for (const QString &word : note.split(QLatin1Char(' '))) {
-            const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
-            if (!line.isEmpty() && metrics.horizontalAdvance(longer) > available) {
-                lines << line;
-                line = word;
-            } else {
-                line = longer;
-            }
-        }
-        lines << line;
-    }
-    setFootnote(lines.join(QLatin1Char('\n')));
+    for (QString &note : notes)
+        note = metrics.elidedText(note, Qt::ElideRight, available);
+    setFootnote(notes.join(QLatin1Char('\n')));
 }
 
 void AttentionHeatmap::setFootnote(const QString &text)
