@@ -93,9 +93,14 @@ CompareView::CompareView(const WeightHistory &history, QWidget *parent)
     top->addWidget(new QLabel(tr("Sentence:")));
     top->addWidget(m_sentence, 1);
     top->addWidget(m_export);
-    auto *splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(createPane(Side::A));
-    splitter->addWidget(createPane(Side::B));
+    // A and B side by side, their difference below across the width: with the lab's docks open
+    // the page is too narrow for three heatmaps in a row.
+    auto *pair = new QSplitter(Qt::Horizontal);
+    pair->addWidget(createPane(Side::A));
+    pair->addWidget(createPane(Side::B));
+    pair->setChildrenCollapsible(false);
+    auto *splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(pair);
     splitter->addWidget(createDifferencePane());
     splitter->setChildrenCollapsible(false);
     auto *layout = new QVBoxLayout(this);
@@ -153,14 +158,15 @@ QWidget *CompareView::createDifferencePane()
     m_differenceNote->setObjectName(QStringLiteral("differenceNote"));
     m_differenceNote->setWordWrap(true);
     auto *title = new QLabel(tr("<b>Difference B − A</b> (red: B looks more, blue: less)"));
-    title->setWordWrap(true);
-    auto *column = new QWidget;
-    auto *layout = new QVBoxLayout(column);
+    auto *header = new QHBoxLayout;
+    header->addWidget(title);
+    header->addWidget(m_differenceNote, 1);
+    auto *pane = new QWidget;
+    auto *layout = new QVBoxLayout(pane);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(title);
-    layout->addWidget(m_differenceNote);
+    layout->addLayout(header);
     layout->addWidget(m_difference, 1);
-    return column;
+    return pane;
 }
 
 void CompareView::setBestModel(const ModelSnapshot &model, const QString &description)
@@ -421,9 +427,8 @@ void CompareView::showDifference()
     m_difference->setTitle(c.sameOutput() ? tr("B − A") : tr("B − A along A's output"));
     m_difference->setMatrix(tokens(c.a.sourceTokens), tokens(c.a.outputTokens), c.difference);
     m_differenceNote->setText(
-        c.sameOutput() ? tr("Both output the same words: cell by cell.")
-                       : tr("The outputs differ: B is fed A's output word by word, so each row compares where "
-                            "both looked before writing the same word of A's."));
+        c.sameOutput() ? tr("Same output: cell by cell.")
+                       : tr("The outputs differ: B is fed A's words, so each row is a word of A's output."));
 }
 
 void CompareView::exportHeatmap(AttentionHeatmap *heatmap, const QString &title, const QString &defaultName)

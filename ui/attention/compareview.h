@@ -18,8 +18,8 @@ class WeightHistory;
 
 // Two models side by side on one sentence. Each side picks a model: the best or latest of the
 // run, an epoch the run's weight history keeps, a finished Experiments run or a model file. Both
-// outputs stand above their attention heatmaps; a third heatmap shows B - A in blue (less) to red
-// (more), taken along A's output with B fed A's words, so each row compares the same step.
+// outputs stand above their attention heatmaps; a third heatmap below shows B - A in blue (less)
+// to red (more), taken along A's output with B fed A's words, so each row compares the same step.
 class CompareView : public QWidget
 {
     Q_OBJECT
