@@ -245,19 +245,19 @@ void ExperimentsPanel::showTestExactMatch(int configuration)
 {
     const Spread test = spreadOf(m_results[configuration].testExact);
     const QString label = labelOf(m_queue[configuration]);
+    QListWidgetItem *item = m_list->item(configuration);
     if (test.runs == 1) {
-        m_list->item(configuration)
-            ->setText(tr("%1: test exact match %2%").arg(label).arg(100.0 * test.mean, 0, 'f', 1));
-        return;
+        item->setText(tr("%1: test exact match %2%").arg(label).arg(100.0 * test.mean, 0, 'f', 1));
+    } else {
+        // Mean ± half the range, then the range: with a few seeds a standard deviation says little.
+        item->setText(tr("%1: test exact match %2% ± %3 (%4–%5%, %n seed(s))", nullptr, test.runs)
+                          .arg(label)
+                          .arg(100.0 * test.mean, 0, 'f', 1)
+                          .arg(50.0 * (test.max - test.min), 0, 'f', 1)
+                          .arg(100.0 * test.min, 0, 'f', 1)
+                          .arg(100.0 * test.max, 0, 'f', 1));
     }
-    // Mean ± half the range, then the range: with a few seeds a standard deviation says little.
-    m_list->item(configuration)
-        ->setText(tr("%1: test exact match %2% ± %3 (%4–%5%, %n seed(s))", nullptr, test.runs)
-                      .arg(label)
-                      .arg(100.0 * test.mean, 0, 'f', 1)
-                      .arg(50.0 * (test.max - test.min), 0, 'f', 1)
-                      .arg(100.0 * test.min, 0, 'f', 1)
-                      .arg(100.0 * test.max, 0, 'f', 1));
+    item->setToolTip(item->text());  // the list is narrow beside its buttons
 }
 
 void ExperimentsPanel::queueFinished(const QString &message)
