@@ -37,6 +37,7 @@ ExperimentResult runExperiment(const std::string &label, const Dataset &data, co
     ExperimentResult r;
     r.label = label;
     r.model = model;
+    r.modelSeed = modelSeed;
     r.parameters = trained->parameterCount();
     r.outcome = Trainer(*trained, data, training).run(callbacks, stop);
     r.history = trained->history;

@@ -16,6 +16,7 @@
 struct ExperimentResult {
     std::string label;             // what tells it apart from the others, e.g. "luong-dot"
     ModelConfig model;
+    std::uint64_t modelSeed = 0;   // of the initial weights
     std::vector<EpochStats> history;
     TrainingOutcome outcome;
     EvaluationReport test;         // the dataset's test split

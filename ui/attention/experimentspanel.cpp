@@ -231,11 +231,7 @@ void ExperimentsPanel::runFinished(int index, double testExactMatch, const Evalu
         return;
     ConfigurationRuns &runs = m_results[configuration];
     runs.testExact.push_back(testExactMatch);
-    std::map<int, double> exact;
-    for (const auto &[length, bucket] : probe.byLength)
-        if (bucket.total > 0)
-            exact[length] = double(bucket.correct) / bucket.total;
-    runs.probeExact.push_back(exact);
+    runs.probeExact.push_back(exactMatchByLength(probe.byLength));
     // Keeps the colours of the curves: configurations arrive in queue order.
     m_lengthPlot->setRun(configuration, labelOf(m_queue[configuration]), spreadByKey(runs.probeExact));
     showTestExactMatch(configuration);

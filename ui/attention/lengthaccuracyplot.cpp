@@ -82,11 +82,7 @@ void LengthAccuracyPlot::setTrainedRange(int minLength, int maxLength)
 
 void LengthAccuracyPlot::addRun(const QString &label, const std::map<int, LengthAccuracy> &byLength)
 {
-    std::map<int, double> exact;
-    for (const auto &[length, bucket] : byLength)
-        if (bucket.total > 0)
-            exact[length] = double(bucket.correct) / bucket.total;
-    setRun(runCount(), label, spreadByKey({exact}));
+    setRun(runCount(), label, spreadByKey({exactMatchByLength(byLength)}));
 }
 
 void LengthAccuracyPlot::setRun(int index, const QString &label, const std::map<int, Spread> &byLength)
