@@ -334,6 +334,15 @@ void AttentionHeatmap::resizeEvent(QResizeEvent *event)
     adaptToViewport();
 }
 
+void AttentionHeatmap::showEvent(QShowEvent *event)
+{
+    QCustomPlot::showEvent(event);
+    // Data set while the plot was hidden (another tab) was fitted to the size it had when last shown.
+    setViewport(rect());
+    adaptToViewport();
+    replot(rpQueuedReplot);
+}
+
 void AttentionHeatmap::keyPressEvent(QKeyEvent *event)
 {
     if (rows() == 0 || columns() == 0) {
