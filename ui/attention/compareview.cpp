@@ -219,7 +219,7 @@ QString CompareView::sentence() const
 
 void CompareView::setSentence(const QString &text)
 {
-    if (text == m_sentence->text() && m_hasComparison && !m_debounce->isActive())
+    if (text == m_sentence->text() && m_hasComparison && !m_debounce->isActive() && !m_stale)
         return;
     m_sentence->setText(text);
     compare();
@@ -361,9 +361,20 @@ ModelSnapshot CompareView::modelFor(const Pane &p)
     return nullptr;
 }
 
+void CompareView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_stale)
+        compare();
+}
+
 void CompareView::compare()
 {
     m_debounce->stop();
+    // Typing on the Reverse Sentences page or training would otherwise decode twice more per change.
+    m_stale = !isVisible();
+    if (m_stale)
+        return;
     m_hasComparison = false;
     const ModelSnapshot a = modelFor(m_a);
     const ModelSnapshot b = modelFor(m_b);

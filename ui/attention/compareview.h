@@ -51,6 +51,7 @@ public:
     bool loadFile(Side side, const QString &path, QString *error);
     QComboBox *picker(Side side) const;
 
+    // Compared while the page is shown; what changes while it is hidden is compared when it shows.
     bool hasComparison() const { return m_hasComparison; }
     const AttentionComparison &comparison() const { return m_comparison; }
     AttentionHeatmap *heatmap(Side side) const;
@@ -59,6 +60,9 @@ public:
 
 signals:
     void sentenceEdited(const QString &text);
+
+protected:
+    void showEvent(QShowEvent *event) override;
 
 private:
     struct Pane {
@@ -98,4 +102,5 @@ private:
     QVector<QPair<QString, ModelSnapshot>> m_runs;
     AttentionComparison m_comparison;
     bool m_hasComparison = false;
+    bool m_stale = false;  // something changed while the page was hidden
 };

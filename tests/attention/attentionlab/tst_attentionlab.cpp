@@ -476,7 +476,10 @@ void TestAttentionLab::compareFollowsTheTypedSentenceBothWays()
     CompareView *compare = m_labs.attention->compareView();
     panel->setText(QStringLiteral("red cat dog"));
     QCOMPARE(compare->sentence(), QStringLiteral("red cat dog"));
-    QTRY_VERIFY(compare->hasComparison());
+    QVERIFY(!compare->isVisible());  // the Reverse page is shown: no comparison until the page is
+    QVERIFY(!compare->hasComparison());
+    m_window->centralTabs()->setCurrentWidget(compare);
+    QVERIFY(compare->hasComparison());
     QCOMPARE(compare->comparison().a.text(), std::string("dog cat red"));
     QCOMPARE(compare->heatmap(CompareView::Side::B)->rows(), 4);  // the opened model on both sides
 

@@ -189,6 +189,7 @@ void TestCompareView::withoutModelsItSaysWhatToDo()
 {
     WeightHistory empty;
     CompareView view(empty);
+    view.show();
     view.setSentence(m_sentence);
     QVERIFY(!view.hasComparison());
     QCOMPARE(view.heatmap(CompareView::Side::A)->rows(), 0);
