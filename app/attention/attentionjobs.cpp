@@ -109,21 +109,24 @@ LabJob attentionEvaluationJob(const ModelSnapshot &model)
 }
 
 LabJob attentionExperimentsJob(const DatasetConfig &datasetConfig, const TrainingConfig &trainingConfig,
-                               const QVector<ModelConfig> &configs, int probeMaxLength)
+                               const QVector<ExperimentRun> &runs, int probeMaxLength)
 {
     return [=](JobContext &context) {
         const Dataset data = Dataset::build(datasetConfig);
         const std::vector<SentencePair> probe = probeSet(datasetConfig, probeMaxLength, 2000);
         const std::atomic<bool> &stop = *context.stopFlag();
-        for (int i = 0; i < configs.size() && !stop; ++i) {
-            context.report(ExperimentStarted{i, trainingConfig.seed});
+        for (int i = 0; i < runs.size() && !stop; ++i) {
+            context.report(ExperimentStarted{i, run.modelSeed});
             Trainer::Callbacks callbacks;
             callbacks.onEpoch = [&context, i](const EpochStats &stats, bool) { context.report(ExperimentEpoch{i, stats}); };
-            const ExperimentResult r = runExperiment(attentionName(configs[i].attention), data, datasetConfig,
-                                                     configs[i], trainingConfig, probe, callbacks, &stop);
-            context.report(ExperimentFinished{i, r.test.exactMatch, r.probe});
+            const ExperimentRun &run = runs[i];
+            const ExperimentResult r = runExperiment(attentionName(run.model.attention), data, datasetConfig, run.model,
+                                                     run.modelSeed, trainingConfig, probe, callbacks, &stop);
+            if (r.best)
+                r.best->prepareDecoding();  // here, not on the GUI's first decode
+            context.report(ExperimentFinished{i, r.test.exactMatch, r.probe, r.best});
         }
-        context.report(ExperimentsFinished{stop ? tr("Stopped.") : tr("Done: %n run(s) compared.", int(configs.size()))});
+        context.report(ExperimentsFinished{stop ? tr("Stopped.") : tr("Done: %n run(s) compared.", int(runs.size()))});
     };
 }
 
@@ -138,9 +141,9 @@ void connectAttentionLab(AttentionLab *lab, TrainingWorker *worker)
                      [worker](const ModelSnapshot &model) { worker->submit(attentionEvaluationJob(model), false); },
                      Qt::DirectConnection);
     QObject::connect(lab, &AttentionLab::experimentsRequested, worker,
-                     [worker](const DatasetConfig &d, const TrainingConfig &t, const QVector<ModelConfig> &configs,
+                     [worker](const DatasetConfig &d, const TrainingConfig &t, const QVector<ExperimentRun> &runs,
                               int probeMaxLength) {
-                         worker->submit(attentionExperimentsJob(d, t, configs, probeMaxLength));
+                         worker->submit(attentionExperimentsJob(d, t, runs, probeMaxLength));
                      }, Qt::DirectConnection);
 
     // Reports: queued to the lab's thread as plain values.

@@ -15,7 +15,7 @@ LabJob attentionTrainingJob(const DatasetConfig &datasetConfig, const ModelConfi
                             const TrainingConfig &trainingConfig);
 LabJob attentionEvaluationJob(const ModelSnapshot &model);  // `model` is the job's alone
 LabJob attentionExperimentsJob(const DatasetConfig &datasetConfig, const TrainingConfig &trainingConfig,
-                               const QVector<ModelConfig> &configs, int probeMaxLength);
+                               const QVector<ExperimentRun> &runs, int probeMaxLength);
 
 // Turns the lab's requests into jobs for `worker` and hands it the worker's reports.
 void connectAttentionLab(AttentionLab *lab, TrainingWorker *worker);

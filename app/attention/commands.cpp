@@ -235,7 +235,7 @@ int runTrain(const std::vector<std::string> &arguments)
 
 int runCompare(const std::vector<std::string> &arguments)
 {
-    CommandLine cl({"probe-max-len", "probe"}, {});
+    CommandLine cl({"probe-max-len", "probe", "seeds"}, {});
     addRunOptions(cl);
     cl.parse(arguments);
     const FieldSpec &attention = attentionField();
@@ -262,6 +262,7 @@ int runCompare(const std::vector<std::string> &arguments)
     const TrainingConfig &t = options.training;
     const int probeMaxLength = cl.integer("probe-max-len", std::max(20, d.maxLength), 1, 100);
     const int probeCount = cl.integer("probe", 2000, 1, 1000000);
+    const int seeds = cl.integer("seeds", 1, 1, 10);
     if (probeMaxLength < d.maxLength)
         cl.fail("--probe-max-len " + std::to_string(probeMaxLength) + " is below --max-len "
                 + std::to_string(d.maxLength) + "; the probe covers the trained lengths and beyond");
@@ -288,19 +289,27 @@ int runCompare(const std::vector<std::string> &arguments)
                 probe.size(), d.minLength, probeMaxLength);
 
     std::signal(SIGINT, [](int) { g_interrupted = true; });
+    std::vector<ModelConfig> variants;
+    for (const AttentionKind kind : kinds) {
+        variants.push_back(m);
+        variants.back().attention = kind;
+    }
+    const std::vector<ExperimentRun> runs = experimentRuns(variants, t.seed, seeds);
     std::vector<ExperimentResult> results;
-    for (std::size_t i = 0; i < kinds.size() && !g_interrupted; ++i) {
-        ModelConfig variant = m;
-        variant.attention = kinds[i];
-        const std::string name = attentionName(kinds[i]);
+    for (std::size_t i = 0; i < runs.size() && !g_interrupted; ++i) {
+        const ExperimentRun &run = runs[i];
+        std::string name = attentionName(run.model.attention);
+        if (seeds > 1)
+            name += "-seed" + std::to_string(run.modelSeed);
         TrainingConfig training = t;
         training.checkpointPath = file(name + ".ckpt").toStdString();
-        std::printf("\n== %s (%zu of %zu) ==\n", name.c_str(), i + 1, kinds.size());
+        std::printf("\n== %s (%zu of %zu) ==\n", name.c_str(), i + 1, runs.size());
         std::fflush(stdout);
         Trainer::Callbacks callbacks;
         callbacks.onEpoch = [](const EpochStats &e, bool best) { printEpoch(e, best); };
         try {
-            results.push_back(runExperiment(name, data, d, variant, training, probe, callbacks, &g_interrupted));
+            results.push_back(
+                runExperiment(name, data, d, run.model, run.modelSeed, training, probe, callbacks, &g_interrupted));
         } catch (const CheckpointError &e) {
             return failure(e.what());
         }
@@ -316,11 +325,11 @@ int runCompare(const std::vector<std::string> &arguments)
     if (!runfiles::writeComparison(file("comparison.json"), results, d, t, probeMaxLength, int(probe.size()), &error)
         || !runfiles::writeLengthPlot(file("comparison.png"), results, d.minLength, d.maxLength, &error))
         return failure(error.toStdString());
-    std::cout << "\nWrote comparison.json, comparison.png and a checkpoint per variant to " << out << "\n";
+    std::cout << "\nWrote comparison.json, comparison.png and a checkpoint per run to " << out << "\n";
     const bool allTrained = std::all_of(results.begin(), results.end(), [](const ExperimentResult &r) {
         return r.outcome.bestEpoch > 0 && r.outcome.status != TrainingOutcome::Status::Diverged;
     });
-    return allTrained && results.size() == kinds.size() ? 0 : 1;
+    return allTrained && results.size() == runs.size() ? 0 : 1;
 }
 
 // The n-best list under the best output, for a person reading it.

@@ -157,7 +157,8 @@ Usage:
                     [--beam K] [--alpha A] [--nbest N] "a sentence"
   attnscope evaluate [--model FILE] [--corpus FILE] [--examples N] [--batched]
   attnscope explain [--model FILE] [--sentences N] [--mode drop|unknown] [--json] ["a sentence"]
-  attnscope compare --out DIR [--attention LIST] [--probe-max-len N] [--probe N] [train options]
+  attnscope compare --out DIR [--attention LIST] [--probe-max-len N] [--probe N] [--seeds N]
+                    [train options]
   attnscope reproduce [--threads N] FILE.attnscope
   attnscope bench [--threads N] [--json OUT] [--quick]
   attnscope word2vec --corpus FILE --out DIR [--analogies FILE] [--similarity FILE] [options]
@@ -182,7 +183,11 @@ each on the test split and on probe sentences of every length from --min-len to 
 (default 20; --probe N sentences, default 2000, seed --data-seed + 1). It writes
 DIR/comparison.json (per variant: test exact match and token accuracy, exact match by probe
 length, epochs, seconds, parameters), DIR/comparison.png (exact match by length, trained lengths
-shaded) and DIR/<variant>.ckpt. It takes the train options except --corpus.
+shaded) and DIR/<variant>.ckpt. It takes the train options except --corpus. --seeds N (1-10,
+default 1) trains each variant N times, its initial weights seeded --seed, --seed + 1, ... (data,
+batch order and dropout unchanged), as DIR/<variant>-seed<S>.ckpt; comparison.json then gives each
+run's model_seed and, under "seed_spread", each variant's mean, min and max exact match on the
+test split, on the probe and by probe length, and comparison.png draws the mean in a min-max band.
 
 reverse, evaluate and explain use the model bundled into the program unless --model FILE is given.
 reverse decodes greedily; --beam K (1-64) keeps the K best hypotheses per step instead, ranked

@@ -6,6 +6,7 @@
 #include "engine/attention/trainer.h"
 #include "engine/attention/trainingconfig.h"
 #include "engine/attention/wordremovaleffect.h"
+#include "engine/core/seedspread.h"
 #include "engine/core/tokenizer.h"
 #include "ui/attention/lengthaccuracyplot.h"
 #include "ui/core/attentionheatmap.h"
@@ -76,6 +77,56 @@ const char *statusName(const TrainingOutcome &o)
     case TrainingOutcome::Status::Diverged: return "diverged";
     }
     return "unknown";
+}
+
+// The runs of each attention variant, in the order the variants first appear: with --seeds, a
+// variant's runs from its several seeds.
+std::vector<std::vector<const ExperimentResult *>> runsByVariant(const std::vector<ExperimentResult> &results)
+{
+    std::vector<std::vector<const ExperimentResult *>> groups;
+    for (const ExperimentResult &r : results) {
+        const auto group = std::find_if(groups.begin(), groups.end(), [&r](const auto &runs) {
+            return runs.front()->model.attention == r.model.attention;
+        });
+        if (group == groups.end())
+            groups.push_back({&r});
+        else
+            group->push_back(&r);
+    }
+    return groups;
+}
+
+QJsonObject spreadJson(const Spread &s)
+{
+    return QJsonObject{{"mean", s.mean}, {"min", s.min}, {"max", s.max}, {"runs", s.runs}};
+}
+
+// Per variant run with more than one seed: the seeds and the spread of its exact match.
+QJsonArray seedSpreadJson(const std::vector<ExperimentResult> &results)
+{
+    QJsonArray spreads;
+    for (const auto &group : runsByVariant(results)) {
+        if (group.size() < 2)
+            continue;
+        QJsonArray seeds;
+        std::vector<double> test, probe;
+        std::vector<std::map<int, double>> byLength;
+        for (const ExperimentResult *r : group) {
+            seeds.append(double(r->modelSeed));
+            test.push_back(r->test.exactMatch);
+            probe.push_back(r->probe.exactMatch);
+            byLength.push_back(exactMatchByLength(r->probe.byLength));
+        }
+        QJsonObject lengths;
+        for (const auto &[length, spread] : spreadByKey(byLength))
+            lengths.insert(QString::number(length), spreadJson(spread));
+        spreads.append(QJsonObject{{"attention", attentionName(group.front()->model.attention)},
+                                   {"model_seeds", seeds},
+                                   {"test_exact_match", spreadJson(spreadOf(test))},
+                                   {"probe_exact_match", spreadJson(spreadOf(probe))},
+                                   {"probe_by_length", lengths}});
+    }
+    return spreads;
 }
 
 QJsonObject byLengthJson(const std::map<int, LengthAccuracy> &byLength)
@@ -255,6 +306,7 @@ bool writeComparison(const QString &path, const std::vector<ExperimentResult> &r
             {"label", QString::fromStdString(r.label)},
             {"attention", attentionName(r.model.attention)},
             {"model", toJson(r.model, modelConfigFields())},
+            {"model_seed", double(r.modelSeed)},
             {"parameters", double(r.parameters)},
             {"epochs", int(r.history.size())},
             {"best_epoch", r.outcome.bestEpoch},
@@ -270,13 +322,16 @@ bool writeComparison(const QString &path, const std::vector<ExperimentResult> &r
             {"by_length", byLengthJson(r.probe.byLength)},
             {"history", historyJson(r.history)}});
     }
-    const QJsonObject root{
+    QJsonObject root{
         {"runs", runs},
         {"dataset", datasetJson(d)},
         {"probe", QJsonObject{{"min_len", d.minLength}, {"max_len", probeMaxLength}, {"sentences", probeSentences},
                               {"seed", double(d.seed + 1)}}},
         {"training", toJson(t, trainingConfigFields())},
         {"decoding", "greedy, batched"}};
+    const QJsonArray spreads = seedSpreadJson(results);
+    if (!spreads.isEmpty())
+        root.insert("seed_spread", spreads);
     return writeFileAtomically(path, QJsonDocument(root).toJson(QJsonDocument::Indented), error);
 }
 
@@ -285,8 +340,15 @@ bool writeLengthPlot(const QString &path, const std::vector<ExperimentResult> &r
 {
     LengthAccuracyPlot plot;
     plot.setTrainedRange(trainedMin, trainedMax);
-    for (const ExperimentResult &r : results)
-        plot.addRun(QString::fromStdString(r.label), r.probe.byLength);
+    // One line per variant: with --seeds, the mean in the band of its seeds.
+    const auto groups = runsByVariant(results);
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+        std::vector<std::map<int, double>> byLength;
+        for (const ExperimentResult *r : groups[i])
+            byLength.push_back(exactMatchByLength(r->probe.byLength));
+        plot.setRun(int(i), QString::fromLatin1(attentionName(groups[i].front()->model.attention)),
+                    spreadByKey(byLength));
+    }
     return plot.exportImage(path, 1000, 600, error);
 }
 

@@ -38,5 +38,8 @@ std::vector<DecodedSentence> decodeAll(const Seq2SeqModel &model, const std::vec
 EvaluationReport evaluate(const Seq2SeqModel &model, const std::vector<SentencePair> &data,
                           DecodeMode mode = DecodeMode::OneAtATime);
 
+// Exact match (0..1) by length, lengths without sentences left out.
+std::map<int, double> exactMatchByLength(const std::map<int, LengthAccuracy> &byLength);
+
 // `Input: "the cat sat"  Output: "sat cat the"  Reference: "sat cat the"  match`
 std::string formatExample(const Example &example);

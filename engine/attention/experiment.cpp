@@ -16,25 +16,36 @@ std::vector<SentencePair> probeSet(const DatasetConfig &config, int maxLength, i
     return Dataset::build(probe).test;
 }
 
+std::vector<ExperimentRun> experimentRuns(const std::vector<ModelConfig> &configs, std::uint64_t seed, int repeats)
+{
+    std::vector<ExperimentRun> runs;
+    for (std::size_t i = 0; i < configs.size(); ++i)
+        for (int k = 0; k < repeats; ++k)
+            runs.push_back({configs[i], seed + std::uint64_t(k), int(i), k});
+    return runs;
+}
+
 ExperimentResult runExperiment(const std::string &label, const Dataset &data, const DatasetConfig &dataset,
-                               const ModelConfig &model, TrainingConfig training,
+                               const ModelConfig &model, std::uint64_t modelSeed, TrainingConfig training,
                                const std::vector<SentencePair> &probe, const Trainer::Callbacks &callbacks,
                                const std::atomic<bool> *stop)
 {
     const auto start = std::chrono::steady_clock::now();
     const Vocabulary vocabulary = Vocabulary::build(data.train, dataset.maxVocabulary, dataset.minCount);
-    Seq2SeqModel trained(model, vocabulary, training.seed);
-    trained.datasetConfig = dataset;
+    auto trained = std::make_shared<Seq2SeqModel>(model, vocabulary, modelSeed);
+    trained->datasetConfig = dataset;
     ExperimentResult r;
     r.label = label;
     r.model = model;
-    r.parameters = trained.parameterCount();
-    r.outcome = Trainer(trained, data, training).run(callbacks, stop);
-    r.history = trained.history;
+    r.modelSeed = modelSeed;
+    r.parameters = trained->parameterCount();
+    r.outcome = Trainer(*trained, data, training).run(callbacks, stop);
+    r.history = trained->history;
     if (r.outcome.bestEpoch > 0) {
         // Batched decoding gives what one sentence at a time gives, in a fraction of the time.
-        r.test = evaluate(trained, data.test, DecodeMode::Batched);
-        r.probe = evaluate(trained, probe, DecodeMode::Batched);
+        r.test = evaluate(*trained, data.test, DecodeMode::Batched);
+        r.probe = evaluate(*trained, probe, DecodeMode::Batched);
+        r.best = trained;
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;

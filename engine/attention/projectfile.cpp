@@ -142,6 +142,7 @@ std::string encode(const AttentionProject &p)
     w.u32(std::uint32_t(p.experiments.size()));
     for (const ExperimentRecord &e : p.experiments)
         writeExperiment(w, e);
+    w.i64(p.experimentSeeds);
 
     w.string(p.sentence);
     w.i64(p.selectedRow);
@@ -210,6 +211,9 @@ AttentionProject decode(const std::string &bytes)
         p.experiments.resize(readCount(r, /*itemBytes=*/4 + 4 + 8 + 4 + 8 + 4));
         for (ExperimentRecord &e : p.experiments)
             e = readExperiment(r);
+        p.experimentSeeds = readInt(r);
+        if (p.experimentSeeds < 1)
+            throw BinaryFormatError("the experiments' seeds per configuration is below 1");
         p.sentence = readBlock(r);
         p.selectedRow = readInt(r);
         p.selectedColumn = readInt(r);

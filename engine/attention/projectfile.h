@@ -54,7 +54,8 @@ struct AttentionProject {
     std::shared_ptr<const Seq2SeqModel> best;  // required; its history is the run's, every epoch
     WeightHistory weights;                     // per-epoch copies; may be empty
     std::vector<EpochAlignment> alignment;     // per epoch; empty for a model without attention
-    std::vector<ExperimentRecord> experiments;
+    std::vector<ExperimentRecord> experiments;  // in run order
+    int experimentSeeds = 1;                    // runs in a row per configuration
 
     std::string sentence;   // typed in the Reverse page
     int selectedRow = -1;   // the heatmap's selected cell; -1: none

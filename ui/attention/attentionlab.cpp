@@ -2,6 +2,7 @@
 
 #include "ui/attention/alignmentplot.h"
 #include "ui/attention/attentionexports.h"
+#include "ui/attention/compareview.h"
 #include "ui/attention/datasetpanel.h"
 #include "ui/attention/embeddingpanel.h"
 #include "ui/attention/examplestable.h"
@@ -97,6 +98,9 @@ AttentionLab::AttentionLab(MainWindow *window)
     m_analysisDock = dock(tr("Attention Analysis"), QStringLiteral("analysisDock"), m_analysis, window);
     m_wordRemovalDock = dock(tr("Word Removal"), QStringLiteral("wordRemovalDock"), m_wordRemoval, window);
     m_document->setContent(this);
+    // Here, not in the initialiser list: it reads the history, the last member to be built.
+    m_compare = new CompareView(m_weightHistory, window);
+    m_compare->setObjectName(QStringLiteral("compareView"));
 
     connect(m_datasetPanel, &DatasetPanel::configChanged, this, &AttentionLab::actionsChanged);
     connect(m_trainingPanel, &TrainingPanel::configChanged, this, &AttentionLab::actionsChanged);
@@ -104,6 +108,10 @@ AttentionLab::AttentionLab(MainWindow *window)
     // The view follows the typed sentence and the chosen model, as the heatmap does.
     connect(m_inference, &InferencePanel::sentenceDecoded, this,
             [this] { m_wordRemoval->setSentence(m_inference->currentModel(), m_inference->text()); });
+    // One sentence for both pages: typed on either, shown on both.
+    connect(m_inference, &InferencePanel::sentenceDecoded, this,
+            [this] { m_compare->setSentence(m_inference->text()); });
+    connect(m_compare, &CompareView::sentenceEdited, m_inference, &InferencePanel::setText);
     connect(m_wordRemoval, &WordRemovalView::effectChanged, this, &AttentionLab::updateActions);
     connect(m_examples, &ExamplesTable::exampleChosen, m_inference, &InferencePanel::setText);
     connect(m_experiments, &ExperimentsPanel::runRequested, this, &AttentionLab::runExperiments);
@@ -165,7 +173,8 @@ QDockWidget *AttentionLab::createSetupDock(MainWindow *window)
 
 QList<LabPage> AttentionLab::pages() const
 {
-    return {{tr("&Reverse Sentences"), m_reversePage}, {tr("E&xperiments"), m_experiments}};
+    return {{tr("&Reverse Sentences"), m_reversePage}, {tr("E&xperiments"), m_experiments},
+            {tr("C&ompare Models"), m_compare}};
 }
 
 QList<LabDock> AttentionLab::docks() const
@@ -264,6 +273,7 @@ void AttentionLab::train()
     m_weightHistory.clear();
     m_scrubber->setEmptyMessage(tr("No history yet: each epoch of the run is kept here as it ends."));
     m_scrubber->setHistory(m_weightHistory, nullptr);
+    m_compare->historyChanged(true);
     const TrainingConfig trainingConfig = m_trainingPanel->trainingConfig();
     m_trainingUsed = trainingConfig;
     m_alignmentHistory.clear();
@@ -278,7 +288,7 @@ void AttentionLab::train()
     emit trainRequested(m_datasetPanel->config(), m_trainingPanel->modelConfig(), trainingConfig);
 }
 
-void AttentionLab::runExperiments(const QVector<ModelConfig> &configs, int probeMaxLength)
+void AttentionLab::runExperiments(const QVector<ModelConfig> &configs, int probeMaxLength, int seeds)
 {
     const DatasetConfig dataset = m_datasetPanel->config();
     QString problem = m_run->phase() != RunState::Phase::Idle ? tr("wait until the current work ends") : trainProblem();
@@ -289,9 +299,14 @@ void AttentionLab::runExperiments(const QVector<ModelConfig> &configs, int probe
         return;
     }
     m_experiments->setTrainedRange(dataset.minLength, dataset.maxLength);
+    const TrainingConfig training = m_trainingPanel->trainingConfig();
+    const std::vector<ExperimentRun> runs =
+        experimentRuns(std::vector<ModelConfig>(configs.begin(), configs.end()), training.seed, seeds);
+    m_experimentRuns = QVector<ExperimentRun>(runs.begin(), runs.end());
+    m_compare->clearExperimentModels();
     m_run->submitted(this, RunState::Phase::Comparing);
     emit statusMessage(tr("Comparing %n configuration(s)…", nullptr, int(configs.size())));
-    emit experimentsRequested(dataset, m_trainingPanel->trainingConfig(), configs, probeMaxLength);
+    emit experimentsRequested(dataset, training, m_experimentRuns, probeMaxLength);
 }
 
 void AttentionLab::trainingStarted(const QString &description)
@@ -330,6 +345,7 @@ void AttentionLab::handleResult(const QVariant &result)
     else if (type == QMetaType::fromType<ExperimentFinished>()) {
         const auto finished = result.value<ExperimentFinished>();
         m_experiments->runFinished(finished.index, finished.testExactMatch, finished.probe);
+        addExperimentModel(finished);
     } else if (type == QMetaType::fromType<ExperimentsFinished>())
         finishExperiments(result.value<ExperimentsFinished>());
 }
@@ -345,12 +361,15 @@ void AttentionLab::addEpoch(const EpochTrained &epoch)
     if (!epoch.snapshot)
         return;
     m_weightHistory.add(epoch.stats.epoch, *epoch.snapshot);
+    m_compare->historyChanged(false);
     m_latest = epoch.snapshot;
     m_scrubber->setHistory(m_weightHistory, m_latest);
     m_inference->setLatestModel(epoch.snapshot, describeEpoch(epoch.stats));
+    m_compare->setLatestModel(epoch.snapshot, describeEpoch(epoch.stats));
     if (epoch.isBest) {
         m_best = epoch.snapshot;
         m_inference->setBestModel(epoch.snapshot, describeEpoch(epoch.stats));
+        m_compare->setBestModel(epoch.snapshot, describeEpoch(epoch.stats));
         m_document->setUnsaved();
     }
     m_embeddings->setModel(epoch.snapshot, tr("Epoch %1").arg(epoch.stats.epoch));
@@ -365,8 +384,10 @@ void AttentionLab::finishTraining(const TrainingFinished &finished)
         const std::vector<EpochStats> &history = finished.best->history;
         const auto it = std::find_if(history.begin(), history.end(),
                                      [&](const EpochStats &s) { return s.epoch == finished.outcome.bestEpoch; });
-        m_inference->setBestModel(finished.best, it != history.end() ? describeEpoch(*it)
-                                                                     : describeModel(*finished.best, tr("Trained model")));
+        const QString description =
+            it != history.end() ? describeEpoch(*it) : describeModel(*finished.best, tr("Trained model"));
+        m_inference->setBestModel(finished.best, description);
+        m_compare->setBestModel(finished.best, description);
         m_document->setUnsaved();
     }
     m_run->setPhase(RunState::Phase::Evaluating);
@@ -393,6 +414,18 @@ void AttentionLab::showEvaluation(const EvaluationFinished &evaluation)
         m_examplesDock->raise();
     emit statusMessage(tr("Test set: exact match %1, token accuracy %2.")
                            .arg(percent(evaluation.report.exactMatch), percent(evaluation.report.tokenAccuracy)));
+}
+
+void AttentionLab::addExperimentModel(const ExperimentFinished &finished)
+{
+    if (!finished.best || finished.index < 0 || finished.index >= m_experimentRuns.size())
+        return;
+    const ExperimentRun &run = m_experimentRuns[finished.index];
+    m_compare->addExperimentModel(tr("run %1, %2, seed %3")
+                                      .arg(finished.index + 1)
+                                      .arg(ExperimentsPanel::labelOf(run.model))
+                                      .arg(run.modelSeed),
+                                  finished.best);
 }
 
 void AttentionLab::finishExperiments(const ExperimentsFinished &finished)
@@ -423,11 +456,14 @@ void AttentionLab::useLoadedModel(const ModelSnapshot &model, const QString &ori
     m_weightHistory.clear();
     m_scrubber->setEmptyMessage(tr("No history: a model file keeps none. Train to replay a run."));
     m_scrubber->setHistory(m_weightHistory, model);
+    m_compare->historyChanged(true);
     m_best = m_latest = model;
     m_trainingUsed = m_trainingPanel->trainingConfig();  // a checkpoint does not keep them
     m_alignmentHistory.clear();
     m_corpus = {};
     m_inference->setModel(model, describeModel(*model, origin));
+    m_compare->setBestModel(model, describeModel(*model, origin));
+    m_compare->setLatestModel(model, describeModel(*model, origin));
     m_embeddings->setModel(model, origin);
     emit modelChanged(model, origin);
     m_loss->setHistory(model->history);
@@ -447,6 +483,7 @@ void AttentionLab::setWeightHistory(WeightHistory history)
 {
     m_weightHistory = std::move(history);
     m_scrubber->setHistory(m_weightHistory, m_latest);
+    m_compare->historyChanged(true);
     updateActions();
 }
 

@@ -10,6 +10,7 @@
 
 class AlignmentPlot;
 class AttentionExports;
+class CompareView;
 class DatasetPanel;
 class EmbeddingPanel;
 class ExamplesTable;
@@ -25,7 +26,7 @@ class TrainingPanel;
 class WordRemovalView;
 
 // The attention lab: train the reversal model and look inside it. Its pages are the live inference
-// view (Reverse) and the variant experiments; its docks the setup, the loss curves, the alignment
+// view (Reverse), the variant experiments and the comparison of two models; its docks the setup, the loss curves, the alignment
 // over training, the embeddings, the scored test examples, the attention analysis and what
 // removing each word of the typed sentence does. The models it trains are the window's
 // document. It asks for work through its signals; the results come back to its slots.
@@ -69,6 +70,7 @@ public:
     TrainingPanel *trainingPanel() const { return m_trainingPanel; }
     InferencePanel *inferencePanel() const { return m_inference; }
     ExperimentsPanel *experimentsPanel() const { return m_experiments; }
+    CompareView *compareView() const { return m_compare; }
     LossPanel *lossPanel() const { return m_loss; }
     AlignmentPlot *alignmentPlot() const { return m_alignment; }
     EmbeddingPanel *embeddingPanel() const { return m_embeddings; }
@@ -86,9 +88,9 @@ signals:
     void trainRequested(const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
                         const TrainingConfig &trainingConfig);
     void evaluationRequested(const ModelSnapshot &privateCopy);
-    // Train each of `configs` in turn on the dataset and training settings of the setup panels.
+    // Train each of `runs` in turn on the dataset and training settings of the setup panels.
     void experimentsRequested(const DatasetConfig &datasetConfig, const TrainingConfig &trainingConfig,
-                              const QVector<ModelConfig> &configs, int probeMaxLength);
+                              const QVector<ExperimentRun> &runs, int probeMaxLength);
     // The model the lab shows now, for the labs that look at it too.
     void modelChanged(const ModelSnapshot &model, const QString &description);
 
@@ -103,7 +105,8 @@ private:
     QDockWidget *dock(const QString &title, const QString &name, QWidget *widget, MainWindow *window);
     void followRunState();
     void updateActions();
-    void runExperiments(const QVector<ModelConfig> &configs, int probeMaxLength);
+    void runExperiments(const QVector<ModelConfig> &configs, int probeMaxLength, int seeds);
+    void addExperimentModel(const ExperimentFinished &finished);
     void useLoadedModel(const ModelSnapshot &model, const QString &origin, const QString &corpusProblem = {});
     void requestEvaluation(const ModelSnapshot &model);
     AttentionProject project() const;
@@ -124,6 +127,7 @@ private:
     HistoryScrubber *m_scrubber;
     QWidget *m_reversePage;
     ExperimentsPanel *m_experiments;
+    CompareView *m_compare;
     LossPanel *m_loss;
     AlignmentPlot *m_alignment;
     EmbeddingPanel *m_embeddings;
@@ -147,5 +151,6 @@ private:
     std::vector<EpochAlignment> m_alignmentHistory;
     CorpusCopy m_corpus;  // an opened project's; empty: read the file when saving
     bool m_embedCorpus = true;
+    QVector<ExperimentRun> m_experimentRuns;  // of the queue running or last run
     WeightHistory m_weightHistory;
 };

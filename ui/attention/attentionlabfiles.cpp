@@ -121,6 +121,7 @@ AttentionProject AttentionLab::project() const
     p.weights = m_weightHistory;
     p.alignment = m_alignmentHistory;
     p.experiments = m_experiments->records();
+    p.experimentSeeds = m_experiments->recordSeeds();
     p.sentence = m_inference->text().toStdString();
     p.selectedRow = m_inference->highlightedOutputToken();
     p.selectedColumn = m_inference->highlightedSourceToken();
@@ -149,7 +150,7 @@ void AttentionLab::showProject(const AttentionProject &p, const QString &origin)
             m_alignment->addEpoch(*stats, a.score);
     }
     setWeightHistory(p.weights);
-    m_experiments->setRecords(p.experiments);
+    m_experiments->setRecords(p.experiments, p.experimentSeeds);
 
     m_inference->setText(QString::fromStdString(p.sentence));
     if (p.selectedRow >= 0)

@@ -1,5 +1,6 @@
 #include "ui/attention/experimentspanel.h"
 
+#include "engine/core/seedspread.h"
 #include "ui/attention/lengthaccuracyplot.h"
 #include "ui/core/plotstyle.h"
 
@@ -12,11 +13,11 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
-
 ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     : QWidget(parent)
     , m_list(new QListWidget)
     , m_probeMaxLength(new QSpinBox)
+    , m_seeds(new QSpinBox)
     , m_addCurrent(new QPushButton(tr("Add Current Settings")))
     , m_addVariants(new QPushButton(tr("Add the Four Variants")))
     , m_clear(new QPushButton(tr("Clear")))
@@ -33,13 +34,20 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     m_probeMaxLength->setValue(20);
     m_probeMaxLength->setToolTip(tr("Each trained model is also tested on sentences up to this many words, "
                                     "longer than any it was trained on."));
+    m_seeds->setRange(1, 10);
+    m_seeds->setObjectName(QStringLiteral("seedsSpinBox"));
+    m_seeds->setToolTip(tr("Run each configuration this many times, each from other initial weights (model "
+                           "seeds counting up from the training seed; same data and batches). The plots show "
+                           "the mean in a band from the lowest to the highest run: a difference inside the "
+                           "bands may be seed noise."));
     m_status->setWordWrap(true);
     m_status->setObjectName(QStringLiteral("experimentsStatus"));
     m_addVariants->setObjectName(QStringLiteral("addVariantsButton"));
     m_run->setObjectName(QStringLiteral("runQueueButton"));
     m_stop->setObjectName(QStringLiteral("stopQueueButton"));
     m_curves->setAccessibleName(tr("Validation per epoch of each queued run"));
-    m_curves->setAccessibleDescription(tr("Validation loss (solid) and exact match (dashed) per epoch, one colour per run."));
+    m_curves->setAccessibleDescription(tr("Validation loss (solid) and exact match (dashed) per epoch, one colour per "
+                                          "configuration; with several seeds the mean within a min-max band."));
     m_lengthPlot->setAccessibleName(tr("Exact match by sentence length"));
     m_lengthPlot->setAccessibleDescription(tr("Each run's exact match on probe sentences by length; the trained "
                                               "lengths are shaded."));
@@ -71,13 +79,19 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     probeRow->addWidget(new QLabel(tr("Probe up to:")));
     probeRow->addWidget(m_probeMaxLength);
     buttons->addLayout(probeRow, 2, 1);
+    auto *seedsRow = new QHBoxLayout;
+    auto *seedsLabel = new QLabel(tr("S&eeds:"));
+    seedsLabel->setBuddy(m_seeds);
+    seedsRow->addWidget(seedsLabel);
+    seedsRow->addWidget(m_seeds);
+    buttons->addLayout(seedsRow, 3, 1);
     auto *queueRow = new QHBoxLayout;
     queueRow->addWidget(m_list, 1);
     queueRow->addLayout(buttons);
     auto *queueWidget = new QWidget;
     auto *queueLayout = new QVBoxLayout(queueWidget);
     queueLayout->setContentsMargins(0, 0, 0, 0);
-    queueLayout->addWidget(new QLabel(tr("Queue (same dataset, training settings and seed):")));
+    queueLayout->addWidget(new QLabel(tr("Queue (same dataset and training settings):")));
     queueLayout->addLayout(queueRow);
     queueLayout->addWidget(m_status);
 
@@ -138,31 +152,49 @@ int ExperimentsPanel::probeMaxLength() const
     return m_probeMaxLength->value();
 }
 
+int ExperimentsPanel::seeds() const
+{
+    return m_seeds->value();
+}
+
+void ExperimentsPanel::setSeeds(int seeds)
+{
+    m_seeds->setValue(seeds);
+}
+
 void ExperimentsPanel::run()
 {
     if (m_queue.isEmpty() || m_running)
         return;
     m_running = true;
     m_records.clear();
+    m_runSeeds = seeds();
+    m_results.clear();
     m_curves->clearGraphs();
     updateCurvesMessage();
     m_lengthPlot->clear();
+    for (int i = 0; i < m_queue.size(); ++i)
+        m_list->item(i)->setText(labelOf(m_queue[i]));
     m_status->setText(tr("Starting…"));
     updateButtons();
-    emit runRequested(m_queue, probeMaxLength());
+    emit runRequested(m_queue, probeMaxLength(), m_runSeeds);
 }
 
-void ExperimentsPanel::setRecords(const std::vector<ExperimentRecord> &records)
+void ExperimentsPanel::setRecords(const std::vector<ExperimentRecord> &records, int seeds)
 {
     m_queue.clear();
     m_list->clear();
     m_records.clear();
+    m_results.clear();
     m_curves->clearGraphs();
     m_lengthPlot->clear();
+    setSeeds(seeds);
+    m_runSeeds = std::max(1, seeds);
     // Through the slots a live run goes through, so the curves are drawn as they were.
     for (std::size_t i = 0; i < records.size(); ++i) {
         const ExperimentRecord &r = records[i];
-        addConfiguration(r.model);
+        if (i % std::size_t(m_runSeeds) == 0)
+            addConfiguration(r.model);
         runStarted(int(i), r.seed);
         for (const EpochStats &stats : r.history)
             addEpoch(int(i), stats);
@@ -176,30 +208,45 @@ void ExperimentsPanel::setRecords(const std::vector<ExperimentRecord> &records)
 
 void ExperimentsPanel::runStarted(int index, std::uint64_t seed)
 {
-    if (index < 0 || index >= m_queue.size())
+    const int configuration = index / m_runSeeds;
+    if (index < 0 || configuration >= m_queue.size() || configuration > m_results.size())
         return;
+    const QString label = labelOf(m_queue[configuration]);
     m_records.resize(std::size_t(index) + 1);
-    m_records[std::size_t(index)] = {labelOf(m_queue[index]).toStdString(), m_queue[index], seed, {}, 0, {}};
-    const QColor color = LengthAccuracyPlot::runColor(index);
-    QCPGraph *loss = m_curves->addGraph(m_curves->xAxis, m_curves->yAxis);
-    loss->setName(labelOf(m_queue[index]));
-    loss->setPen(QPen(color, 2));
-    loss->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color, color, 5));
-    QCPGraph *exact = m_curves->addGraph(m_curves->xAxis, m_curves->yAxis2);
-    exact->setPen(QPen(color, 2, Qt::DashLine));
-    exact->removeFromLegend();  // one legend entry per run; the axis labels say which line is which
+    m_records[std::size_t(index)] = {label.toStdString(), m_queue[configuration], seed, {}, 0, {}};
+    // Runs arrive in order: the first seed of a configuration brings its curves.
+    if (configuration == m_results.size()) {
+        const QColor color = LengthAccuracyPlot::runColor(configuration);
+        ConfigurationRuns runs;
+        runs.loss = addSpreadGraphs(*m_curves, m_curves->yAxis, QPen(color, 2), label);
+        runs.loss.mean->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color, color, 5));
+        // One legend entry per configuration; the axis labels say which line is which.
+        runs.exact = addSpreadGraphs(*m_curves, m_curves->yAxis2, QPen(color, 2, Qt::DashLine), QString());
+        m_results << runs;
+    }
+    ConfigurationRuns &runs = m_results[configuration];
+    runs.valLoss.emplace_back();
+    runs.valExact.emplace_back();
     updateCurvesMessage();
-    m_status->setText(tr("Training %1 (%2 of %3)…").arg(labelOf(m_queue[index])).arg(index + 1).arg(m_queue.size()));
+    const int total = int(m_queue.size()) * m_runSeeds;
+    m_status->setText(m_runSeeds == 1
+                          ? tr("Training %1 (%2 of %3)…").arg(label).arg(index + 1).arg(total)
+                          : tr("Training %1, seed %2 of %3 (run %4 of %5)…")
+                                .arg(label).arg(index % m_runSeeds + 1).arg(m_runSeeds).arg(index + 1).arg(total));
     m_curves->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void ExperimentsPanel::addEpoch(int index, const EpochStats &stats)
 {
-    if (2 * index + 1 >= m_curves->graphCount())
+    const int configuration = index / m_runSeeds;
+    if (index < 0 || configuration >= m_results.size() || m_results[configuration].valLoss.empty())
         return;
     m_records[std::size_t(index)].history.push_back(stats);
-    m_curves->graph(2 * index)->addData(stats.epoch, stats.valLoss);
-    m_curves->graph(2 * index + 1)->addData(stats.epoch, 100.0 * stats.valExactMatch);
+    ConfigurationRuns &runs = m_results[configuration];
+    runs.valLoss.back()[stats.epoch] = stats.valLoss;
+    runs.valExact.back()[stats.epoch] = stats.valExactMatch;
+    setSpreadData(runs.loss, spreadByKey(runs.valLoss));
+    setSpreadData(runs.exact, spreadByKey(runs.valExact), 100.0);
     m_curves->xAxis->rescale();
     m_curves->xAxis->scaleRange(1.1, m_curves->xAxis->range().center());
     m_curves->yAxis->rescale();
@@ -209,17 +256,38 @@ void ExperimentsPanel::addEpoch(int index, const EpochStats &stats)
 
 void ExperimentsPanel::runFinished(int index, double testExactMatch, const EvaluationReport &probe)
 {
-    if (index < 0 || index >= m_queue.size())
+    const int configuration = index / m_runSeeds;
+    if (index < 0 || configuration >= m_results.size())
         return;
     if (std::size_t(index) < m_records.size()) {
         m_records[std::size_t(index)].testExactMatch = testExactMatch;
         m_records[std::size_t(index)].probeByLength = probe.byLength;
     }
-    // Keeps the colours of the curves: runs arrive in queue order.
-    m_lengthPlot->addRun(labelOf(m_queue[index]), probe.byLength);
-    m_list->item(index)->setText(tr("%1: test exact match %2%")
-                                     .arg(labelOf(m_queue[index]))
-                                     .arg(100.0 * testExactMatch, 0, 'f', 1));
+    ConfigurationRuns &runs = m_results[configuration];
+    runs.testExact.push_back(testExactMatch);
+    runs.probeExact.push_back(exactMatchByLength(probe.byLength));
+    // Keeps the colours of the curves: configurations arrive in queue order.
+    m_lengthPlot->setRun(configuration, labelOf(m_queue[configuration]), spreadByKey(runs.probeExact));
+    showTestExactMatch(configuration);
+}
+
+void ExperimentsPanel::showTestExactMatch(int configuration)
+{
+    const Spread test = spreadOf(m_results[configuration].testExact);
+    const QString label = labelOf(m_queue[configuration]);
+    QListWidgetItem *item = m_list->item(configuration);
+    if (test.runs == 1) {
+        item->setText(tr("%1: test exact match %2%").arg(label).arg(100.0 * test.mean, 0, 'f', 1));
+    } else {
+        // Mean ± half the range, then the range: with a few seeds a standard deviation says little.
+        item->setText(tr("%1: test exact match %2% ± %3 (%4–%5%, %n seed(s))", nullptr, test.runs)
+                          .arg(label)
+                          .arg(100.0 * test.mean, 0, 'f', 1)
+                          .arg(50.0 * (test.max - test.min), 0, 'f', 1)
+                          .arg(100.0 * test.min, 0, 'f', 1)
+                          .arg(100.0 * test.max, 0, 'f', 1));
+    }
+    item->setToolTip(item->text());  // the list is narrow beside its buttons
 }
 
 void ExperimentsPanel::queueFinished(const QString &message)
@@ -244,4 +312,5 @@ void ExperimentsPanel::updateButtons()
     m_stop->setEnabled(m_running);
     for (QPushButton *button : {m_addCurrent, m_addVariants, m_clear})
         button->setEnabled(!m_running);
+    m_seeds->setEnabled(!m_running);
 }

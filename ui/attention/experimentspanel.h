@@ -4,6 +4,9 @@
 #include "engine/attention/projectfile.h"
 #include "engine/attention/modelconfig.h"
 #include "engine/core/epochstats.h"
+#include "ui/attention/spreadgraphs.h"
+
+#include <map>
 
 #include <QVector>
 #include <QWidget>
@@ -16,9 +19,12 @@ class QListWidget;
 class QPushButton;
 class QSpinBox;
 
-// Compares configurations trained one after another on the same data and seed: a queue, their
-// validation loss and exact match per epoch overlaid, and exact match by sentence length on
-// probe sentences up to beyond the trained lengths. Asks for the work through signals.
+// Compares configurations trained one after another on the same data: a queue, their validation
+// loss and exact match per epoch overlaid, and exact match by sentence length on probe sentences
+// up to beyond the trained lengths. With Seeds above one each configuration runs that many times
+// from other initial weights, and is drawn as the mean within a min-max band, so a difference
+// between configurations can be told from seed noise. Runs are numbered in the order they train:
+// run i is configuration i / seeds, its (i % seeds)-th seed. Asks for the work through signals.
 class ExperimentsPanel : public QWidget
 {
     Q_OBJECT
@@ -32,14 +38,20 @@ public:
     int queuedCount() const { return int(m_queue.size()); }
     bool isRunning() const { return m_running; }
     int probeMaxLength() const;
+    int seeds() const;  // runs per configuration
+    void setSeeds(int seeds);
+    // "bahdanau, hidden 64": what tells queued configurations apart.
+    static QString labelOf(const ModelConfig &config);
     LengthAccuracyPlot *lengthPlot() const { return m_lengthPlot; }
     QCustomPlot *curvesPlot() const { return m_curves; }
-    // The runs of the last queue, as far as they went; setting them (from a project) draws them
-    // again and queues their configurations.
+    // The runs of the last queue, as far as they went, in run order; setting them (from a project)
+    // draws them again and queues their configurations, each `seeds` runs in a row.
     const std::vector<ExperimentRecord> &records() const { return m_records; }
-    void setRecords(const std::vector<ExperimentRecord> &records);
+    int recordSeeds() const { return m_runSeeds; }
+    void setRecords(const std::vector<ExperimentRecord> &records, int seeds);
 
 public slots:
+    // `index`: the run, as numbered above; `seed`: its initial weights'.
     void runStarted(int index, std::uint64_t seed);
     void addEpoch(int index, const EpochStats &stats);
     // `probe`: exact match by length on the probe sentences.
@@ -47,12 +59,19 @@ public slots:
     void queueFinished(const QString &message);
 
 signals:
-    void runRequested(const QVector<ModelConfig> &configs, int probeMaxLength);
+    // Each of `configs` `seeds` times in a row, with seeds counting up from the training seed.
+    void runRequested(const QVector<ModelConfig> &configs, int probeMaxLength, int seeds);
     void stopRequested();
 
 private:
-    static QString labelOf(const ModelConfig &config);
+    // What the runs of one configuration measured so far, each run's by epoch or length.
+    struct ConfigurationRuns {
+        SpreadGraphs loss, exact;
+        std::vector<std::map<int, double>> valLoss, valExact, probeExact;
+        std::vector<double> testExact;
+    };
     void run();
+    void showTestExactMatch(int configuration);
     void updateButtons();
     void updateCurvesMessage();
 
@@ -62,6 +81,9 @@ private:
     bool m_running = false;
     QListWidget *m_list;
     QSpinBox *m_probeMaxLength;
+    QSpinBox *m_seeds;
+    int m_runSeeds = 1;  // of the queue running or last run
+    QVector<ConfigurationRuns> m_results;
     QPushButton *m_addCurrent;
     QPushButton *m_addVariants;
     QPushButton *m_clear;

@@ -61,6 +61,7 @@ LengthAccuracyPlot::LengthAccuracyPlot(QWidget *parent)
 void LengthAccuracyPlot::clear()
 {
     clearGraphs();
+    m_runs.clear();
     fitRanges();
     replot(rpQueuedReplot);
 }
@@ -81,20 +82,21 @@ void LengthAccuracyPlot::setTrainedRange(int minLength, int maxLength)
 
 void LengthAccuracyPlot::addRun(const QString &label, const std::map<int, LengthAccuracy> &byLength)
 {
-    QVector<double> lengths, accuracy;
-    for (const auto &[length, bucket] : byLength) {
-        if (bucket.total == 0)
-            continue;
-        lengths << length;
-        accuracy << 100.0 * bucket.correct / bucket.total;
+    setRun(runCount(), label, spreadByKey({exactMatchByLength(byLength)}));
+}
+
+void LengthAccuracyPlot::setRun(int index, const QString &label, const std::map<int, Spread> &byLength)
+{
+    if (index < 0 || index > runCount())
+        return;
+    if (index == runCount()) {
+        const QColor color = runColor(index);
+        m_runs << addSpreadGraphs(*this, yAxis, QPen(color, 2), label);
+        m_runs.back().mean->setScatterStyle(
+            QCPScatterStyle(kRunShapes[std::size_t(index) % std::size(kRunShapes)], color, Qt::white, 7));
     }
-    const int index = graphCount();
-    const QColor color = runColor(index);
-    QCPGraph *g = addGraph();
-    g->setName(label);
-    g->setPen(QPen(color, 2));
-    g->setScatterStyle(QCPScatterStyle(kRunShapes[std::size_t(index) % std::size(kRunShapes)], color, Qt::white, 7));
-    g->setData(lengths, accuracy, /*alreadySorted=*/true);
+    m_runs[index].mean->setName(label);
+    setSpreadData(m_runs[index], byLength, 100.0);
     fitRanges();
     replot(rpQueuedReplot);
 }
@@ -106,7 +108,7 @@ QColor LengthAccuracyPlot::runColor(int index)
 
 void LengthAccuracyPlot::fitRanges()
 {
-    legend->setVisible(graphCount() > 0);
+    legend->setVisible(!m_runs.isEmpty());
     int low = m_minLength > 0 ? m_minLength : 1, high = std::max(m_maxLength, low + 1);
     for (int i = 0; i < graphCount(); ++i) {
         bool found = false;

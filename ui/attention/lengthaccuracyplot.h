@@ -1,6 +1,8 @@
 #pragma once
 
 #include "engine/attention/evaluation.h"
+#include "engine/core/seedspread.h"
+#include "ui/attention/spreadgraphs.h"
 
 #include <qcustomplot.h>
 
@@ -18,7 +20,10 @@ public:
     void setTrainedRange(int minLength, int maxLength);
     // Lengths without sentences are left out of the line.
     void addRun(const QString &label, const std::map<int, LengthAccuracy> &byLength);
-    int runCount() const { return graphCount(); }
+    // One configuration over several seeds: exact match (0..1) by length, its mean as the line in
+    // a min-max band. Draws run `index` (0: the first added), added now or replacing what it was.
+    void setRun(int index, const QString &label, const std::map<int, Spread> &byLength);
+    int runCount() const { return int(m_runs.size()); }
     // The colour of the run added `index`-th, for views that show the same runs.
     static QColor runColor(int index);
 
@@ -27,6 +32,7 @@ public:
 private:
     void fitRanges();
 
+    QVector<SpreadGraphs> m_runs;
     QCPItemRect *m_trained = nullptr;
     QCPItemText *m_trainedLabel = nullptr;
     int m_minLength = 0;

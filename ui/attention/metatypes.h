@@ -3,6 +3,7 @@
 #include "engine/attention/alignmentscore.h"
 #include "engine/attention/datasetconfig.h"
 #include "engine/attention/evaluation.h"
+#include "engine/attention/experiment.h"
 #include "engine/attention/modelconfig.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/trainer.h"
@@ -40,7 +41,7 @@ struct EvaluationFinished {
 };
 struct ExperimentStarted {
     int index = 0;
-    std::uint64_t seed = 0;  // the training seed of the run
+    std::uint64_t seed = 0;  // the seed of the run's initial weights
 };
 struct ExperimentEpoch {
     int index = 0;
@@ -50,6 +51,7 @@ struct ExperimentFinished {
     int index = 0;
     double testExactMatch = 0;
     EvaluationReport probe;  // exact match by length; empty when no epoch completed
+    ModelSnapshot best;      // the run's best epoch, to compare with others; null when no epoch completed
 };
 struct ExperimentsFinished {
     QString message;

@@ -177,6 +177,18 @@ void AttentionHeatmap::showMessage(const QString &message)
     replot(rpQueuedReplot);
 }
 
+void AttentionHeatmap::setColorScale(const QCPColorGradient &gradient, const QCPRange &range, const QString &label)
+{
+    QCPColorGradient withNan = gradient;
+    withNan.setNanHandling(QCPColorGradient::nhNanColor);
+    withNan.setNanColor(m_map->gradient().nanColor());
+    m_map->setGradient(withNan);
+    m_map->setDataRange(range);
+    m_scale->setLabel(label);
+    rebuildCells();  // the numbers' colours follow the cells'
+    replot(rpQueuedReplot);
+}
+
 void AttentionHeatmap::setTitle(const QString &title)
 {
     m_fullTitle = title;
@@ -187,7 +199,8 @@ void AttentionHeatmap::setTitle(const QString &title)
 // A long sentence pair breaks after its arrow; a line still too wide is elided in the middle.
 void AttentionHeatmap::fitTitle()
 {
-    const int available = viewport().width() - 16;
+    // The title stands over the plot's column, beside the colour scale's.
+    const int available = viewport().width() - m_scale->outerRect().width() - 16;
     const QFontMetrics metrics(m_title->font());
     QStringList lines{m_fullTitle};
     const QString arrow = QStringLiteral("  →  ");
@@ -321,6 +334,15 @@ void AttentionHeatmap::resizeEvent(QResizeEvent *event)
     adaptToViewport();
 }
 
+void AttentionHeatmap::showEvent(QShowEvent *event)
+{
+    QCustomPlot::showEvent(event);
+    // Data set while the plot was hidden (another tab) was fitted to the size it had when last shown.
+    setViewport(rect());
+    adaptToViewport();
+    replot(rpQueuedReplot);
+}
+
 void AttentionHeatmap::keyPressEvent(QKeyEvent *event)
 {
     if (rows() == 0 || columns() == 0) {
@@ -428,8 +450,9 @@ void AttentionHeatmap::rebuildCells()
             auto *text = new QCPItemText(this);
             text->position->setCoords(column, row);
             text->setPositionAlignment(Qt::AlignCenter);
-            text->setText(QString::number(double(w), 'f', 2));
-            text->setColor(contrastingTextColor(QColor::fromRgb(gradient.color(double(w), QCPRange(0, 1)))));
+            // A negative value that rounds to zero is written 0.00, not -0.00.
+            text->setText(QString::number(std::abs(w) < 0.005f ? 0.0 : double(w), 'f', 2));
+            text->setColor(contrastingTextColor(QColor::fromRgb(gradient.color(double(w), m_map->dataRange()))));
             text->setSelectable(false);
             m_cellTexts << text;
         }
@@ -474,7 +497,19 @@ void AttentionHeatmap::updateFootnote()
     QStringList notes = m_tickNotes;
     if (!m_rightCellItems.isEmpty())
         notes << tr("dashed frames: the input word each output word must come from");
-    setFootnote(notes.join(QStringLiteral(";   ")));
+    // On one line when it fits beside the colour scale, else a line per note, cut to the width: a
+    // footnote wider than the plot's column would squeeze the colour scale into its own label, and
+    // a tall one the cells.
+    const int available = std::max(viewport().width() - m_scale->outerRect().width() - 16, 60);
+    const QFontMetrics metrics(m_footnote->font());
+    const QString oneLine = notes.join(QStringLiteral(";   "));
+    if (metrics.horizontalAdvance(oneLine) <= available) {
+        setFootnote(oneLine);
+        return;
+    }
+    for (QString &note : notes)
+        note = metrics.elidedText(note, Qt::ElideRight, available);
+    setFootnote(notes.join(QLatin1Char('\n')));
 }
 
 void AttentionHeatmap::setFootnote(const QString &text)
@@ -492,6 +527,7 @@ void AttentionHeatmap::setFootnote(const QString &text)
 void AttentionHeatmap::adaptToViewport()
 {
     fitTitle();
+    updateFootnote();
     if (columns() == 0 || rows() == 0)
         return;
     // A margin-group member reports max(current, own) margins, so a margin grown for rotated labels
@@ -517,12 +553,13 @@ void AttentionHeatmap::adaptToViewport()
     const double width = double(axisRect()->width()) / columns();
     const double height = double(axisRect()->height()) / rows();
     QFont font = xAxis->tickLabelFont();
+    const QString widestNumber = m_map->dataRange().lower < 0 ? QStringLiteral("-0.00") : QStringLiteral("0.00");
     bool fits = false;
     // 10 down to 7 points at the design size, grown with the view scale (View ▸ Zoom).
     for (double size = 10 * viewScale(); size >= 7 * viewScale() - 1e-9 && !fits; size -= 0.5) {
         font.setPointSizeF(size);
         const QFontMetrics metrics(font);
-        fits = metrics.horizontalAdvance(QStringLiteral("0.00")) + 4 <= width && metrics.height() + 2 <= height;
+        fits = metrics.horizontalAdvance(widestNumber) + 4 <= width && metrics.height() + 2 <= height;
     }
     for (QCPItemText *text : std::as_const(m_cellTexts)) {
         text->setFont(font);

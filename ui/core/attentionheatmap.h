@@ -30,6 +30,9 @@ public:
     // An empty plot with a centred message (e.g. "No attention: this model has none").
     void showMessage(const QString &message);
     void setTitle(const QString &title);
+    // The colours: by default viridis over the fixed 0..1 of attention weights. A difference of
+    // two matrices takes divergingGradient() over a range symmetric about zero.
+    void setColorScale(const QCPColorGradient &gradient, const QCPRange &range, const QString &label);
     // What rows and columns stand for, in the axis labels and the hover text; by default the
     // decoder's outputs over the encoder's inputs. Self-attention uses queries over keys.
     void setRoles(const QString &rowRole, const QString &rowAxisLabel, const QString &columnRole,
@@ -62,6 +65,7 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
     void paintEvent(QPaintEvent *event) override;
     void focusInEvent(QFocusEvent *event) override;

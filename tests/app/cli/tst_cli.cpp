@@ -20,6 +20,7 @@ private slots:
     void evaluatePrintsExactMatch();
     void trainWithoutAttentionSaysSo();
     void compareWritesEveryVariant();
+    void compareSeedsRepeatEachVariant();
     void explainGivesEveryFigureAsJson();
     void explainOneSentenceWordByWord();
 
@@ -332,6 +333,38 @@ void TestCli::compareWritesEveryVariant()
     }
     QVERIFY(runs[0].toObject()["parameters"].toDouble() > runs[1].toObject()["parameters"].toDouble());
     QCOMPARE(json["probe"].toObject()["max_len"].toInt(), 6);
+}
+
+void TestCli::compareSeedsRepeatEachVariant()
+{
+    const QString out = m_dir.filePath("compare-seeds");
+    const Result r = run({"compare", "--out", out, "--attention", "bahdanau", "--seeds", "2", "--seed", "7",
+                          "--words-file", m_dir.filePath("words.txt"), "--min-len", "2", "--max-len", "4", "--train",
+                          "300", "--val", "30", "--test", "30", "--embed", "16", "--hidden", "32", "--layers", "1",
+                          "--epochs", "1", "--threads", "1", "--probe-max-len", "5", "--probe", "100"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("== bahdanau-seed8 (2 of 2) =="));
+    for (const char *name : {"bahdanau-seed7.ckpt", "bahdanau-seed8.ckpt"})
+        QVERIFY2(QFileInfo::exists(QDir(out).filePath(name)), name);
+
+    QFile file(QDir(out).filePath("comparison.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+    const QJsonArray runs = json["runs"].toArray();
+    QCOMPARE(runs.size(), 2);
+    QCOMPARE(runs[0].toObject()["model_seed"].toInt(), 7);
+    QCOMPARE(runs[1].toObject()["model_seed"].toInt(), 8);
+    const QJsonArray spreads = json["seed_spread"].toArray();
+    QCOMPARE(spreads.size(), 1);
+    const QJsonObject spread = spreads[0].toObject();
+    QCOMPARE(spread["model_seeds"].toArray(), (QJsonArray{7, 8}));
+    const QJsonObject test = spread["test_exact_match"].toObject();
+    const double a = runs[0].toObject()["test"].toObject()["exact_match"].toDouble();
+    const double b = runs[1].toObject()["test"].toObject()["exact_match"].toDouble();
+    QCOMPARE(test["mean"].toDouble(), (a + b) / 2);
+    QCOMPARE(test["min"].toDouble(), std::min(a, b));
+    QCOMPARE(test["max"].toDouble(), std::max(a, b));
+    QCOMPARE(spread["probe_by_length"].toObject().keys(), (QStringList{"2", "3", "4", "5"}));
 }
 
 // Installed, the program reverses from any folder: without --model it decodes with the model

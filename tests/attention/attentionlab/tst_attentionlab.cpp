@@ -6,7 +6,10 @@
 #include "ui/attention/attentionexports.h"
 #include "ui/attention/attentionlab.h"
 #include "ui/attention/beamview.h"
+#include "ui/attention/compareview.h"
 #include "ui/attention/datasetpanel.h"
+#include "ui/attention/experimentspanel.h"
+#include "ui/attention/lengthaccuracyplot.h"
 #include "ui/attention/inferencepanel.h"
 #include "ui/attention/trainingpanel.h"
 #include "ui/attention/wordremovalplot.h"
@@ -22,6 +25,8 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -66,6 +71,8 @@ private slots:
     void knownAlignmentOutlinesTheMirroredWords();
     void alignmentPlotFollowsTheEpochs();
     void wordRemovalFollowsTheTypedSentence();
+    void compareFollowsTheTypedSentenceBothWays();
+    void seedsRepeatEachConfigurationFromItsOwnSeed();
 
 private:
     ModelSnapshot m_model;
@@ -454,6 +461,87 @@ void TestAttentionLab::wordRemovalFollowsTheTypedSentence()
     panel->setText(QStringLiteral("red cat dog"));
     QVERIFY(!view->hasEffect());
     QVERIFY2(plot->message().contains(QStringLiteral("no attention")), qPrintable(plot->message()));
+}
+
+void TestAttentionLab::compareFollowsTheTypedSentenceBothWays()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("quick.ckpt"));
+    m_model->save(QFile::encodeName(path).toStdString());
+    QString error;
+    QVERIFY2(m_labs.attention->open(path, &error), qPrintable(error));
+    QCOMPARE(m_labs.attention->pages().at(2).widget, m_labs.attention->compareView());
+
+    InferencePanel *panel = m_labs.attention->inferencePanel();
+    CompareView *compare = m_labs.attention->compareView();
+    panel->setText(QStringLiteral("red cat dog"));
+    QCOMPARE(compare->sentence(), QStringLiteral("red cat dog"));
+    QVERIFY(!compare->isVisible());  // the Reverse page is shown: no comparison until the page is
+    QVERIFY(!compare->hasComparison());
+    m_window->centralTabs()->setCurrentWidget(compare);
+    QVERIFY(compare->hasComparison());
+    QCOMPARE(compare->comparison().a.text(), std::string("dog cat red"));
+    QCOMPARE(compare->heatmap(CompareView::Side::B)->rows(), 4);  // the opened model on both sides
+
+    QLineEdit *field = compare->sentenceField();
+    field->clear();
+    QTest::keyClicks(field, QStringLiteral("blue fish"));
+    QCOMPARE(panel->text(), QStringLiteral("blue fish"));
+    QTRY_COMPARE(compare->comparison().a.text(), std::string("fish blue"));
+}
+
+void TestAttentionLab::seedsRepeatEachConfigurationFromItsOwnSeed()
+{
+    AttentionLab *lab = m_labs.attention;
+    ExperimentsPanel *panel = lab->experimentsPanel();
+    panel->setSeeds(3);
+    panel->findChild<QPushButton *>(QStringLiteral("addVariantsButton"))->click();
+    QVector<ExperimentRun> runs;
+    connect(lab, &AttentionLab::experimentsRequested, this,
+            [&runs](const DatasetConfig &, const TrainingConfig &, const QVector<ExperimentRun> &requested, int) {
+                runs = requested;
+            });
+    panel->findChild<QPushButton *>(QStringLiteral("runQueueButton"))->click();
+
+    const std::uint64_t seed = lab->trainingPanel()->trainingConfig().seed;
+    QCOMPARE(runs.size(), 12);  // the four variants, three seeds each, one after another
+    for (int i = 0; i < runs.size(); ++i) {
+        QCOMPARE(runs[i].configuration, i / 3);
+        QCOMPARE(runs[i].modelSeed, seed + std::uint64_t(i % 3));
+        QVERIFY(runs[i].model.attention == runs[i / 3 * 3].model.attention);
+    }
+    QVERIFY(runs[0].model.attention != runs[3].model.attention);
+
+    // The worker's reports, by hand: run i is configuration i / 3. The first configuration's
+    // seeds reach validation losses 1, 2 and 6 in epoch 1; its third seed stops before epoch 2.
+    const double losses[3][2] = {{1.0, 0.5}, {2.0, 1.5}, {6.0, -1}};
+    for (int i = 0; i < runs.size(); ++i) {
+        panel->runStarted(i, runs[i].modelSeed);
+        for (int epoch = 1; epoch <= 2; ++epoch) {
+            const double loss = i < 3 ? losses[i][epoch - 1] : 1.0;
+            if (loss < 0)
+                continue;
+            EpochStats stats;
+            stats.epoch = epoch;
+            stats.valLoss = loss;
+            stats.valExactMatch = 0.5;
+            panel->addEpoch(i, stats);
+        }
+        EvaluationReport probe;
+        probe.byLength[3] = {10 - i % 3, 10};  // 100, 90 and 80% at length 3
+        panel->runFinished(i, 0.8 + 0.05 * (i % 3), probe);
+    }
+    QCustomPlot *curves = panel->curvesPlot();
+    QCOMPARE(curves->graphCount(), 4 * 6);  // loss and exact match per configuration: a mean and its band
+    // addSpreadGraphs adds min, max, mean: the first configuration's loss is graphs 0-2.
+    QCOMPARE(curves->graph(2)->data()->at(0)->value, 3.0);  // epoch 1: mean of 1, 2, 6
+    QCOMPARE(curves->graph(0)->data()->at(0)->value, 1.0);
+    QCOMPARE(curves->graph(1)->data()->at(0)->value, 6.0);
+    QCOMPARE(curves->graph(2)->data()->at(1)->value, 1.0);  // epoch 2: the two seeds that got there
+    QCOMPARE(panel->lengthPlot()->runCount(), 4);
+    const QString first = panel->findChild<QListWidget *>()->item(0)->text();
+    QVERIFY2(first.contains(QStringLiteral("85.0% ± 5.0")), qPrintable(first));
+    QVERIFY2(first.contains(QStringLiteral("3 seed")), qPrintable(first));
 }
 
 QTEST_MAIN(TestAttentionLab)

@@ -87,6 +87,7 @@ AttentionProject fullProject()
     run.testExactMatch = 0.875;
     run.probeByLength = {{3, {8, 10}}, {12, {1, 10}}};
     p.experiments = {run, ExperimentRecord{}};
+    p.experimentSeeds = 2;
     p.sentence = "a b c";
     p.selectedRow = 2;
     p.selectedColumn = 1;
@@ -150,6 +151,7 @@ void TestProjectFile::roundTripKeepsEveryField()
     QCOMPARE(p.alignment[1].score.rightWeight, 8.25);
 
     QCOMPARE(int(p.experiments.size()), 2);
+    QCOMPARE(p.experimentSeeds, 2);
     const ExperimentRecord &run = p.experiments[0];
     QCOMPARE(run.label, std::string("luong-dot"));
     QCOMPARE(run.model.attention, AttentionKind::LuongDot);

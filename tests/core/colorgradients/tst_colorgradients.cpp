@@ -36,6 +36,7 @@ private slots:
     void viridisLightnessRisesMonotonically();
     void viridisSpansDarkToLight();
     void textContrastsWithEveryColour();
+    void divergingIsWhiteAtZeroBlueBelowRedAbove();
 };
 
 // Printed in grey or seen without colour vision, the scale must still order the values.
@@ -70,6 +71,25 @@ void TestColorGradients::textContrastsWithEveryColour()
         const QColor background = sample(gradient, i);
         const double difference = std::abs(lightness(contrastingTextColor(background)) - lightness(background));
         QVERIFY2(difference > 40, qPrintable(QStringLiteral("sample %1: L* difference %2").arg(i).arg(difference)));
+    }
+}
+
+// A difference reads by its sign (hue) and its size (distance from white), in grey too.
+void TestColorGradients::divergingIsWhiteAtZeroBlueBelowRedAbove()
+{
+    QCPColorGradient gradient = divergingGradient();
+    const QCPRange symmetric(-0.5, 0.5);
+    const auto at = [&](double value) { return QColor::fromRgb(gradient.color(value, symmetric)); };
+    QVERIFY(lightness(at(0)) > 95);
+    QVERIFY(at(-0.5).blue() > at(-0.5).red());
+    QVERIFY(at(0.5).red() > at(0.5).blue());
+    double previousBelow = lightness(at(0)), previousAbove = previousBelow;
+    for (int i = 1; i <= kSamples; ++i) {
+        const double value = 0.5 * i / kSamples;
+        const double below = lightness(at(-value)), above = lightness(at(value));
+        QVERIFY2(below <= previousBelow && above <= previousAbove, qPrintable(QString::number(value)));
+        previousBelow = below;
+        previousAbove = above;
     }
 }
 

@@ -1,0 +1,200 @@
+#include "engine/attention/attentioncomparison.h"
+#include "engine/attention/weighthistory.h"
+#include "tests/common/tinymodel.h"
+#include "ui/attention/compareview.h"
+#include "ui/core/attentionheatmap.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+
+// The comparison page on hand-built models: what each side picks, the heatmaps it shows and the
+// difference between them.
+class TestCompareView : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void bestAgainstItsEpochShowsEachOwnAttentionAndBMinusA();
+    void differentOutputsAreComparedAlongAsOutput();
+    void identicalPicksDifferByZero();
+    void pickersOfferTheRunEpochsExperimentsAndFiles();
+    void aBadFileIsRefusedAndThePickKept();
+    void otherWordsAreNamedInsteadOfDiffed();
+    void withoutModelsItSaysWhatToDo();
+
+private:
+    static std::vector<float> cells(const AttentionHeatmap &heatmap);
+    static Seq2SeqModel model(std::uint64_t seed, const Vocabulary &vocabulary = words());
+    // A function, not a static: Vocabulary's own statics may not be built before one.
+    static Vocabulary words() { return Vocabulary({"red", "green", "blue", "cat", "dog"}); }
+
+    const QString m_sentence = QStringLiteral("red cat blue dog");
+    ModelSnapshot m_best;
+    ModelSnapshot m_latest;
+    WeightHistory m_history;
+    CompareView *m_view = nullptr;
+};
+
+Seq2SeqModel TestCompareView::model(std::uint64_t seed, const Vocabulary &vocabulary)
+{
+    return Seq2SeqModel(tinyModelConfig(), vocabulary, seed);
+}
+
+std::vector<float> TestCompareView::cells(const AttentionHeatmap &heatmap)
+{
+    std::vector<float> weights;
+    for (int row = 0; row < heatmap.rows(); ++row)
+        for (int column = 0; column < heatmap.columns(); ++column)
+            weights.push_back(heatmap.weight(row, column));
+    return weights;
+}
+
+void TestCompareView::initTestCase()
+{
+    m_best = std::make_shared<const Seq2SeqModel>(model(1));
+    m_latest = std::make_shared<const Seq2SeqModel>(model(2));
+    // Epoch 1 kept the best model's weights (in half precision), epoch 2 the latest's.
+    m_history.add(1, *m_best);
+    m_history.add(2, *m_latest);
+}
+
+void TestCompareView::init()
+{
+    m_view = new CompareView(m_history);
+    m_view->setBestModel(m_best, QStringLiteral("seed 1"));
+    m_view->setLatestModel(m_latest, QStringLiteral("seed 2"));
+    m_view->historyChanged(true);
+    m_view->setSentence(m_sentence);
+    m_view->resize(1000, 400);
+    m_view->show();
+}
+
+void TestCompareView::cleanup()
+{
+    delete m_view;
+    m_view = nullptr;
+}
+
+void TestCompareView::bestAgainstItsEpochShowsEachOwnAttentionAndBMinusA()
+{
+    QVERIFY(m_view->pick(CompareView::Side::A, QStringLiteral("best")));
+    QVERIFY(m_view->pick(CompareView::Side::B, QStringLiteral("epoch:1")));
+    QVERIFY(m_view->hasComparison());
+
+    const DecodedSentence a = m_best->reverse(m_sentence.toStdString());
+    const DecodedSentence b = m_history.modelAt(1, *m_latest).reverse(m_sentence.toStdString());
+    QCOMPARE(cells(*m_view->heatmap(CompareView::Side::A)), a.attention);
+    QCOMPARE(cells(*m_view->heatmap(CompareView::Side::B)), b.attention);
+    QVERIFY(m_view->findChild<QLabel *>(QStringLiteral("outputA"))->text().contains(QString::fromStdString(a.text())));
+    QVERIFY(m_view->findChild<QLabel *>(QStringLiteral("outputB"))->text().contains(QString::fromStdString(b.text())));
+
+    // Half-precision weights change the attention a little and the output not at all.
+    QCOMPARE(b.outputTokens, a.outputTokens);
+    const std::vector<float> difference = cells(*m_view->differenceMap());
+    QCOMPARE(difference.size(), a.attention.size());
+    bool someNonZero = false;
+    for (std::size_t i = 0; i < difference.size(); ++i) {
+        QVERIFY2(std::abs(difference[i] - (b.attention[i] - a.attention[i])) < 1e-5f, qPrintable(QString::number(i)));
+        someNonZero = someNonZero || difference[i] != 0.f;
+    }
+    QVERIFY(someNonZero);
+    QVERIFY(m_view->differenceNote()->text().contains(QStringLiteral("cell by cell")));
+}
+
+void TestCompareView::differentOutputsAreComparedAlongAsOutput()
+{
+    QVERIFY(m_view->pick(CompareView::Side::A, QStringLiteral("latest")));
+    QVERIFY(m_view->pick(CompareView::Side::B, QStringLiteral("best")));
+    const AttentionComparison &c = m_view->comparison();
+    QVERIFY2(!c.sameOutput(), "two untrained models of other seeds should disagree on this sentence");
+    const std::vector<float> expected =
+        attentionDifference(decodeAlong(*m_latest, c.a), decodeAlong(*m_best, c.a));
+    QCOMPARE(cells(*m_view->differenceMap()), expected);
+    QCOMPARE(m_view->differenceMap()->rows(), c.a.rows());  // A's output words
+    QVERIFY(m_view->differenceNote()->text().contains(QStringLiteral("A's output")));
+}
+
+void TestCompareView::identicalPicksDifferByZero()
+{
+    for (const QString &key : {QStringLiteral("best"), QStringLiteral("epoch:2")}) {
+        QVERIFY(m_view->pick(CompareView::Side::A, key));
+        QVERIFY(m_view->pick(CompareView::Side::B, key));
+        const std::vector<float> difference = cells(*m_view->differenceMap());
+        QVERIFY(!difference.empty());
+        QVERIFY2(std::all_of(difference.begin(), difference.end(), [](float d) { return d == 0.f; }), qPrintable(key));
+    }
+}
+
+void TestCompareView::pickersOfferTheRunEpochsExperimentsAndFiles()
+{
+    m_view->addExperimentModel(QStringLiteral("run 1, bahdanau, hidden 32, seed 42"),
+                               std::make_shared<const Seq2SeqModel>(model(42)));
+    QComboBox *picker = m_view->picker(CompareView::Side::B);
+    for (const QString &key : {QStringLiteral("best"), QStringLiteral("latest"), QStringLiteral("epoch:1"),
+                               QStringLiteral("epoch:2"), QStringLiteral("run:0"), QStringLiteral("open")})
+        QVERIFY2(picker->findData(key) >= 0, qPrintable(key));
+    QCOMPARE(m_view->pickedKey(CompareView::Side::A), QStringLiteral("best"));  // the defaults
+    QCOMPARE(m_view->pickedKey(CompareView::Side::B), QStringLiteral("latest"));
+    QVERIFY(m_view->pick(CompareView::Side::B, QStringLiteral("run:0")));
+    QCOMPARE(m_view->comparison().b.attention, model(42).reverse(m_sentence.toStdString()).attention);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("other.ckpt"));
+    model(7).save(QFile::encodeName(path).toStdString());
+    QString error;
+    QVERIFY2(m_view->loadFile(CompareView::Side::A, path, &error), qPrintable(error));
+    QCOMPARE(m_view->pickedKey(CompareView::Side::A), QStringLiteral("file"));
+    QVERIFY(m_view->picker(CompareView::Side::A)->currentText().contains(QStringLiteral("other.ckpt")));
+    QCOMPARE(m_view->comparison().a.attention, model(7).reverse(m_sentence.toStdString()).attention);
+    QCOMPARE(m_view->picker(CompareView::Side::B)->findData(QStringLiteral("file")), -1);  // A's alone
+}
+
+void TestCompareView::aBadFileIsRefusedAndThePickKept()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("broken.ckpt"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("not a checkpoint");
+    file.close();
+    QString error;
+    QVERIFY(!m_view->loadFile(CompareView::Side::A, path, &error));
+    QVERIFY(!error.isEmpty());
+    QCOMPARE(m_view->pickedKey(CompareView::Side::A), QStringLiteral("best"));
+    QVERIFY(m_view->hasComparison());
+}
+
+void TestCompareView::otherWordsAreNamedInsteadOfDiffed()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("words.ckpt"));
+    model(3, Vocabulary({"sun", "moon", "tree"})).save(QFile::encodeName(path).toStdString());
+    QString error;
+    QVERIFY2(m_view->loadFile(CompareView::Side::B, path, &error), qPrintable(error));
+    QVERIFY(!m_view->comparison().problem.empty());
+    QCOMPARE(m_view->differenceMap()->rows(), 0);
+    QVERIFY(m_view->heatmap(CompareView::Side::B)->rows() > 0);  // each side's own attention still shows
+    QVERIFY(m_view->differenceMap()->accessibleDescription().contains(QStringLiteral("different words")));
+}
+
+void TestCompareView::withoutModelsItSaysWhatToDo()
+{
+    WeightHistory empty;
+    CompareView view(empty);
+    view.show();
+    view.setSentence(m_sentence);
+    QVERIFY(!view.hasComparison());
+    QCOMPARE(view.heatmap(CompareView::Side::A)->rows(), 0);
+    QVERIFY(view.differenceMap()->accessibleDescription().contains(QStringLiteral("Pick a model")));
+}
+
+QTEST_MAIN(TestCompareView)
+#include "tst_compareview.moc"
