@@ -116,10 +116,10 @@ LabJob attentionExperimentsJob(const DatasetConfig &datasetConfig, const Trainin
         const std::vector<SentencePair> probe = probeSet(datasetConfig, probeMaxLength, 2000);
         const std::atomic<bool> &stop = *context.stopFlag();
         for (int i = 0; i < runs.size() && !stop; ++i) {
+            const ExperimentRun &run = runs[i];
             context.report(ExperimentStarted{i, run.modelSeed});
             Trainer::Callbacks callbacks;
             callbacks.onEpoch = [&context, i](const EpochStats &stats, bool) { context.report(ExperimentEpoch{i, stats}); };
-            const ExperimentRun &run = runs[i];
             const ExperimentResult r = runExperiment(attentionName(run.model.attention), data, datasetConfig, run.model,
                                                      run.modelSeed, trainingConfig, probe, callbacks, &stop);
             if (r.best)
