@@ -3,16 +3,14 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/core/binaryio.h"
+#include "engine/core/signedfile.h"
 
-#include <cstring>
 #include <map>
 #include <set>
 
 namespace checkpointformat {
 namespace {
 
-constexpr char kMagic[8] = {'A', 'T', 'N', 'S', 'C', 'K', 'P', 'T'};
-constexpr std::size_t kHeaderSize = sizeof kMagic + 4 + 4 + 8;
 
 void writeDatasetConfig(BinaryWriter &w, const DatasetConfig &c)
 {
@@ -107,37 +105,22 @@ std::string encode(const Seq2SeqModel &model)
         w.floats(t.data_ptr<float>(), std::size_t(t.numel()));
     }
 
-    const std::string &payload = w.bytes();
-    BinaryWriter header;
-    header.u32(version);
-    header.u32(crc32(payload.data(), payload.size()));
-    header.i64(std::int64_t(payload.size()));
-    return std::string(kMagic, sizeof kMagic) + header.bytes() + payload;
+    return signedfile::wrap(signedfile::kAttentionCheckpoint, version, w.bytes());
 }
 
 Seq2SeqModel decode(const std::string &bytes)
 {
-    if (bytes.size() < kHeaderSize || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
-        throw CheckpointError("not an AttnScope checkpoint (the file does not start with its signature)");
-    BinaryReader header(bytes.data() + sizeof kMagic, kHeaderSize - sizeof kMagic);
-    const std::uint32_t version = header.u32();
-    const std::uint32_t checksum = header.u32();
-    const std::int64_t length = header.i64();
-    if (version > kVersion)
-        throw CheckpointError("the checkpoint was written by a newer AttnScope (format " + std::to_string(version)
-                              + "); this version reads format " + std::to_string(kVersion));
-    if (version == 0)
-        throw CheckpointError("the checkpoint's format version is invalid");
-    if (length < 0 || std::uint64_t(length) != bytes.size() - kHeaderSize)
-        throw CheckpointError("the checkpoint is truncated or has extra bytes (expected "
-                              + std::to_string(length + std::int64_t(kHeaderSize)) + " bytes, found "
-                              + std::to_string(bytes.size()) + ")");
-    const char *payload = bytes.data() + kHeaderSize;
-    if (crc32(payload, std::size_t(length)) != checksum)
-        throw CheckpointError("the checkpoint is corrupt (checksum mismatch)");
+    signedfile::Payload payload;
+    try {
+        payload = signedfile::unwrap(bytes, signedfile::kAttentionCheckpoint, kVersion, "checkpoint",
+                                     "not an AttnScope checkpoint");
+    } catch (const signedfile::Error &e) {
+        throw CheckpointError(e.what());
+    }
+    const std::uint32_t version = payload.version;
 
     try {
-        BinaryReader r(payload, std::size_t(length));
+        BinaryReader r(payload.data, payload.size);
         ModelConfig config;
         config.embedSize = readInt(r);
         config.hiddenSize = readInt(r);
@@ -179,7 +162,7 @@ Seq2SeqModel decode(const std::string &bytes)
                 if (size < 0 || size > (1ll << 31))
                     throw BinaryFormatError("tensor size out of range");
                 elements *= std::uint64_t(size);
-                if (elements > std::uint64_t(length))
+                if (elements > std::uint64_t(payload.size))
                     throw BinaryFormatError("tensor larger than the file");
             }
             std::vector<float> values(elements);

@@ -4,7 +4,7 @@
 
 class Seq2SeqModel;
 
-// The checkpoint file: magic, format version, CRC-32 and length of the payload, then the payload:
+// The checkpoint file: signedfile's frame (signature, format version, CRC-32, length), then the payload:
 // model config, vocabulary, dataset config, training history and every named tensor.
 // Format 2 adds the attention variant's name after the model config. A Bahdanau model is still
 // written as format 1, byte for byte what versions before the variants wrote, so they can read

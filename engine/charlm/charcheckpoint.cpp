@@ -2,20 +2,16 @@
 
 #include "engine/core/atomicfile.h"
 #include "engine/core/binaryio.h"
+#include "engine/core/signedfile.h"
 
-#include <cstring>
 #include <limits>
 
-// The file: magic, format version, CRC-32 and length of the payload, then the payload: model
-// config, alphabet, every weight array (its length first), training config, history.
+// The file: signedfile's frame, then the payload: model config, alphabet, every weight array (its
+// length first), training config, history.
 namespace charcheckpoint {
 namespace {
 
 constexpr unsigned kVersion = 1;
-constexpr char kMagic[8] = {'A', 'T', 'N', 'S', 'C', 'H', 'A', 'R'};
-// The attention lab's checkpoints (engine/attention/checkpointformat.cpp) start so.
-constexpr char kAttentionMagic[8] = {'A', 'T', 'N', 'S', 'C', 'K', 'P', 'T'};
-constexpr std::size_t kHeaderSize = sizeof kMagic + 4 + 4 + 8;
 constexpr uint32_t kLastCodePoint = 0x10FFFF;
 constexpr std::size_t kEpochBytes = 6 * 8;
 
@@ -97,45 +93,24 @@ std::string encode(const CharCheckpoint &checkpoint)
         w.i64(e.iteration);
     }
 
-    const std::string &payload = w.bytes();
-    BinaryWriter header;
-    header.u32(kVersion);
-    header.u32(crc32(payload.data(), payload.size()));
-    header.i64(int64_t(payload.size()));
-    return std::string(kMagic, sizeof kMagic) + header.bytes() + payload;
+    return signedfile::wrap(signedfile::kCharCheckpoint, kVersion, w.bytes());
 }
 
 CharCheckpoint decode(const std::string &bytes)
 {
-    const bool ours = bytes.size() >= sizeof kMagic && std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0;
-    if (!ours && bytes.size() >= sizeof kAttentionMagic &&
-        std::memcmp(bytes.data(), kAttentionMagic, sizeof kAttentionMagic) == 0)
+    if (signedfile::startsWith(bytes, signedfile::kAttentionCheckpoint))
         throw CharCheckpointError("this is the attention lab's checkpoint (a reverse-task attention model), not a "
                                   "character language model: open it in the attention lab");
-    if (!ours)
-        throw CharCheckpointError("not a character model checkpoint (the file does not start with its signature)");
-    if (bytes.size() < kHeaderSize)
-        throw CharCheckpointError("the checkpoint is truncated (" + std::to_string(bytes.size()) +
-                                  " bytes, shorter than its header)");
-    BinaryReader header(bytes.data() + sizeof kMagic, kHeaderSize - sizeof kMagic);
-    const uint32_t version = header.u32();
-    const uint32_t checksum = header.u32();
-    const int64_t length = header.i64();
-    if (version > kVersion)
-        throw CharCheckpointError("the checkpoint was written by a newer AttnScope (format " + std::to_string(version) +
-                                  "); this version reads format " + std::to_string(kVersion));
-    if (version == 0)
-        throw CharCheckpointError("the checkpoint's format version is invalid");
-    if (length < 0 || uint64_t(length) != bytes.size() - kHeaderSize)
-        throw CharCheckpointError("the checkpoint is truncated or has extra bytes (expected " +
-                                  std::to_string(length + int64_t(kHeaderSize)) + " bytes, found " +
-                                  std::to_string(bytes.size()) + ")");
-    const char *payload = bytes.data() + kHeaderSize;
-    if (crc32(payload, std::size_t(length)) != checksum)
-        throw CharCheckpointError("the checkpoint is damaged (checksum mismatch)");
+    signedfile::Payload payload;
+    try {
+        payload = signedfile::unwrap(bytes, signedfile::kCharCheckpoint, kVersion, "checkpoint",
+                                     "not a character model checkpoint");
+    } catch (const signedfile::Error &e) {
+        throw CharCheckpointError(e.what());
+    }
 
     try {
-        BinaryReader r(payload, std::size_t(length));
+        BinaryReader r(payload.data, payload.size);
         CharCheckpoint checkpoint;
         CharWeights &weights = checkpoint.weights;
         CharModelConfig &config = weights.config;
