@@ -13,8 +13,7 @@
 namespace {
 
 // Runs on another number of threads split each batch differently, so their gradients are summed
-// in another order: differences of rounding. One thread against two, dropout 0, tiny settings:
-// 2.5e-7 after 10 epochs (README, "reproduce"), far below this.
+// in another order: differences of rounding, far below this (README, "reproduce").
 constexpr double kLossTolerance = 1e-3;
 
 void printEpoch(const EpochStats &run, const EpochStats *stored)

@@ -4,16 +4,13 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/core/atomicfile.h"
 #include "engine/core/binaryio.h"
+#include "engine/core/signedfile.h"
 
-#include <cstring>
 #include <fstream>
 
 namespace projectfile {
 namespace {
 
-constexpr char kMagic[8] = {'A', 'T', 'N', 'S', 'P', 'R', 'O', 'J'};
-constexpr char kCheckpointMagic[8] = {'A', 'T', 'N', 'S', 'C', 'K', 'P', 'T'};
-constexpr std::size_t kHeaderSize = sizeof kMagic + 4 + 4 + 8;
 constexpr std::size_t kMaxFileBytes = std::size_t(4) << 30;
 constexpr std::size_t kEpochStatsBytes = 8 + 5 * 8;
 
@@ -148,39 +145,23 @@ std::string encode(const AttentionProject &p)
     w.i64(p.selectedRow);
     w.i64(p.selectedColumn);
 
-    const std::string &payload = w.bytes();
-    BinaryWriter header;
-    header.u32(kVersion);
-    header.u32(crc32(payload.data(), payload.size()));
-    header.i64(std::int64_t(payload.size()));
-    return std::string(kMagic, sizeof kMagic) + header.bytes() + payload;
+    return signedfile::wrap(signedfile::kAttentionProject, kVersion, w.bytes());
 }
 
 AttentionProject decode(const std::string &bytes)
 {
-    if (bytes.size() >= sizeof kCheckpointMagic && std::memcmp(bytes.data(), kCheckpointMagic, sizeof kMagic) == 0)
+    if (signedfile::startsWith(bytes, signedfile::kAttentionCheckpoint))
         throw ProjectError("this is an AttnScope model checkpoint, not a project; open it as a model (.ckpt)");
-    if (bytes.size() < kHeaderSize || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
-        throw ProjectError("not an AttnScope project (the file does not start with its signature)");
-    BinaryReader header(bytes.data() + sizeof kMagic, kHeaderSize - sizeof kMagic);
-    const std::uint32_t version = header.u32();
-    const std::uint32_t checksum = header.u32();
-    const std::int64_t length = header.i64();
-    if (version > kVersion)
-        throw ProjectError("the project was written by a newer AttnScope (format " + std::to_string(version)
-                           + "); this version reads format " + std::to_string(kVersion));
-    if (version == 0)
-        throw ProjectError("the project's format version is invalid");
-    if (length < 0 || std::uint64_t(length) != bytes.size() - kHeaderSize)
-        throw ProjectError("the project is truncated or has extra bytes (expected "
-                           + std::to_string(length + std::int64_t(kHeaderSize)) + " bytes, found "
-                           + std::to_string(bytes.size()) + ")");
-    const char *payload = bytes.data() + kHeaderSize;
-    if (crc32(payload, std::size_t(length)) != checksum)
-        throw ProjectError("the project is corrupt (checksum mismatch)");
+    signedfile::Payload payload;
+    try {
+        payload = signedfile::unwrap(bytes, signedfile::kAttentionProject, kVersion, "project",
+                                     "not an AttnScope project");
+    } catch (const signedfile::Error &e) {
+        throw ProjectError(e.what());
+    }
 
     try {
-        BinaryReader r(payload, std::size_t(length));
+        BinaryReader r(payload.data, payload.size);
         AttentionProject p;
         p.dataset = readConfig(r, datasetConfigFields(), "dataset");
         p.dataset.words.resize(readCount(r, /*itemBytes=*/4));
@@ -212,8 +193,9 @@ AttentionProject decode(const std::string &bytes)
         for (ExperimentRecord &e : p.experiments)
             e = readExperiment(r);
         p.experimentSeeds = readInt(r);
-        if (p.experimentSeeds < 1)
-            throw BinaryFormatError("the experiments' seeds per configuration is below 1");
+        if (p.experimentSeeds < 1 || p.experimentSeeds > kMaxExperimentSeeds)
+            throw BinaryFormatError("the experiments' seeds per configuration, " + std::to_string(p.experimentSeeds)
+                                    + ", is outside 1.." + std::to_string(kMaxExperimentSeeds));
         p.sentence = readBlock(r);
         p.selectedRow = readInt(r);
         p.selectedColumn = readInt(r);
@@ -227,6 +209,8 @@ AttentionProject decode(const std::string &bytes)
             throw ProjectError(std::string("the project's model is damaged: ") + e.what());
         }
         p.weights = WeightHistory::decode(weights);
+        if (const std::string problem = p.weights.mismatch(*p.best); !problem.empty())
+            throw ProjectError("the project's weight history does not fit its model: " + problem);
         return p;
     } catch (const BinaryFormatError &e) {
         throw ProjectError(std::string("the project is malformed: ") + e.what());
@@ -235,9 +219,9 @@ AttentionProject decode(const std::string &bytes)
 
 bool isProjectFile(const std::string &path)
 {
-    char start[sizeof kMagic] = {};
+    std::string start(sizeof(signedfile::Signature), '\0');
     std::ifstream in(path, std::ios::binary);
-    return in.read(start, sizeof start) && std::memcmp(start, kMagic, sizeof kMagic) == 0;
+    return in.read(start.data(), std::streamsize(start.size())) && signedfile::startsWith(start, signedfile::kAttentionProject);
 }
 
 void save(const AttentionProject &project, const std::string &path)

@@ -47,7 +47,7 @@ struct AttentionProject {
     DatasetConfig dataset;
     ModelConfig model;
     TrainingConfig training;
-    int threadsUsed = 1;  // training.threads resolved: the threads the run had (0 means all cores)
+    int threadsUsed = 1;  // training.threads resolved (trainingThreads()): the threads the run had
 
     CorpusCopy corpus;    // with a corpus dataset (dataset.corpusPath set)
 
@@ -55,19 +55,20 @@ struct AttentionProject {
     WeightHistory weights;                     // per-epoch copies; may be empty
     std::vector<EpochAlignment> alignment;     // per epoch; empty for a model without attention
     std::vector<ExperimentRecord> experiments;  // in run order
-    int experimentSeeds = 1;                    // runs in a row per configuration
+    int experimentSeeds = 1;                    // runs in a row per configuration, 1..kMaxExperimentSeeds
 
     std::string sentence;   // typed in the Reverse page
     int selectedRow = -1;   // the heatmap's selected cell; -1: none
     int selectedColumn = -1;
 };
 
-// The project file: magic, format version, CRC-32 and length of the payload, then the payload. The
+// The project file: signedfile's frame (signature, format version, CRC-32, length), then the payload. The
 // settings are written as fieldsText() so that every field of the config tables is kept; the best
 // model as a checkpoint (checkpointformat) and the weights as WeightHistory::encode() inside it.
 namespace projectfile {
 constexpr unsigned kVersion = 1;
 constexpr const char *kSuffix = "attnscope";
+constexpr int kMaxExperimentSeeds = 10;
 
 // Throws std::invalid_argument without a best model.
 std::string encode(const AttentionProject &project);

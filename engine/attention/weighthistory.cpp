@@ -80,23 +80,40 @@ Seq2SeqModel WeightHistory::modelAt(int epoch, const Seq2SeqModel &like) const
     const auto copy = std::find_if(m_copies.begin(), m_copies.end(), [epoch](const Copy &c) { return c.epoch == epoch; });
     if (copy == m_copies.end())
         throw std::out_of_range("no weights are kept for epoch " + std::to_string(epoch));
+    if (const std::string problem = mismatch(*copy, like); !problem.empty())
+        throw std::invalid_argument(problem);
     Seq2SeqModel model = like.clone();
     const auto named = model.net()->named_parameters(/*recurse=*/true);
-    if (named.size() != copy->tensors.size())
-        throw std::invalid_argument("the model has " + std::to_string(named.size()) + " tensors; the copy of epoch "
-                                    + std::to_string(epoch) + " has " + std::to_string(copy->tensors.size()));
     torch::NoGradGuard noGrad;
-    for (const Tensor &t : copy->tensors) {
-        const torch::Tensor *target = named.find(t.name);
-        if (!target || target->sizes().vec() != t.shape)
-            throw std::invalid_argument("the copy of epoch " + std::to_string(epoch) + " holds tensor '" + t.name
-                                        + "', which the model does not have in that shape");
-        target->copy_(torch::from_blob(const_cast<std::uint16_t *>(t.halves.data()), t.shape, torch::kHalf));
-    }
+    for (const Tensor &t : copy->tensors)
+        named.find(t.name)->copy_(torch::from_blob(const_cast<std::uint16_t *>(t.halves.data()), t.shape, torch::kHalf));
     model.history.erase(std::remove_if(model.history.begin(), model.history.end(),
                                        [epoch](const EpochStats &e) { return e.epoch > epoch; }),
                         model.history.end());
     return model;
+}
+
+std::string WeightHistory::mismatch(const Copy &copy, const Seq2SeqModel &model)
+{
+    const auto named = model.net()->named_parameters(/*recurse=*/true);
+    if (named.size() != copy.tensors.size())
+        return "the model has " + std::to_string(named.size()) + " tensors; the copy of epoch "
+               + std::to_string(copy.epoch) + " has " + std::to_string(copy.tensors.size());
+    for (const Tensor &t : copy.tensors) {
+        const torch::Tensor *target = named.find(t.name);
+        if (!target || target->sizes().vec() != t.shape)
+            return "the copy of epoch " + std::to_string(copy.epoch) + " holds tensor '" + t.name
+                   + "', which the model does not have in that shape";
+    }
+    return {};
+}
+
+std::string WeightHistory::mismatch(const Seq2SeqModel &model) const
+{
+    for (const Copy &copy : m_copies)
+        if (std::string problem = mismatch(copy, model); !problem.empty())
+            return problem;
+    return {};
 }
 
 std::string WeightHistory::encode() const

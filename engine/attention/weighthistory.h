@@ -30,6 +30,9 @@ public:
     // its history cut to that epoch. Throws std::out_of_range for an epoch not kept and
     // std::invalid_argument when `like`'s tensors are not the ones copied.
     Seq2SeqModel modelAt(int epoch, const Seq2SeqModel &like) const;
+    // Empty when every copy holds exactly `model`'s tensors, by name and shape; otherwise what
+    // differs, for a message. Checks shapes only: no weights are copied.
+    std::string mismatch(const Seq2SeqModel &model) const;
 
     // The copies as bytes, for project files, and back. decode() checks every count and length
     // against what is there and throws BinaryFormatError on damage.
@@ -47,6 +50,7 @@ private:
         std::vector<Tensor> tensors;
     };
     static std::size_t bytesOf(const Copy &copy);
+    static std::string mismatch(const Copy &copy, const Seq2SeqModel &model);
     void keepWithinBudget();
 
     std::vector<Copy> m_copies;  // ascending epoch

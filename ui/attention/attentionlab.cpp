@@ -263,8 +263,9 @@ void AttentionLab::followRunState()
 void AttentionLab::updateActions()
 {
     m_exports->setAvailable(m_inference->hasSentence(), m_loss->hasData(), m_alignment->epochCount() > 0,
-                            m_latest != nullptr, m_wordRemoval->hasEffect(), m_scrubber->replay() != nullptr);
-    m_saveProjectAction->setEnabled(m_best && m_run->isQuiet());
+                            m_latest != nullptr, m_wordRemoval->hasEffect(),
+                            m_scrubber->replay() != nullptr && m_run->isQuiet());
+    m_saveProjectAction->setEnabled(m_best && m_trainingUsed && m_run->isQuiet());
     emit actionsChanged();
 }
 
@@ -276,8 +277,17 @@ void AttentionLab::train()
     m_compare->historyChanged(true);
     const TrainingConfig trainingConfig = m_trainingPanel->trainingConfig();
     m_trainingUsed = trainingConfig;
+    m_threadsUsed = trainingThreads(trainingConfig);
     m_alignmentHistory.clear();
+    // The text as it is now, when the run reads it: a project saved later keeps this, not a file
+    // edited since. Unreadable, training itself says why.
     m_corpus = {};
+    if (const std::string corpus = m_datasetPanel->config().corpusPath; !corpus.empty()) {
+        try {
+            m_corpus = projectfile::copyCorpus(corpus, /*embed=*/true);
+        } catch (const ProjectError &) {
+        }
+    }
     m_loss->start(trainingConfig.epochs, tr("Preparing the data…"));
     m_alignment->clear();
     m_examples->showMessage(tr("Training… the test set is scored when training ends."));
@@ -458,7 +468,8 @@ void AttentionLab::useLoadedModel(const ModelSnapshot &model, const QString &ori
     m_scrubber->setHistory(m_weightHistory, model);
     m_compare->historyChanged(true);
     m_best = m_latest = model;
-    m_trainingUsed = m_trainingPanel->trainingConfig();  // a checkpoint does not keep them
+    m_trainingUsed.reset();
+    m_compare->clearExperimentModels();
     m_alignmentHistory.clear();
     m_corpus = {};
     m_inference->setModel(model, describeModel(*model, origin));

@@ -8,6 +8,8 @@
 
 #include <QVector>
 
+#include <optional>
+
 class AlignmentPlot;
 class AttentionExports;
 class CompareView;
@@ -147,9 +149,10 @@ private:
     ModelSnapshot m_best;
     ModelSnapshot m_latest;
     // What a project keeps beside the models: the run's settings, alignment and corpus.
-    TrainingConfig m_trainingUsed;
+    std::optional<TrainingConfig> m_trainingUsed;  // none for a model opened from a checkpoint
+    int m_threadsUsed = 1;
     std::vector<EpochAlignment> m_alignmentHistory;
-    CorpusCopy m_corpus;  // an opened project's; empty: read the file when saving
+    CorpusCopy m_corpus;  // the corpus as the run read it (at Train, or an opened project's)
     bool m_embedCorpus = true;
     QVector<ExperimentRun> m_experimentRuns;  // of the queue running or last run
     WeightHistory m_weightHistory;

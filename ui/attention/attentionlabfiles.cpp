@@ -7,6 +7,7 @@
 #include "ui/attention/inferencepanel.h"
 #include "ui/attention/trainingpanel.h"
 #include "ui/core/attentionheatmap.h"
+#include "ui/workbench/runstate.h"
 
 #include <QAction>
 #include <QFile>
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <stdexcept>
 
 namespace {
 
@@ -71,8 +73,17 @@ bool AttentionLab::open(const QString &path, QString *error)
 bool AttentionLab::save(const QString &path, QString *error)
 {
     try {
-        if (isProjectPath(path))
+        // A project keeps being one, whatever its name.
+        if (isProjectPath(path) || projectfile::isProjectFile(localPath(path))) {
+            if (!m_trainingUsed)
+                throw std::runtime_error(tr("This model was opened from a checkpoint, which does not keep how it was "
+                                            "trained; a project needs a run trained here or opened from a project. "
+                                            "Save it as a model (.ckpt).").toStdString());
+            if (!m_run->isQuiet())
+                throw std::runtime_error(tr("Training is still running; save the project when it ends, so that it "
+                                            "holds the whole run.").toStdString());
             projectfile::save(project(), localPath(path));
+        }
         else
             m_best->save(localPath(path));
         return true;
@@ -106,8 +117,8 @@ AttentionProject AttentionLab::project() const
     AttentionProject p;
     p.dataset = m_best->datasetConfig;
     p.model = m_best->config();
-    p.training = m_trainingUsed;
-    p.threadsUsed = trainingThreads(m_trainingUsed);
+    p.training = *m_trainingUsed;
+    p.threadsUsed = m_threadsUsed;
     if (!p.dataset.corpusPath.empty()) {
         // An opened project's copy is what the run read; the file may have changed since.
         const bool haveCopy = m_corpus.bytes > 0 && (m_corpus.embedded || !m_embedCorpus);
@@ -133,6 +144,7 @@ void AttentionLab::showProject(const AttentionProject &p, const QString &origin)
     const std::string problem = projectfile::corpusFileProblem(p);
     useLoadedModel(p.best, origin, QString::fromStdString(problem));
     m_trainingUsed = p.training;
+    m_threadsUsed = p.threadsUsed;
     m_corpus = p.corpus;
     m_embedCorpus = p.corpus.embedded || p.dataset.corpusPath.empty();
     m_datasetPanel->setConfig(p.dataset);

@@ -181,8 +181,9 @@ void TestAttentionProject::savedProjectOpensAsItWas()
     QCOMPARE(int(records[0].history.size()), 4);
     QCOMPARE(records[0].testExactMatch, 0.5);
     QCOMPARE(records[0].probeByLength.at(6).correct, 1);
-    QCOMPARE(lab->experimentsPanel()->curvesPlot()->graphCount(), 2);  // loss and exact match
-    QCOMPARE(lab->experimentsPanel()->curvesPlot()->graph(0)->dataCount(), 4);
+    // Loss and exact match, each a mean in its min-max band (graphs min, max, mean).
+    QCOMPARE(lab->experimentsPanel()->curvesPlot()->graphCount(), 6);
+    QCOMPARE(lab->experimentsPanel()->curvesPlot()->graph(2)->dataCount(), 4);
 
     QVERIFY(m_window->windowTitle().contains(QStringLiteral("run.attnscope")));
     QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().value(0), QFileInfo(path).absoluteFilePath());

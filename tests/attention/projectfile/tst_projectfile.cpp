@@ -21,6 +21,7 @@ private slots:
     void corpusIsEmbeddedOrChecked();
     void damagedFilesAreRefused_data();
     void damagedFilesAreRefused();
+    void partsThatDoNotFitAreRefused();
     void truncatedAtEveryTenthIsRefused_data();
     void truncatedAtEveryTenthIsRefused();
     void damagedPayloadBehindAValidHeaderIsRefused_data();
@@ -267,6 +268,31 @@ void TestProjectFile::damagedFilesAreRefused()
         QFAIL("opening should have failed");
     } catch (const ProjectError &e) {
         QVERIFY2(QString(e.what()).contains(message), e.what());
+    }
+}
+
+void TestProjectFile::partsThatDoNotFitAreRefused()
+{
+    // Well-formed bytes whose parts disagree: weights of a model of another shape.
+    AttentionProject other = m_project;
+    ModelConfig wider = other.model;
+    wider.hiddenSize += 4;
+    other.weights.clear();
+    other.weights.add(1, Seq2SeqModel(wider, Vocabulary({"a", "b", "c"}), 9));
+    try {
+        projectfile::decode(projectfile::encode(other));
+        QFAIL("a history of another model should have been refused");
+    } catch (const ProjectError &e) {
+        QVERIFY2(QString(e.what()).contains("does not fit its model"), e.what());
+    }
+
+    AttentionProject seeds = m_project;
+    seeds.experimentSeeds = projectfile::kMaxExperimentSeeds + 1;
+    try {
+        projectfile::decode(projectfile::encode(seeds));
+        QFAIL("seeds out of range should have been refused");
+    } catch (const ProjectError &e) {
+        QVERIFY2(QString(e.what()).contains("seeds per configuration"), e.what());
     }
 }
 
