@@ -219,9 +219,14 @@ QString CompareView::sentence() const
 
 void CompareView::setSentence(const QString &text)
 {
-    if (text == m_sentence->text() && m_hasComparison && !m_debounce->isActive() && !m_stale)
-        return;
-    m_sentence->setText(text);
+    if (text == m_sentence->text()) {
+        // Typed here and echoed back by the Reverse page: the field keeps its cursor and the
+        // debounce compares it.
+        if (m_debounce->isActive() || (m_hasComparison && !m_stale))
+            return;
+    } else {
+        m_sentence->setText(text);
+    }
     compare();
 }
 

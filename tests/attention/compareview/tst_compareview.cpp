@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -29,6 +30,7 @@ private slots:
     void aBadFileIsRefusedAndThePickKept();
     void otherWordsAreNamedInsteadOfDiffed();
     void withoutModelsItSaysWhatToDo();
+    void typingInTheMiddleKeepsTheCursor();
 
 private:
     static std::vector<float> cells(const AttentionHeatmap &heatmap);
@@ -194,6 +196,21 @@ void TestCompareView::withoutModelsItSaysWhatToDo()
     QVERIFY(!view.hasComparison());
     QCOMPARE(view.heatmap(CompareView::Side::A)->rows(), 0);
     QVERIFY(view.differenceMap()->accessibleDescription().contains(QStringLiteral("Pick a model")));
+}
+
+void TestCompareView::typingInTheMiddleKeepsTheCursor()
+{
+    // The lab echoes an edit back through the Reverse page, as here.
+    connect(m_view, &CompareView::sentenceEdited, m_view, &CompareView::setSentence);
+    QVERIFY(m_view->pick(CompareView::Side::A, QStringLiteral("best")));
+    QLineEdit *field = m_view->sentenceField();
+    field->setFocus();
+    field->setCursorPosition(3);  // after "red"
+    QTest::keyClicks(field, QStringLiteral("dish"));
+    QCOMPARE(field->text(), QStringLiteral("reddish cat blue dog"));
+    QCOMPARE(field->cursorPosition(), 7);
+    const DecodedSentence typed = m_best->reverse("reddish cat blue dog");
+    QTRY_COMPARE(cells(*m_view->heatmap(CompareView::Side::A)), typed.attention);
 }
 
 QTEST_MAIN(TestCompareView)
