@@ -2,16 +2,22 @@
 
 #include "engine/core/seedspread.h"
 #include "ui/attention/lengthaccuracyplot.h"
+#include "ui/core/exportdialog.h"
+#include "ui/core/plotexport.h"
 #include "ui/core/plotstyle.h"
 
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QToolButton>
 #include <QVBoxLayout>
+
+#include <functional>
 
 ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     : QWidget(parent)
@@ -23,6 +29,7 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     , m_clear(new QPushButton(tr("Clear")))
     , m_run(new QPushButton(tr("Run Queue")))
     , m_stop(new QPushButton(tr("Stop")))
+    , m_export(new QToolButton)
     , m_status(new QLabel)
     , m_curves(new QCustomPlot)
     , m_lengthPlot(new LengthAccuracyPlot)
@@ -34,7 +41,7 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     m_probeMaxLength->setValue(20);
     m_probeMaxLength->setToolTip(tr("Each trained model is also tested on sentences up to this many words, "
                                     "longer than any it was trained on."));
-    m_seeds->setRange(1, 10);
+    m_seeds->setRange(1, projectfile::kMaxExperimentSeeds);
     m_seeds->setObjectName(QStringLiteral("seedsSpinBox"));
     m_seeds->setToolTip(tr("Run each configuration this many times, each from other initial weights (model "
                            "seeds counting up from the training seed; same data and batches). The plots show "
@@ -85,6 +92,7 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     seedsRow->addWidget(seedsLabel);
     seedsRow->addWidget(m_seeds);
     buttons->addLayout(seedsRow, 3, 1);
+    buttons->addWidget(m_export, 3, 0);
     auto *queueRow = new QHBoxLayout;
     queueRow->addWidget(m_list, 1);
     queueRow->addLayout(buttons);
@@ -103,6 +111,37 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     splitter->setStretchFactor(2, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(splitter);
+    setTabOrder(m_probeMaxLength, m_export);  // reading order: the grid's last row after the one above
+    setTabOrder(m_export, m_seeds);
+
+    // Each plot as an image, through the dialog every export shares.
+    const auto exportWithDialog = [this](const QString &title, const QString &defaultName, QWidget *plot,
+                                         const std::function<bool(const QString &, int, int, QString *)> &write) {
+        const QString path = askExportPath(this, title, defaultName, plotImageFilters());
+        if (path.isEmpty())
+            return;
+        const QSize size = exportSize(plot);
+        QString error;
+        reportExport(this, write(path, size.width(), size.height(), &error), path, error);
+    };
+    auto *exportMenu = new QMenu(m_export);
+    exportMenu->addAction(tr("&Validation Curves…"), this, [this, exportWithDialog] {
+        exportWithDialog(tr("Export Validation Curves"), QStringLiteral("experiments_curves.png"), m_curves,
+                         [this](const QString &path, int width, int height, QString *error) {
+                             return exportCurves(path, width, height, error);
+                         });
+    });
+    exportMenu->addAction(tr("Exact Match by &Length…"), this, [this, exportWithDialog] {
+        exportWithDialog(tr("Export Exact Match by Length"), QStringLiteral("experiments_by_length.png"), m_lengthPlot,
+                         [this](const QString &path, int width, int height, QString *error) {
+                             return m_lengthPlot->exportImage(path, width, height, error);
+                         });
+    });
+    m_export->setText(tr("Export"));
+    m_export->setMenu(exportMenu);
+    m_export->setPopupMode(QToolButton::InstantPopup);
+    m_export->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_export->setToolTip(tr("Save the validation curves or exact match by length as a PNG, PDF, SVG or JPEG image."));
 
     connect(m_addCurrent, &QPushButton::clicked, this, [this] { addConfiguration(m_base); });
     connect(m_addVariants, &QPushButton::clicked, this, [this] {
@@ -304,6 +343,13 @@ void ExperimentsPanel::updateCurvesMessage()
     showPlotMessage(*m_curves, *m_curvesMessage,
                     empty ? tr("Queue configurations above, then press Run Queue.") : QString());
     m_curves->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool ExperimentsPanel::exportCurves(const QString &path, int width, int height, QString *error)
+{
+    const bool written = exportPlotImage(*m_curves, path, width, height, error);
+    m_curves->replot(QCustomPlot::rpQueuedReplot);  // the export laid the plot out at its own size
+    return written;
 }
 
 void ExperimentsPanel::updateButtons()

@@ -18,6 +18,7 @@ class QLabel;
 class QListWidget;
 class QPushButton;
 class QSpinBox;
+class QToolButton;
 
 // Compares configurations trained one after another on the same data: a queue, their validation
 // loss and exact match per epoch overlaid, and exact match by sentence length on probe sentences
@@ -44,6 +45,8 @@ public:
     static QString labelOf(const ModelConfig &config);
     LengthAccuracyPlot *lengthPlot() const { return m_lengthPlot; }
     QCustomPlot *curvesPlot() const { return m_curves; }
+    // The validation curves as an image (PNG, JPEG, PDF or SVG by the suffix); false with `error`.
+    bool exportCurves(const QString &path, int width, int height, QString *error);
     // The runs of the last queue, as far as they went, in run order; setting them (from a project)
     // draws them again and queues their configurations, each `seeds` runs in a row.
     const std::vector<ExperimentRecord> &records() const { return m_records; }
@@ -89,6 +92,7 @@ private:
     QPushButton *m_clear;
     QPushButton *m_run;
     QPushButton *m_stop;
+    QToolButton *m_export;
     QLabel *m_status;
     QCustomPlot *m_curves;
     QCPItemText *m_curvesMessage;

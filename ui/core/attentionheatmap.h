@@ -55,7 +55,7 @@ public:
     void selectCell(int row, int column);
     void clearSelection();
 
-    // Renders offscreen at exactly width x height pixels; format by suffix: .png, .pdf, .jpg.
+    // Renders offscreen at exactly width x height pixels; format by suffix: .png, .jpg, .pdf, .svg.
     bool exportImage(const QString &path, int width, int height, QString *error = nullptr);
     // Header row = source tokens, first column = output token.
     bool exportCsv(const QString &path, QString *error = nullptr) const;

@@ -140,6 +140,9 @@ bool exportPaintedImage(const QString &path, QSize size, const std::function<voi
     ImageKind kind;
     if (!checkExport(path, size.width(), size.height(), &kind, error))
         return false;
+    const QSize pixels = size * rasterScale;
+    if ((kind == ImageKind::Png || kind == ImageKind::Jpeg) && !checkExport(path, pixels.width(), pixels.height(), &kind, error))
+        return false;
     const QRectF area(QPointF(0, 0), QSizeF(size));
     const auto onWhite = [&](QPainter &painter) {
         painter.fillRect(area, Qt::white);
@@ -157,7 +160,7 @@ bool exportPaintedImage(const QString &path, QSize size, const std::function<voi
             QPainter painter;
             return painter.begin(&writer) && onWhite(painter) && painter.end();
         }, error);
-    QImage image(size * rasterScale, QImage::Format_RGB32);
+    QImage image(pixels, QImage::Format_RGB32);
     image.setDevicePixelRatio(rasterScale);
     QPainter painter(&image);
     onWhite(painter);

@@ -21,6 +21,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
@@ -542,6 +543,19 @@ void TestAttentionLab::seedsRepeatEachConfigurationFromItsOwnSeed()
     const QString first = panel->findChild<QListWidget *>()->item(0)->text();
     QVERIFY2(first.contains(QStringLiteral("85.0% ± 5.0")), qPrintable(first));
     QVERIFY2(first.contains(QStringLiteral("3 seed")), qPrintable(first));
+
+    // Both plots export, as drawings too.
+    QTemporaryDir dir;
+    QString error;
+    const QString curvesFile = dir.filePath(QStringLiteral("curves.svg"));
+    QVERIFY2(panel->exportCurves(curvesFile, 800, 500, &error), qPrintable(error));
+    QFile svg(curvesFile);
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    QVERIFY(svg.readAll().contains("Validation per epoch"));
+    QVERIFY2(panel->lengthPlot()->exportImage(dir.filePath(QStringLiteral("length.pdf")), 800, 500, &error),
+             qPrintable(error));
+    QVERIFY(!panel->exportCurves(dir.filePath(QStringLiteral("curves.gif")), 800, 500, &error));
+    QVERIFY(error.contains(QStringLiteral(".gif")));
 }
 
 QTEST_MAIN(TestAttentionLab)

@@ -187,11 +187,16 @@ void TestHistoryScrubber::framesAreWrittenForEveryEpoch()
                                                   }),
              qPrintable(error));
     QCOMPARE(reported, (QList<int>{0, 1, 2}));
-    for (const QString &series : {QStringLiteral("heatmap"), QStringLiteral("embeddings")})
+    for (const QString &series : {QStringLiteral("heatmap"), QStringLiteral("embeddings")}) {
+        QList<QImage> frames;
         for (int frame = 1; frame <= kEpochs; ++frame) {
             const QString path = dir.filePath(QStringLiteral("%1_%2.png").arg(series).arg(frame, 3, 10, QLatin1Char('0')));
-            QVERIFY2(!QImage(path).isNull(), qPrintable(path));
+            frames << QImage(path);
+            QVERIFY2(!frames.back().isNull(), qPrintable(path));
         }
+        // Each frame shows its own epoch: the first and the last differ.
+        QVERIFY2(frames.front() != frames.back(), qPrintable(series));
+    }
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 2 * kEpochs);
     QCOMPARE(m_scrubber->shownEpoch(), 2);  // put back
 
