@@ -264,9 +264,14 @@ void AttentionLab::updateActions()
 {
     m_exports->setAvailable(m_inference->hasSentence(), m_loss->hasData(), m_alignment->epochCount() > 0,
                             m_latest != nullptr, m_wordRemoval->hasEffect(),
-                            m_scrubber->replay() != nullptr && m_run->isQuiet());
-    m_saveProjectAction->setEnabled(m_best && m_trainingUsed && m_run->isQuiet());
+                            m_scrubber->replay() != nullptr && !runInProgress());
+    m_saveProjectAction->setEnabled(m_best && m_trainingUsed && !runInProgress());
     emit actionsChanged();
+}
+
+bool AttentionLab::runInProgress() const
+{
+    return m_run->owner() == this && (m_run->isTraining() || m_run->phase() == RunState::Phase::Comparing);
 }
 
 void AttentionLab::train()

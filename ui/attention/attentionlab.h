@@ -107,6 +107,8 @@ private:
     QDockWidget *dock(const QString &title, const QString &name, QWidget *widget, MainWindow *window);
     void followRunState();
     void updateActions();
+    // This lab's training or Experiments queue is running: the run is not whole yet.
+    bool runInProgress() const;
     void runExperiments(const QVector<ModelConfig> &configs, int probeMaxLength, int seeds);
     void addExperimentModel(const ExperimentFinished &finished);
     void useLoadedModel(const ModelSnapshot &model, const QString &origin, const QString &corpusProblem = {});

@@ -79,7 +79,7 @@ bool AttentionLab::save(const QString &path, QString *error)
                 throw std::runtime_error(tr("This model was opened from a checkpoint, which does not keep how it was "
                                             "trained; a project needs a run trained here or opened from a project. "
                                             "Save it as a model (.ckpt).").toStdString());
-            if (!m_run->isQuiet())
+            if (runInProgress())
                 throw std::runtime_error(tr("Training is still running; save the project when it ends, so that it "
                                             "holds the whole run.").toStdString());
             projectfile::save(project(), localPath(path));

@@ -33,6 +33,7 @@ private slots:
     void savedProjectOpensAsItWas();
     void damagedProjectIsRefusedAndChangesNothing();
     void checkpointsStillSaveAndOpen();
+    void aRunNotWholeIsNotSavedAsAProject();
 
 private:
     // The quick task's run as the training job reports it, epoch by epoch, then the experiments.
@@ -239,6 +240,28 @@ void TestAttentionProject::checkpointsStillSaveAndOpen()
     // A checkpoint keeps neither the epochs' weights nor the experiments.
     QVERIFY(m_labs.attention->weightHistory().empty());
     QCOMPARE(int(m_labs.attention->bestModel()->history.size()), 4);
+
+    // A checkpoint does not say how it was trained: no project is made of it.
+    const QString project = m_dir.filePath(QStringLiteral("from-checkpoint.attnscope"));
+    QVERIFY(!m_window->document()->saveFile(project, &error));
+    QVERIFY2(error.contains(QStringLiteral("opened from a checkpoint")), qPrintable(error));
+    QVERIFY(!QFile::exists(project));
+}
+
+void TestAttentionProject::aRunNotWholeIsNotSavedAsAProject()
+{
+    savedProject();
+    AttentionLab *lab = m_labs.attention;
+    lab->train();  // a new run starts; no worker answers here
+    const QString path = m_dir.filePath(QStringLiteral("half.attnscope"));
+    QString error;
+    QVERIFY(!m_window->document()->saveFile(path, &error));
+    QVERIFY2(error.contains(QStringLiteral("still running")), qPrintable(error));
+    QVERIFY(!QFile::exists(path));
+
+    lab->handleResult(QVariant::fromValue(TrainingFinished{TrainingOutcome{}, nullptr}));
+    while (!m_window->runState()->isQuiet())
+        m_window->runState()->workerIdle();
 }
 
 QTEST_MAIN(TestAttentionProject)
