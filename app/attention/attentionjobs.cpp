@@ -50,9 +50,8 @@ void train(JobContext &context, const DatasetConfig &datasetConfig, const ModelC
         if (!problem.empty())
             throw std::invalid_argument(problem);
     const Dataset data = Dataset::build(datasetConfig);
-    const Vocabulary vocabulary = Vocabulary::build(data.train, datasetConfig.maxVocabulary, datasetConfig.minCount);
-    Seq2SeqModel model(modelConfig, vocabulary, trainingConfig.seed);
-    model.datasetConfig = datasetConfig;
+    Seq2SeqModel model = Seq2SeqModel::forDataset(modelConfig, data, datasetConfig, trainingConfig.seed);
+    const Vocabulary &vocabulary = model.vocabulary();
     const QLocale locale;
     context.started(trainingConfig.epochs, tr("sentences"),
                     tr("Training %1 parameters on %2 sentences (%3 words in the vocabulary).")

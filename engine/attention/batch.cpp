@@ -10,6 +10,30 @@ torch::Tensor sourceMaskFor(const torch::Tensor &lengths, int64_t width)
     return torch::arange(width, torch::kLong).unsqueeze(0) < lengths.unsqueeze(1);
 }
 
+// Rows of ids, each ended by <EOS> and padded with <PAD> to the longest, as a (rows, width) tensor.
+torch::Tensor paddedRows(const std::vector<std::vector<int>> &rows, int64_t width, const std::vector<int> &prefix)
+{
+    auto tensor = torch::full({int64_t(rows.size()), width}, Vocabulary::kPad, torch::kLong);
+    auto out = tensor.accessor<int64_t, 2>();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        int64_t column = 0;
+        for (int id : prefix)
+            out[int64_t(i)][column++] = id;
+        for (int id : rows[i])
+            out[int64_t(i)][column++] = id;
+        out[int64_t(i)][column] = Vocabulary::kEos;
+    }
+    return tensor;
+}
+
+int64_t longestRow(const std::vector<std::vector<int>> &rows)
+{
+    std::size_t longest = 0;
+    for (const auto &r : rows)
+        longest = std::max(longest, r.size());
+    return int64_t(longest);
+}
+
 // Each batch holds one length or two, so a plainly shuffled order can run several short or long
 // batches in a row, and the weights at the end of an epoch lean towards the lengths seen last.
 // Rounds of about kBatchesPerRound batches that each span the lengths (round i takes every
@@ -49,24 +73,43 @@ std::vector<std::vector<int>> inRounds(std::vector<std::vector<int>> batches, co
 
 }
 
-Batch makeSourceBatch(const std::vector<std::vector<int>> &sourceIds)
+ExtendedSource extendedSource(const std::vector<std::string> &words, const Vocabulary &vocabulary,
+                              const std::vector<std::string> &hidden)
 {
-    const int64_t b = int64_t(sourceIds.size());
-    int64_t width = 0;
-    for (const auto &s : sourceIds)
-        width = std::max<int64_t>(width, int64_t(s.size()) + 1);
-    Batch batch;
-    batch.source = torch::full({b, width}, Vocabulary::kPad, torch::kLong);
-    batch.sourceLengths = torch::empty({b}, torch::kLong);
-    auto src = batch.source.accessor<int64_t, 2>();
-    auto len = batch.sourceLengths.accessor<int64_t, 1>();
-    for (int64_t i = 0; i < b; ++i) {
-        const auto &s = sourceIds[std::size_t(i)];
-        for (std::size_t j = 0; j < s.size(); ++j)
-            src[i][int64_t(j)] = s[j];
-        src[i][int64_t(s.size())] = Vocabulary::kEos;
-        len[i] = int64_t(s.size()) + 1;
+    ExtendedSource s;
+    for (const auto &w : words) {
+        const bool isHidden = std::find(hidden.begin(), hidden.end(), w) != hidden.end();
+        const int id = isHidden ? Vocabulary::kUnk : vocabulary.id(w);
+        s.ids.push_back(id);
+        if (id != Vocabulary::kUnk) {
+            s.extended.push_back(id);
+            continue;
+        }
+        auto found = std::find(s.unknownWords.begin(), s.unknownWords.end(), w);
+        if (found == s.unknownWords.end())
+            found = s.unknownWords.insert(found, w);
+        s.extended.push_back(vocabulary.size() + int(found - s.unknownWords.begin()));
     }
+    return s;
+}
+
+int extendedId(const std::string &word, const ExtendedSource &source, const Vocabulary &vocabulary)
+{
+    const auto found = std::find(source.unknownWords.begin(), source.unknownWords.end(), word);
+    return found == source.unknownWords.end() ? vocabulary.id(word)
+                                              : vocabulary.size() + int(found - source.unknownWords.begin());
+}
+
+Batch makeSourceBatch(const std::vector<std::vector<int>> &sourceIds, const std::vector<std::vector<int>> &extendedIds)
+{
+    const int64_t width = longestRow(sourceIds) + 1;
+    Batch batch;
+    batch.source = paddedRows(sourceIds, width, {});
+    batch.sourceExtended = extendedIds.empty() ? batch.source : paddedRows(extendedIds, width, {});
+    batch.sourceLengths = torch::empty({int64_t(sourceIds.size())}, torch::kLong);
+    auto len = batch.sourceLengths.accessor<int64_t, 1>();
+    for (std::size_t i = 0; i < sourceIds.size(); ++i)
+        len[int64_t(i)] = int64_t(sourceIds[i].size()) + 1;
     batch.sourceMask = sourceMaskFor(batch.sourceLengths, width);
     return batch;
 }
@@ -74,41 +117,30 @@ Batch makeSourceBatch(const std::vector<std::vector<int>> &sourceIds)
 Batch makeBatch(const std::vector<const SentencePair *> &pairs, const Vocabulary &vocabulary,
                 double unknownRate, std::mt19937_64 *rng)
 {
-    std::vector<std::vector<int>> sources, targets;
+    std::vector<std::vector<int>> sources, sourcesExtended, targets, targetsExtended;
     std::bernoulli_distribution unknown(unknownRate);
     for (const SentencePair *p : pairs) {
-        std::vector<int> s, t;
-        for (const auto &w : p->source)
-            s.push_back(vocabulary.id(w));
-        for (const auto &w : p->target)
-            t.push_back(vocabulary.id(w));
-        if (unknownRate > 0 && rng) {
-            // Replace a word type everywhere it occurs, so source and target stay consistent.
-            std::vector<int> hidden;
-            for (int id : s)
+        // A hidden word type is hidden everywhere it occurs, so source and target stay consistent.
+        std::vector<std::string> hidden;
+        if (unknownRate > 0 && rng)
+            for (const auto &w : p->source)
                 if (unknown(*rng))
-                    hidden.push_back(id);
-            for (std::vector<int> *v : {&s, &t})
-                for (int &id : *v)
-                    if (std::find(hidden.begin(), hidden.end(), id) != hidden.end())
-                        id = Vocabulary::kUnk;
+                    hidden.push_back(w);
+        ExtendedSource s = extendedSource(p->source, vocabulary, hidden);
+        std::vector<int> t, te;
+        for (const auto &w : p->target) {
+            te.push_back(extendedId(w, s, vocabulary));
+            t.push_back(te.back() >= vocabulary.size() ? Vocabulary::kUnk : te.back());
         }
-        sources.push_back(std::move(s));
+        sources.push_back(std::move(s.ids));
+        sourcesExtended.push_back(std::move(s.extended));
         targets.push_back(std::move(t));
+        targetsExtended.push_back(std::move(te));
     }
-    Batch batch = makeSourceBatch(sources);
-    int64_t width = 0;
-    for (const auto &t : targets)
-        width = std::max<int64_t>(width, int64_t(t.size()) + 2);
-    batch.target = torch::full({int64_t(targets.size()), width}, Vocabulary::kPad, torch::kLong);
-    auto trg = batch.target.accessor<int64_t, 2>();
-    for (std::size_t i = 0; i < targets.size(); ++i) {
-        const auto &t = targets[i];
-        trg[int64_t(i)][0] = Vocabulary::kSos;
-        for (std::size_t j = 0; j < t.size(); ++j)
-            trg[int64_t(i)][int64_t(j) + 1] = t[j];
-        trg[int64_t(i)][int64_t(t.size()) + 1] = Vocabulary::kEos;
-    }
+    Batch batch = makeSourceBatch(sources, sourcesExtended);
+    const int64_t width = longestRow(targets) + 2;
+    batch.target = paddedRows(targets, width, {Vocabulary::kSos});
+    batch.targetExtended = paddedRows(targetsExtended, width, {Vocabulary::kSos});
     return batch;
 }
 

@@ -25,6 +25,7 @@ struct LiveHypothesis {
     std::vector<int> tokens;
     double logProb = 0;
     std::vector<float> attention;
+    std::vector<float> copyGate;
 };
 
 // One token appended to one live hypothesis.
@@ -66,7 +67,8 @@ BeamResult beamSearch(const BeamStepFunction &step, const BeamOptions &options, 
     for (int t = 0; t < maxLength && !live.empty(); ++t) {
         const BeamScores scores = step(parents, lastTokens);
         const std::size_t rows = live.size();
-        if (scores.logProbs.empty() || scores.logProbs.size() % rows != 0 || scores.attention.size() % rows != 0)
+        if (scores.logProbs.empty() || scores.logProbs.size() % rows != 0 || scores.attention.size() % rows != 0
+            || (!scores.copyGate.empty() && scores.copyGate.size() != rows))
             throw std::logic_error("beam search: the step function returned scores for the wrong number of rows");
         const std::size_t vocabularySize = scores.logProbs.size() / rows;
         const std::size_t attentionWidth = scores.attention.size() / rows;
@@ -96,11 +98,14 @@ BeamResult beamSearch(const BeamStepFunction &step, const BeamOptions &options, 
             grown.logProb = c.logProb;
             const float *attentionRow = scores.attention.data() + std::size_t(c.row) * attentionWidth;
             grown.attention.insert(grown.attention.end(), attentionRow, attentionRow + attentionWidth);
+            if (!scores.copyGate.empty())
+                grown.copyGate.push_back(scores.copyGate[std::size_t(c.row)]);
             const bool ended = c.token == Vocabulary::kEos;
             const double score = normalisedScore(grown.logProb, grown.tokens.size(), options.alpha);
             kept.kept.push_back({grown.tokens, grown.logProb, score, ended});
             if (ended || t + 1 == maxLength) {
-                finished.push_back({std::move(grown.tokens), grown.logProb, score, std::move(grown.attention)});
+                finished.push_back({std::move(grown.tokens), grown.logProb, score, std::move(grown.attention),
+                                    std::move(grown.copyGate)});
             } else {
                 parents.push_back(c.row);
                 lastTokens.push_back(c.token);

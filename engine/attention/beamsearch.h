@@ -26,6 +26,7 @@ struct BeamHypothesis {
     double logProb = 0;            // sum of log P(y_t | y_<t)
     double score = 0;              // logProb / |y|^alpha
     std::vector<float> attention;  // tokens.size() rows of the model's attention width; empty without attention
+    std::vector<float> copyGate;   // p_gen per token; empty without a pointer
 };
 
 // A hypothesis as it stood when a step kept it.
@@ -48,8 +49,9 @@ struct BeamResult {
 
 // What the model says about the next token of each live hypothesis.
 struct BeamScores {
-    std::vector<float> logProbs;   // rows x vocabulary size, row-major
+    std::vector<float> logProbs;   // rows x vocabulary size (a pointer's extended one), row-major
     std::vector<float> attention;  // rows x attention width, row-major; empty without attention
+    std::vector<float> copyGate;   // rows: p_gen of a pointer model; empty without one
 };
 
 // Advances the model one step for the live hypotheses. Row i extends row parents[i] of the

@@ -80,9 +80,12 @@ std::string encode(const Seq2SeqModel &model)
         w.i64(v);
     w.f64(c.dropout);
     w.u32(c.bidirectional);
-    const unsigned version = c.attention == AttentionKind::Bahdanau ? 1 : 2;
+    // The oldest version that holds the model, so older builds still read what they can use.
+    const unsigned version = c.usesPointer() ? 3 : c.attention == AttentionKind::Bahdanau ? 1 : 2;
     if (version >= 2)
         w.string(attentionName(c.attention));
+    if (version >= 3)
+        w.u32(1);  // the pointer
     const auto &words = model.vocabulary().words();
     w.u32(std::uint32_t(words.size()));
     for (const auto &word : words)
@@ -132,6 +135,7 @@ Seq2SeqModel decode(const std::string &bytes)
             if (!parseAttention(attention, &config.attention))
                 throw CheckpointError("the checkpoint's attention variant '" + attention + "' is unknown");
         }
+        config.pointer = version >= 3 && r.u32() != 0 ? PointerMode::On : PointerMode::Off;
         const std::string problem = validate(config);
         if (!problem.empty())
             throw CheckpointError("the checkpoint's model settings are invalid: " + problem);

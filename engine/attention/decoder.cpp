@@ -38,6 +38,7 @@ DecoderImpl::DecoderImpl(int vocabularySize, const ModelConfig &c)
               .dropout(c.layers > 1 ? c.dropout : 0.0)
               .batch_first(true))
     , out(outputInputSize(c), vocabularySize)
+    , copyGate(c.usesPointer() ? torch::nn::Linear(2 * c.hiddenSize + c.embedSize, 1) : torch::nn::Linear(nullptr))
     , m_kind(c.attention)
     , m_layers(c.layers)
     , m_hiddenSize(c.hiddenSize)
@@ -51,6 +52,8 @@ DecoderImpl::DecoderImpl(int vocabularySize, const ModelConfig &c)
         register_module("luong", luong);
     register_module("gru", gru);
     register_module("out", out);
+    if (copyGate)
+        register_module("copy_gate", copyGate);
 }
 
 torch::Tensor DecoderImpl::keys(const torch::Tensor &encoderOutputs)
@@ -163,4 +166,10 @@ torch::Tensor DecoderImpl::logits(const FusedDecoderWeights &w, const torch::Ten
         return torch::matmul(torch::cat({output, embedded}, -1), w.output).add_(w.outputBias);
     }
     return {};
+}
+
+torch::Tensor DecoderImpl::copyProbability(const torch::Tensor &output, const torch::Tensor &context,
+                                           const torch::Tensor &embedded)
+{
+    return torch::sigmoid(copyGate(torch::cat({output, context, embedded}, -1))).squeeze(-1);
 }

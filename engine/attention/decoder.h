@@ -76,6 +76,13 @@ public:
     // Logits from what the variant predicts from (see above); any leading dimensions.
     torch::Tensor logits(const FusedDecoderWeights &w, const torch::Tensor &output, const torch::Tensor &context,
                          const torch::Tensor &embedded) const;
+    // With the pointer: p_gen = sigmoid(w . [output; c_t; x] + b), the share of the distribution the
+    // vocabulary softmax gets (the rest copies through the attention); See et al. read the decoder
+    // state, the context and the input, and `output` is the state each variant predicts from.
+    // Any leading dimensions; the last one is dropped.
+    torch::Tensor copyProbability(const torch::Tensor &output, const torch::Tensor &context,
+                                  const torch::Tensor &embedded);
+    bool hasPointer() const { return !copyGate.is_empty(); }
 
     torch::nn::Embedding embedding{nullptr};
     torch::nn::Dropout dropout{nullptr};
@@ -83,6 +90,7 @@ public:
     LuongAttention luong{nullptr};         // luong-dot and luong-general only
     torch::nn::GRU gru{nullptr};
     torch::nn::Linear out{nullptr};
+    torch::nn::Linear copyGate{nullptr};  // with the pointer only
 
 private:
     FusedDecoderWeights regroup(bool contiguous) const;

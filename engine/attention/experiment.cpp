@@ -31,9 +31,7 @@ ExperimentResult runExperiment(const std::string &label, const Dataset &data, co
                                const std::atomic<bool> *stop)
 {
     const auto start = std::chrono::steady_clock::now();
-    const Vocabulary vocabulary = Vocabulary::build(data.train, dataset.maxVocabulary, dataset.minCount);
-    auto trained = std::make_shared<Seq2SeqModel>(model, vocabulary, modelSeed);
-    trained->datasetConfig = dataset;
+    auto trained = std::make_shared<Seq2SeqModel>(Seq2SeqModel::forDataset(model, data, dataset, modelSeed));
     ExperimentResult r;
     r.label = label;
     r.model = model;

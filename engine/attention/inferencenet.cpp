@@ -127,7 +127,7 @@ void copyRow(const std::vector<float> &table, int row, int count, float *out)
 
 bool InferenceNet::supports(Seq2SeqNetImpl &net)
 {
-    return net.decoder->kind() == AttentionKind::Bahdanau;
+    return net.decoder->kind() == AttentionKind::Bahdanau && !net.decoder->hasPointer();
 }
 
 InferenceNet::InferenceNet(Seq2SeqNetImpl &net)

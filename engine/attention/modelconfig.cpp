@@ -50,8 +50,22 @@ const std::vector<ConfigField<ModelConfig>> &modelConfigFields()
              attentionName(AttentionKind::LuongGeneral), attentionName(AttentionKind::None)},
             "How the decoder reads the encoder: additive scores (bahdanau), multiplicative ones (luong-dot, "
             "luong-general), or only the encoder's final state (none)."),
+        choiceField<&ModelConfig::pointer>(
+            "pointer", "pointer (copy words)", {"auto", "on", "off"},
+            "Let the decoder copy a source word by pointing at it with its attention, mixed with its own "
+            "word choice by a learned gate (See et al. 2017): any word can be reversed, even one never seen "
+            "in training. auto: on for a corpus file, off for the generated word list."),
     };
     return fields;
+}
+
+ModelConfig resolvedFor(ModelConfig config, bool corpus)
+{
+    if (config.pointer == PointerMode::Auto)
+        config.pointer = corpus ? PointerMode::On : PointerMode::Off;
+    if (config.attention == AttentionKind::None)
+        config.pointer = PointerMode::Off;
+    return config;
 }
 
 std::string validate(const ModelConfig &c)
@@ -59,5 +73,8 @@ std::string validate(const ModelConfig &c)
     std::string problem = checkFields(c, modelConfigFields());
     if (problem.empty() && c.bidirectional && c.hiddenSize % 2 != 0)
         problem = "hidden size must be even for a bidirectional encoder (got " + std::to_string(c.hiddenSize) + ")";
+    if (problem.empty() && c.pointer == PointerMode::On && c.attention == AttentionKind::None)
+        problem = "the pointer copies through the attention, and attention none has none: choose an attention "
+                  "variant or pointer off";
     return problem;
 }

@@ -12,6 +12,10 @@ enum class AttentionKind { Bahdanau, LuongDot, LuongGeneral, None };
 const char *attentionName(AttentionKind kind);
 bool parseAttention(const std::string &name, AttentionKind *kind);
 
+// The pointer-generator output of See et al. 2017 (see PointerMixture): words can be copied from the
+// source through the attention. Auto: on for sentences read from a corpus, off for generated ones.
+enum class PointerMode { Auto, On, Off };
+
 // Shape of the seq2seq network. With `hiddenSize` H the encoder emits H values per token
 // (H/2 per direction when bidirectional) and the decoder state is H wide.
 struct ModelConfig {
@@ -21,7 +25,16 @@ struct ModelConfig {
     double dropout = 0.1;
     bool bidirectional = true;
     AttentionKind attention = AttentionKind::Bahdanau;
+    PointerMode pointer = PointerMode::Auto;
+
+    // Whether the decoder has the pointer; Auto counts as off (a model built without knowing its
+    // data: resolve it first with resolvedFor()).
+    bool usesPointer() const { return pointer == PointerMode::On && attention != AttentionKind::None; }
 };
+
+// `config` with an Auto pointer decided for data read from a corpus or generated: on for a corpus,
+// off otherwise, and off for a model without attention, which has nothing to point with.
+ModelConfig resolvedFor(ModelConfig config, bool corpus);
 
 // Every field of ModelConfig: key, range, help and access (see ConfigField).
 const std::vector<ConfigField<ModelConfig>> &modelConfigFields();

@@ -63,9 +63,7 @@ Reproduction reproduce(const AttentionProject &project, int threads, const Train
 {
     const Dataset data = projectDataset(project);
     const DatasetConfig &d = project.dataset;
-    Seq2SeqModel model(project.model, Vocabulary::build(data.train, d.maxVocabulary, d.minCount),
-                       project.training.seed);
-    model.datasetConfig = d;
+    Seq2SeqModel model = Seq2SeqModel::forDataset(project.model, data, d, project.training.seed);
     TrainingConfig training = project.training;
     training.threads = threads;
     training.checkpointPath.clear();

@@ -3,6 +3,7 @@
 #include "engine/attention/batch.h"
 #include "engine/attention/checkpointformat.h"
 #include "engine/attention/inferencenet.h"
+#include "engine/attention/pointermixture.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/core/atomicfile.h"
 #include "engine/core/evalmodescope.h"
@@ -31,33 +32,40 @@ EmbeddingTable tableOf(const torch::Tensor &weight, const Vocabulary &vocabulary
 }
 
 // The source side of a decoded sentence (words cut to kMaxInputTokens, then <EOS>), and the ids
-// the encoder reads (without <EOS>: makeSourceBatch adds it).
-DecodedSentence sourceSide(const std::vector<std::string> &words, const Vocabulary &vocabulary, std::vector<int> *ids)
+// the encoder reads (without <EOS>: makeSourceBatch adds it) with their extended form.
+DecodedSentence sourceSide(const std::vector<std::string> &words, const Vocabulary &vocabulary, ExtendedSource *ids)
 {
     DecodedSentence r;
     const std::size_t kept = std::min(words.size(), std::size_t(Seq2SeqModel::kMaxInputTokens));
     r.truncatedInput = words.size() > kept;
     r.sourceTokens.assign(words.begin(), words.begin() + std::ptrdiff_t(kept));
-    for (const auto &w : r.sourceTokens) {
-        ids->push_back(vocabulary.id(w));
+    *ids = extendedSource(r.sourceTokens, vocabulary);
+    for (const auto &w : r.sourceTokens)
         r.sourceKnown.push_back(vocabulary.contains(w));
-    }
     r.sourceTokens.push_back("<EOS>");
     r.sourceKnown.push_back(true);
     return r;
 }
 
-// Appends one decoder step to `r`: its attention row (null without attention) and its word. An
-// <UNK> becomes the source word attended to most, unless that is the final <EOS>.
-void appendOutput(DecodedSentence &r, int token, const float *attentionRow, const Vocabulary &vocabulary,
-                  bool replaceUnknown)
+// Appends one decoder step to `r`: its attention row (null without attention), p_gen (negative
+// without the pointer) and its word. An extended id is the unknown source word it copies. Without
+// the pointer an <UNK> becomes the source word attended to most, unless that is the final <EOS>.
+void appendOutput(DecodedSentence &r, int token, const float *attentionRow, float copyGate, const ExtendedSource &source,
+                  const Vocabulary &vocabulary, bool replaceUnknown)
 {
     const int64_t columns = int64_t(r.sourceTokens.size());
     if (attentionRow)
         r.attention.insert(r.attention.end(), attentionRow, attentionRow + columns);
+    if (copyGate >= 0)
+        r.copyGate.push_back(copyGate);
+    if (token >= vocabulary.size()) {
+        r.outputTokens.push_back(source.unknownWords.at(std::size_t(token - vocabulary.size())));
+        r.outputCopied.push_back(true);
+        return;
+    }
     std::string word = vocabulary.word(token);
     bool copied = false;
-    if (token == Vocabulary::kUnk && replaceUnknown && attentionRow) {
+    if (token == Vocabulary::kUnk && replaceUnknown && attentionRow && copyGate < 0) {
         const int64_t focus = std::max_element(attentionRow, attentionRow + columns) - attentionRow;
         if (focus < columns - 1) {
             word = r.sourceTokens[std::size_t(focus)];
@@ -90,17 +98,19 @@ DecoderMemory repeatRows(const DecoderMemory &memory, int64_t rows)
 // Beam search's steps through the op-by-op decoder, for the attention variants InferenceNet does
 // not cover: the live hypotheses run through the decoder as one batch (in eval mode, so dropout
 // is a no-op).
-BeamStepFunction opByOpBeamSteps(Seq2SeqNet &net, const std::vector<int> &ids)
+BeamStepFunction opByOpBeamSteps(Seq2SeqNet &net, const ExtendedSource &ids)
 {
     struct Steps {
         Decoder decoder{nullptr};
         DecoderMemory memory, rowsMemory;
         FusedDecoderWeights w;
         DecoderState state;
+        torch::Tensor sourceExtended;  // (1, S)
     };
     auto steps = std::make_shared<Steps>();
     steps->decoder = net->decoder;
-    const Batch batch = makeSourceBatch({ids});
+    const Batch batch = makeSourceBatch({ids.ids}, {ids.extended});
+    steps->sourceExtended = batch.sourceExtended;
     torch::Tensor hidden;
     steps->memory = net->encode(batch.source, batch.sourceLengths, &hidden);
     steps->rowsMemory = steps->memory;
@@ -116,13 +126,23 @@ BeamStepFunction opByOpBeamSteps(Seq2SeqNet &net, const std::vector<int> &ids)
             state.attentional = state.attentional.index_select(0, rows);
         if (steps->rowsMemory.values.size(0) != rows.size(0))
             steps->rowsMemory = repeatRows(steps->memory, rows.size(0));
-        const auto embedded =
-            decoder->embedding(torch::tensor(std::vector<int64_t>(lastTokens.begin(), lastTokens.end()), torch::kLong));
+        const int64_t vocabularySize = decoder->embedding->weight.size(0);
+        const auto last = torch::tensor(std::vector<int64_t>(lastTokens.begin(), lastTokens.end()), torch::kLong);
+        const auto embedded = decoder->embedding(vocabularyIds(last, vocabularySize));
         const DecoderStepOutput s = decoder->step(steps->w, decoder->embeddingGates(steps->w, embedded), state,
                                                   steps->rowsMemory);
-        const torch::Tensor logProbs =
-            torch::log_softmax(decoder->logits(steps->w, s.output, s.context, embedded), 1).contiguous();
+        const torch::Tensor logits = decoder->logits(steps->w, s.output, s.context, embedded);
         BeamScores scores;
+        torch::Tensor logProbs;
+        if (decoder->hasPointer()) {
+            const torch::Tensor gate = decoder->copyProbability(s.output, s.context, embedded).contiguous();
+            const torch::Tensor source = steps->sourceExtended.expand({rows.size(0), -1});
+            const int64_t extendedSize = std::max(vocabularySize, source.max().item<int64_t>() + 1);
+            logProbs = pointerDistribution(logits, s.weights, gate, source, extendedSize).log().contiguous();
+            scores.copyGate.assign(gate.data_ptr<float>(), gate.data_ptr<float>() + gate.numel());
+        } else {
+            logProbs = torch::log_softmax(logits, 1).contiguous();
+        }
         scores.logProbs.assign(logProbs.data_ptr<float>(), logProbs.data_ptr<float>() + logProbs.numel());
         if (s.weights.defined()) {
             const torch::Tensor weights = s.weights.contiguous();
@@ -140,10 +160,19 @@ Seq2SeqModel::Seq2SeqModel(const ModelConfig &config, const Vocabulary &vocabula
     const std::string problem = validate(config);
     if (!problem.empty())
         throw std::invalid_argument("invalid model settings: " + problem);
-    d->config = config;
+    d->config = resolvedFor(config, /*corpus=*/false);  // callers that know their data resolve Auto first
     d->vocabulary = vocabulary;
     torch::manual_seed(seed);
     d->net = Seq2SeqNet(vocabulary.size(), config);
+}
+
+Seq2SeqModel Seq2SeqModel::forDataset(const ModelConfig &config, const Dataset &data, const DatasetConfig &dataset,
+                                      std::uint64_t seed)
+{
+    Seq2SeqModel model(resolvedFor(config, !dataset.corpusPath.empty()),
+                       Vocabulary::build(data.train, dataset.maxVocabulary, dataset.minCount), seed);
+    model.datasetConfig = dataset;
+    return model;
 }
 
 Seq2SeqModel::~Seq2SeqModel() = default;
@@ -209,29 +238,37 @@ std::vector<DecodedSentence> Seq2SeqModel::decodeBatch(const std::vector<std::ve
     if (sentences.empty())
         return {};
     std::vector<DecodedSentence> results;
-    std::vector<std::vector<int>> ids(sentences.size());
+    std::vector<ExtendedSource> sources(sentences.size());
+    std::vector<std::vector<int>> ids, extended;
     std::size_t longest = 0;
     for (std::size_t i = 0; i < sentences.size(); ++i) {
-        results.push_back(sourceSide(sentences[i], d->vocabulary, &ids[i]));
+        results.push_back(sourceSide(sentences[i], d->vocabulary, &sources[i]));
+        ids.push_back(sources[i].ids);
+        extended.push_back(sources[i].extended);
         longest = std::max(longest, ids[i].size());
     }
 
     torch::InferenceMode inference;
     EvalModeScope evalMode(d->net);
-    const Batch batch = makeSourceBatch(ids);
-    const GreedyOutput out = d->net->greedy(batch.source, batch.sourceLengths, maxOutputLength(longest));
+    const Batch batch = makeSourceBatch(ids, extended);
+    const GreedyOutput out = d->net->greedy(batch.source, batch.sourceLengths, maxOutputLength(longest),
+                                            /*stopAtEos=*/true, batch.sourceExtended);
     const auto tokens = out.tokens.accessor<int64_t, 2>();
     const bool attends = out.weights.defined();
     const torch::Tensor weights = attends ? out.weights.contiguous() : torch::Tensor();
     const float *w = attends ? weights.data_ptr<float>() : nullptr;
     const int64_t steps = out.tokens.size(1), width = attends ? weights.size(2) : 0;
+    const bool pointer = out.copyGate.defined();
+    const torch::Tensor gates = pointer ? out.copyGate.contiguous() : torch::Tensor();
+    const float *gate = pointer ? gates.data_ptr<float>() : nullptr;
 
     for (std::size_t i = 0; i < results.size(); ++i) {
         const int64_t maxSteps = std::min<int64_t>(steps, maxOutputLength(ids[i].size()));
         for (int64_t t = 0; t < maxSteps; ++t) {
             const float *row = attends ? w + (int64_t(i) * steps + t) * width : nullptr;
+            const float copyGate = pointer ? gate[int64_t(i) * steps + t] : -1.0f;
             const int token = int(tokens[int64_t(i)][t]);
-            appendOutput(results[i], token, row, d->vocabulary, options.replaceUnknown);
+            appendOutput(results[i], token, row, copyGate, sources[i], d->vocabulary, options.replaceUnknown);
             if (token == Vocabulary::kEos)
                 break;
         }
@@ -248,17 +285,17 @@ BeamDecoded Seq2SeqModel::beamReverse(const std::string &sentence, const BeamOpt
 BeamDecoded Seq2SeqModel::beamDecode(const std::vector<std::string> &tokens, const BeamOptions &beam,
                                      const DecodeOptions &options) const
 {
-    std::vector<int> ids;
+    ExtendedSource ids;
     const DecodedSentence source = sourceSide(tokens, d->vocabulary, &ids);
 
     // Inference mode, as decodeBatch(): no gradients and no autograd bookkeeping at all.
     torch::InferenceMode inference;
     EvalModeScope evalMode(d->net);
     const SingleThreadScope singleThread;  // a beam's few rows, as greedy() for a few sentences
-    const int maxLength = maxOutputLength(ids.size());
+    const int maxLength = maxOutputLength(ids.ids.size());
     BeamResult found;
     if (InferenceNet *fast = d->net->inference()) {
-        std::vector<int> source = ids;
+        std::vector<int> source = ids.ids;
         source.push_back(Vocabulary::kEos);  // as makeSourceBatch() ends every sentence
         fast->begin(source);
         found = beamSearch([fast](const std::vector<int> &parents,
@@ -269,16 +306,23 @@ BeamDecoded Seq2SeqModel::beamDecode(const std::vector<std::string> &tokens, con
     }
     BeamDecoded decoded;
     decoded.steps = std::move(found.steps);
+    decoded.copiedWords = ids.unknownWords;
     const std::size_t columns = source.sourceTokens.size();
     for (const BeamHypothesis &h : found.nbest) {
-        ScoredSentence scored{source, h.logProb, h.score};
+        ScoredSentence scored{source, h.tokens, h.logProb, h.score};
         for (std::size_t t = 0; t < h.tokens.size(); ++t) {
             const float *row = h.attention.empty() ? nullptr : h.attention.data() + t * columns;
-            appendOutput(scored.sentence, h.tokens[t], row, d->vocabulary, options.replaceUnknown);
+            const float gate = h.copyGate.empty() ? -1.0f : h.copyGate[t];
+            appendOutput(scored.sentence, h.tokens[t], row, gate, ids, d->vocabulary, options.replaceUnknown);
         }
         decoded.nbest.push_back(std::move(scored));
     }
     return decoded;
+}
+
+const std::string &BeamDecoded::word(int token, const Vocabulary &vocabulary) const
+{
+    return token < vocabulary.size() ? vocabulary.word(token) : copiedWords.at(std::size_t(token - vocabulary.size()));
 }
 
 const ModelConfig &Seq2SeqModel::config() const { return d->config; }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/attention/beamsearch.h"
+#include "engine/attention/dataset.h"
 #include "engine/attention/datasetconfig.h"
 #include "engine/attention/decodedsentence.h"
 #include "engine/attention/modelconfig.h"
@@ -26,13 +27,18 @@ struct DecodeOptions {
 // One hypothesis of a beam search, as a decoded sentence (<UNK> replaced as decode() does).
 struct ScoredSentence {
     DecodedSentence sentence;
+    std::vector<int> tokens;  // as the search saw them (BeamStep's ids)
     double logProb = 0;  // sum of log P(y_t | y_<t)
     double score = 0;    // logProb / |y|^alpha
 };
 
 struct BeamDecoded {
-    std::vector<ScoredSentence> nbest;  // best score first
-    std::vector<BeamStep> steps;        // the hypotheses kept at each step, as token ids
+    std::vector<ScoredSentence> nbest;     // best score first
+    std::vector<BeamStep> steps;           // the hypotheses kept at each step, as token ids
+    std::vector<std::string> copiedWords;  // pointer: the source words ids V, V+1, ... copy
+
+    // The word a token id of `steps` stands for.
+    const std::string &word(int token, const Vocabulary &vocabulary) const;
 };
 
 class Seq2SeqNet;
@@ -44,7 +50,12 @@ class Seq2SeqNet;
 class Seq2SeqModel
 {
 public:
+    // An Auto pointer counts as off here; forDataset() decides it from the data.
     Seq2SeqModel(const ModelConfig &config, const Vocabulary &vocabulary, std::uint64_t seed);
+    // A new model for `data`, built from `dataset`: the vocabulary of its training split, the pointer
+    // decided for a corpus or generated words (resolvedFor), `dataset` recorded.
+    static Seq2SeqModel forDataset(const ModelConfig &config, const Dataset &data, const DatasetConfig &dataset,
+                                   std::uint64_t seed);
     ~Seq2SeqModel();
     Seq2SeqModel(Seq2SeqModel &&) noexcept;
     Seq2SeqModel &operator=(Seq2SeqModel &&) noexcept;

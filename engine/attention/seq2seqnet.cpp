@@ -1,11 +1,14 @@
 #include "engine/attention/seq2seqnet.h"
 
 #include "engine/attention/inferencenet.h"
+#include "engine/attention/pointermixture.h"
 #include "engine/core/parameterversions.h"
 #include "engine/core/vocabulary.h"
 #include "engine/fast/singlethreadscope.h"
 
+#include <algorithm>
 #include <limits>
+#include <tuple>
 
 namespace {
 
@@ -33,12 +36,27 @@ DecoderMemory Seq2SeqNetImpl::encode(const torch::Tensor &source, const torch::T
     return {encoded.outputs, decoder->keys(encoded.outputs), mask, maskBias};
 }
 
-torch::Tensor Seq2SeqNetImpl::forward(const torch::Tensor &source, const torch::Tensor &lengths,
-                                      const torch::Tensor &target, const std::function<bool()> &teacherForce)
+std::pair<torch::Tensor, torch::Tensor> Seq2SeqNetImpl::predict(const FusedDecoderWeights &w, const DecoderStepOutput &step,
+                                                                const torch::Tensor &embedded,
+                                                                const torch::Tensor &sourceExtended)
+{
+    const torch::Tensor logits = decoder->logits(w, step.output, step.context, embedded);
+    if (!decoder->hasPointer())
+        return {logits.argmax(1), {}};
+    const torch::Tensor gate = decoder->copyProbability(step.output, step.context, embedded);
+    const int64_t extendedSize = std::max(logits.size(1), sourceExtended.max().item<int64_t>() + 1);
+    return {pointerDistribution(logits, step.weights, gate, sourceExtended, extendedSize).argmax(1), gate};
+}
+
+TeacherForcedOutput Seq2SeqNetImpl::forward(const torch::Tensor &source, const torch::Tensor &lengths,
+                                            const torch::Tensor &target, const std::function<bool()> &teacherForce,
+                                            const torch::Tensor &sourceExtended)
 {
     torch::Tensor hidden;
     const DecoderMemory memory = encode(source, lengths, &hidden);
+    const torch::Tensor extended = sourceExtended.defined() ? sourceExtended : source;
     const int64_t steps = target.size(1) - 1;
+    const int64_t vocabularySize = decoder->embedding->weight.size(0);
     // The coin is tossed in the same order as a step-by-step loop would; knowing the answers up
     // front lets every reference input be embedded and projected in one multiply.
     std::vector<int64_t> referenceColumns{0};
@@ -47,13 +65,14 @@ torch::Tensor Seq2SeqNetImpl::forward(const torch::Tensor &source, const torch::
         if ((forced[std::size_t(t)] = teacherForce()))
             referenceColumns.push_back(t);
     const auto columns = torch::tensor(referenceColumns, torch::kLong);
-    const auto referenceEmbedded = decoder->dropout(decoder->embedding(target.index_select(1, columns)));
+    const auto referenceEmbedded =
+        decoder->dropout(decoder->embedding(vocabularyIds(target.index_select(1, columns), vocabularySize)));
     const FusedDecoderWeights w = decoder->fusedWeights();
     const auto referenceGates = decoder->embeddingGates(w, referenceEmbedded).unbind(1);
     const auto referenceInputs = referenceEmbedded.unbind(1);
 
     DecoderState state{hidden.unbind(0), {}};
-    std::vector<torch::Tensor> outputs, contexts, embeddings;
+    std::vector<torch::Tensor> outputs, contexts, embeddings, weights;
     std::size_t nextReference = 0;
     torch::Tensor embedded, gates;
     for (int64_t t = 0; t < steps; ++t) {
@@ -66,24 +85,32 @@ torch::Tensor Seq2SeqNetImpl::forward(const torch::Tensor &source, const torch::
         outputs.push_back(s.output);
         if (s.context.defined())
             contexts.push_back(s.context);
+        if (decoder->hasPointer())
+            weights.push_back(s.weights);
         embeddings.push_back(embedded);
         if (t + 1 < steps && !forced[std::size_t(t) + 1]) {
-            // Only the argmax is needed here; the logits that are trained come from one multiply below.
+            // Only the argmax is needed here; what is trained comes from the multiplies below.
             torch::Tensor prediction;
             {
                 torch::NoGradGuard noGrad;
-                prediction = decoder->logits(w, s.output, s.context, embedded).argmax(1);
+                prediction = vocabularyIds(predict(w, s, embedded, extended).first, vocabularySize);
             }
             embedded = decoder->dropout(decoder->embedding(prediction));
             gates = decoder->embeddingGates(w, embedded);
         }
     }
-    return decoder->logits(w, torch::stack(outputs, 1), contexts.empty() ? torch::Tensor() : torch::stack(contexts, 1),
-                           torch::stack(embeddings, 1));
+    const torch::Tensor output = torch::stack(outputs, 1), embedding = torch::stack(embeddings, 1);
+    const torch::Tensor context = contexts.empty() ? torch::Tensor() : torch::stack(contexts, 1);
+    TeacherForcedOutput out{decoder->logits(w, output, context, embedding), {}, {}};
+    if (decoder->hasPointer()) {
+        out.weights = torch::stack(weights, 1);
+        out.copyGate = decoder->copyProbability(output, context, embedding);
+    }
+    return out;
 }
 
 GreedyOutput Seq2SeqNetImpl::greedy(const torch::Tensor &source, const torch::Tensor &lengths, int maxSteps,
-                                    bool stopAtEos)
+                                    bool stopAtEos, const torch::Tensor &sourceExtended)
 {
     const int64_t batch = source.size(0);
     const SingleThreadScope singleThread(batch <= kSingleThreadBatch);
@@ -91,25 +118,31 @@ GreedyOutput Seq2SeqNetImpl::greedy(const torch::Tensor &source, const torch::Te
         return greedyOne(source.narrow(1, 0, lengths[0].item<int64_t>()), maxSteps, stopAtEos);
     torch::Tensor hidden;
     const DecoderMemory memory = encode(source, lengths, &hidden);
+    const torch::Tensor extended = sourceExtended.defined() ? sourceExtended : source;
+    const int64_t vocabularySize = decoder->embedding->weight.size(0);
     const FusedDecoderWeights w = decoder->fusedWeights();
     torch::Tensor input = torch::full({batch}, Vocabulary::kSos, torch::kLong);
     torch::Tensor done = torch::zeros({batch}, torch::kBool);
     DecoderState state{hidden.unbind(0), {}};
-    std::vector<torch::Tensor> tokens, weights;
+    std::vector<torch::Tensor> tokens, weights, gates;
     for (int t = 0; t < maxSteps; ++t) {
-        const auto embedded = decoder->dropout(decoder->embedding(input));
+        const auto embedded = decoder->dropout(decoder->embedding(vocabularyIds(input, vocabularySize)));
         const DecoderStepOutput s = decoder->step(w, decoder->embeddingGates(w, embedded), state, memory);
-        input = decoder->logits(w, s.output, s.context, embedded).argmax(1);
+        torch::Tensor gate;
+        std::tie(input, gate) = predict(w, s, embedded, extended);
         tokens.push_back(input);
         if (s.weights.defined())
             weights.push_back(s.weights);
+        if (gate.defined())
+            gates.push_back(gate);
         if (!stopAtEos)
             continue;
         done = done.logical_or(input == Vocabulary::kEos);
         if (done.all().item<bool>())
             break;
     }
-    return {torch::stack(tokens, 1), weights.empty() ? torch::Tensor() : torch::stack(weights, 1)};
+    const auto stacked = [](const std::vector<torch::Tensor> &v) { return v.empty() ? torch::Tensor() : torch::stack(v, 1); };
+    return {torch::stack(tokens, 1), stacked(weights), stacked(gates)};
 }
 
 void Seq2SeqNetImpl::prepareInference()

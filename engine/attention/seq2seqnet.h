@@ -12,8 +12,16 @@
 class InferenceNet;
 
 struct GreedyOutput {
-    torch::Tensor tokens;   // (B, steps) int64
-    torch::Tensor weights;  // (B, steps, S); undefined for a model without attention
+    torch::Tensor tokens;    // (B, steps) int64; with the pointer, extended ids (see PointerMixture)
+    torch::Tensor weights;   // (B, steps, S); undefined for a model without attention
+    torch::Tensor copyGate;  // (B, steps): p_gen; undefined without the pointer
+};
+
+// What forward() computed for every target step.
+struct TeacherForcedOutput {
+    torch::Tensor logits;    // (B, T-1, V)
+    torch::Tensor weights;   // (B, T-1, S); with the pointer only
+    torch::Tensor copyGate;  // (B, T-1): p_gen; with the pointer only
 };
 
 // Encoder + decoder (with the attention its ModelConfig names). forward() trains with teacher forcing, greedy() decodes.
@@ -24,14 +32,21 @@ public:
     ~Seq2SeqNetImpl() override;
 
     DecoderMemory encode(const torch::Tensor &source, const torch::Tensor &lengths, torch::Tensor *hidden);
-    // Logits (B, T-1, V) for target[:, 1:]. Before each step `teacherForce()` decides, for the
-    // whole batch, whether the next input is the reference token or the model's own prediction.
-    torch::Tensor forward(const torch::Tensor &source, const torch::Tensor &lengths, const torch::Tensor &target,
-                          const std::function<bool()> &teacherForce);
+    // The predictions for target[:, 1:]. Before each step `teacherForce()` decides, for the whole
+    // batch, whether the next input is the reference token or the model's own prediction (with the
+    // pointer, the argmax of the extended distribution over `sourceExtended`, see Batch).
+    TeacherForcedOutput forward(const torch::Tensor &source, const torch::Tensor &lengths, const torch::Tensor &target,
+                                const std::function<bool()> &teacherForce, const torch::Tensor &sourceExtended = {});
     // Decodes until every sentence has emitted <EOS> (unless `stopAtEos` is false) or `maxSteps` steps.
     // One sentence in eval mode without gradients goes through an InferenceNet: the same result in
-    // a fraction of the time (bench: greedy latency).
-    GreedyOutput greedy(const torch::Tensor &source, const torch::Tensor &lengths, int maxSteps, bool stopAtEos = true);
+    // a fraction of the time (bench: greedy latency). With the pointer, `sourceExtended` numbers the
+    // words it can copy (undefined: the source ids).
+    GreedyOutput greedy(const torch::Tensor &source, const torch::Tensor &lengths, int maxSteps, bool stopAtEos = true,
+                        const torch::Tensor &sourceExtended = {});
+    // The prediction of one step as extended ids (B): the argmax of the pointer's mixture, or of
+    // the logits without the pointer; and p_gen when there is a pointer.
+    std::pair<torch::Tensor, torch::Tensor> predict(const FusedDecoderWeights &w, const DecoderStepOutput &step,
+                                                    const torch::Tensor &embedded, const torch::Tensor &sourceExtended);
     // Builds that InferenceNet for the current weights now, if this net has its shape, instead of
     // in the first one-sentence greedy() after them. Not thread-safe.
     void prepareInference();

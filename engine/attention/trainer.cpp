@@ -1,6 +1,7 @@
 #include "engine/attention/trainer.h"
 
 #include "engine/attention/batch.h"
+#include "engine/attention/pointermixture.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/core/adam.h"
@@ -76,6 +77,26 @@ std::vector<Result> overShards(int64_t rows, int workers, const Shard &shard)
     return results;
 }
 
+// The mean token loss of `out` against the extended target (B, T) of rows [begin, end) of `batch`:
+// the pointer's mixture, or cross-entropy over the vocabulary.
+torch::Tensor tokenLoss(const TeacherForcedOutput &out, const Batch &batch, int64_t begin, int64_t end)
+{
+    if (!out.copyGate.defined())
+        return maskedCrossEntropy(out.logits, batch.target.slice(0, begin, end).slice(1, 1));
+    return maskedPointerLoss(out.logits, out.weights, out.copyGate, batch.sourceExtended.slice(0, begin, end),
+                             batch.targetExtended.slice(0, begin, end).slice(1, 1));
+}
+
+// What the model predicts at every step of `out`, as extended ids (B, T).
+torch::Tensor predictions(const TeacherForcedOutput &out, const Batch &batch, int64_t begin, int64_t end)
+{
+    if (!out.copyGate.defined())
+        return out.logits.argmax(2);
+    const torch::Tensor source = batch.sourceExtended.slice(0, begin, end);
+    const int64_t extendedSize = std::max(out.logits.size(2), source.max().item<int64_t>() + 1);
+    return pointerDistribution(out.logits, out.weights, out.copyGate, source, extendedSize).argmax(2);
+}
+
 // Forward and backward pass of one batch over shards of its rows. Every shard follows the same
 // teacher-forcing decisions and its loss is weighted by its share of the batch's target tokens,
 // so the gradients add up to those of the whole batch. Returns the batch's mean token loss.
@@ -89,11 +110,12 @@ double forwardBackward(Seq2SeqNet &net, const Batch &batch, const std::function<
     double loss = 0;
     for (double part : overShards(batch.size(), workers, [&](int64_t begin, int64_t end) {
              std::size_t coin = 0;
-             const auto logits = net->forward(batch.source.slice(0, begin, end), batch.sourceLengths.slice(0, begin, end),
-                                              batch.target.slice(0, begin, end), [&] { return bool(coins[coin++]); });
+             const auto out = net->forward(batch.source.slice(0, begin, end), batch.sourceLengths.slice(0, begin, end),
+                                           batch.target.slice(0, begin, end), [&] { return bool(coins[coin++]); },
+                                           batch.sourceExtended.slice(0, begin, end));
              const auto shardTarget = target.slice(0, begin, end);
              const double share = double((shardTarget != Vocabulary::kPad).sum().item<int64_t>()) / tokens;
-             const auto shardLoss = maskedCrossEntropy(logits, shardTarget) * share;
+             const auto shardLoss = tokenLoss(out, batch, begin, end) * share;
              const double value = shardLoss.item<double>();
              if (std::isfinite(value))
                  shardLoss.backward();
@@ -122,15 +144,20 @@ Validation validate(Seq2SeqNet &net, const std::vector<Batch> &batches, int work
     for (const Batch &b : batches)
         for (const Part &p : overShards(b.size(), workers, [&](int64_t begin, int64_t end) {
                  torch::NoGradGuard noGrad;  // per thread
-                 const auto logits = net->forward(b.source.slice(0, begin, end), b.sourceLengths.slice(0, begin, end),
-                                                  b.target.slice(0, begin, end), [] { return false; });
-                 const auto target = b.target.slice(0, begin, end).slice(1, 1);
+                 const auto out = net->forward(b.source.slice(0, begin, end), b.sourceLengths.slice(0, begin, end),
+                                               b.target.slice(0, begin, end), [] { return false; },
+                                               b.sourceExtended.slice(0, begin, end));
+                 // Without the pointer an <UNK> predicted for an unknown word counts as right: decoding
+                 // replaces it by the source word attended to most.
+                 const auto &targets = out.copyGate.defined() ? b.targetExtended : b.target;
+                 const auto target = targets.slice(0, begin, end).slice(1, 1);
                  const auto real = target != Vocabulary::kPad;
                  Part part;
                  part.tokens = real.sum().item<int64_t>();
-                 part.lossSum = maskedCrossEntropy(logits, target).item<double>() * double(part.tokens);
+                 part.lossSum = tokenLoss(out, b, begin, end).item<double>() * double(part.tokens);
                  // A sentence matches when every real target position (words and <EOS>) is predicted.
-                 part.correct = logits.argmax(2).ne(target).logical_and(real).any(1).logical_not().sum().item<int64_t>();
+                 part.correct =
+                     predictions(out, b, begin, end).ne(target).logical_and(real).any(1).logical_not().sum().item<int64_t>();
                  return part;
              })) {
             total.lossSum += p.lossSum;

@@ -69,7 +69,7 @@ WordRemovalEffect measureWordRemoval(const Seq2SeqModel &model, const std::vecto
     std::vector<std::vector<std::string>> sources{source};
     for (std::size_t i = 0; i < source.size(); ++i)
         sources.push_back(changedSource(source, i, mode));
-    const std::vector<double> logProbs = outputLogProbs(model, sources, emittedTokenIds(model, effect.original));
+    const std::vector<double> logProbs = outputLogProbs(model, sources, effect.original);
     effect.logProb = logProbs.front();
     const std::vector<DecodedSentence> changed =
         model.decodeBatch(std::vector<std::vector<std::string>>(sources.begin() + 1, sources.end()));

@@ -13,11 +13,11 @@
 
 namespace {
 
-QString joined(const std::vector<int> &tokens, const Vocabulary &vocabulary)
+QString joined(const std::vector<int> &tokens, const BeamDecoded &result, const Vocabulary &vocabulary)
 {
     QStringList words;
     for (int id : tokens)
-        words << QString::fromStdString(vocabulary.word(id));
+        words << QString::fromStdString(result.word(id, vocabulary));
     return words.join(QLatin1Char(' '));
 }
 
@@ -91,17 +91,11 @@ void BeamView::setResult(const BeamDecoded &result, const Vocabulary &vocabulary
     if (!result.nbest.empty())
         m_nbest->selectRow(0);
 
-    // The winner as the token ids the search saw: a copied word was <UNK> there.
-    std::vector<int> winner;
-    if (!result.nbest.empty()) {
-        const DecodedSentence &best = result.nbest.front().sentence;
-        for (std::size_t i = 0; i < best.outputTokens.size(); ++i)
-            winner.push_back(best.outputCopied[i] ? Vocabulary::kUnk : vocabulary.id(best.outputTokens[i]));
-    }
+    const std::vector<int> winner = result.nbest.empty() ? std::vector<int>() : result.nbest.front().tokens;
     for (int t = 0; t < int(result.steps.size()); ++t) {
         auto *step = new QTreeWidgetItem(m_steps, {tr("Step %1").arg(t + 1)});
         for (const BeamStepEntry &entry : result.steps[std::size_t(t)].kept) {
-            QString text = joined(entry.tokens, vocabulary);
+            QString text = joined(entry.tokens, result, vocabulary);
             if (entry.finished)
                 text += tr("  (finished)");
             auto *item = new QTreeWidgetItem(step, {text, locale.toString(entry.score, 'f', 3)});

@@ -271,7 +271,7 @@ void TestBeamSearch::nbestIsSortedFiniteAndComplete()
                 QVERIFY(h.sentence.outputTokens[t] != "<EOS>");
             // The search's sum is what the model gives the sentence under teacher forcing; a
             // hypothesis continued from another's state would not match.
-            const double forced = outputLogProbs(model, {tokenize(sentence, true)}, emittedTokenIds(model, h.sentence)).front();
+            const double forced = outputLogProbs(model, {tokenize(sentence, true)}, h.sentence).front();
             QVERIFY2(std::abs(h.logProb - forced) < 1e-3, sentence);
             if (model.hasAttention()) {
                 QCOMPARE(h.sentence.attention.size(), length * h.sentence.sourceTokens.size());

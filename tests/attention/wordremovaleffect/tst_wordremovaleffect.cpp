@@ -72,7 +72,7 @@ void TestWordRemovalEffect::teacherForcedScoreIsWhatGreedyDecodingSaw()
         QCOMPARE(decoded.nbest.size(), std::size_t(1));
         const ScoredSentence &best = decoded.nbest.front();
         QCOMPARE(best.sentence.outputTokens, m_model->decode(words).outputTokens);
-        const double forced = outputLogProbs(*m_model, {words}, emittedTokenIds(*m_model, best.sentence)).front();
+        const double forced = outputLogProbs(*m_model, {words}, best.sentence).front();
         QVERIFY2(std::abs(forced - best.logProb) < 1e-3,
                  qPrintable(QString("%1: %2 vs %3").arg(sentence).arg(forced).arg(best.logProb)));
         QVERIFY(forced <= 0);
@@ -86,7 +86,7 @@ void TestWordRemovalEffect::batchedScoresEqualOneAtATime()
 {
     const std::vector<std::vector<std::string>> sources = {tokenize(kSentence), tokenize("the cat sat"),
                                                            tokenize("mat on the cat sat the dog bird")};
-    const std::vector<int> output = emittedTokenIds(*m_model, m_model->reverse(kSentence));
+    const DecodedSentence output = m_model->reverse(kSentence);
     const std::vector<double> batched = outputLogProbs(*m_model, sources, output);
     QCOMPARE(batched.size(), sources.size());
     for (std::size_t i = 0; i < sources.size(); ++i)
