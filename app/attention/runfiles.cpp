@@ -57,14 +57,20 @@ QJsonObject decodedObject(const DecodedSentence &s, bool replaceUnknown)
                      {"unk_replacement", replaceUnknown},
                      {"unk_replacement_used", anyCopied},
                      {"input_truncated", s.truncatedInput}};
+    if (!s.copyGate.empty()) {  // a pointer model
+        QJsonArray gates;
+        for (float g : s.copyGate)
+            gates.append(double(g));
+        root.insert("copy_gate", gates);
+    }
     return root;
 }
 
-QJsonArray wordsOf(const std::vector<int> &tokens, const Vocabulary &vocabulary)
+QJsonArray wordsOf(const std::vector<int> &tokens, const BeamDecoded &decoded, const Vocabulary &vocabulary)
 {
     QJsonArray words;
     for (int token : tokens)
-        words.append(QString::fromStdString(vocabulary.word(token)));
+        words.append(QString::fromStdString(decoded.word(token, vocabulary)));
     return words;
 }
 
@@ -210,7 +216,13 @@ bool writeMetrics(const QString &path, const Seq2SeqModel &model, const Training
                                           {"exact_match", test.exactMatch},
                                           {"token_accuracy", test.tokenAccuracy},
                                           {"decoding", "greedy, one sentence at a time"},
-                                          {"by_length", byLength}}},
+                                          {"by_length", byLength},
+                                          {"with_unknown_words",
+                                           QJsonObject{{"sentences", test.withUnknownWords.total},
+                                                       {"exact_match", test.withUnknownWords.total
+                                                                           ? double(test.withUnknownWords.correct)
+                                                                                 / test.withUnknownWords.total
+                                                                           : 0.0}}}}},
                      {"config", config}};
     return writeFileAtomically(path, QJsonDocument(root).toJson(QJsonDocument::Indented), error);
 }
@@ -251,7 +263,7 @@ QString beamJson(const BeamDecoded &decoded, const BeamOptions &options, const V
     for (std::size_t t = 0; t < decoded.steps.size(); ++t) {
         QJsonArray kept;
         for (const BeamStepEntry &e : decoded.steps[t].kept)
-            kept.append(QJsonObject{{"tokens", wordsOf(e.tokens, vocabulary)},
+            kept.append(QJsonObject{{"tokens", wordsOf(e.tokens, decoded, vocabulary)},
                                     {"score", e.score},
                                     {"log_prob", e.logProb},
                                     {"finished", e.finished}});

@@ -412,8 +412,13 @@ void InferencePanel::renderTokens()
         else if (m_sentence.outputCopied[std::size_t(i)])
             style = QString::fromLatin1(kCopiedStyle);
         anyCopied |= bool(m_sentence.outputCopied[std::size_t(i)]);
-        output << tokenSpan(token, style);
+        QString span = tokenSpan(token, style);
+        if (std::size_t(i) < m_sentence.copyGate.size())
+            span += QStringLiteral("<sub style=\"color:gray\">%1</sub>")
+                        .arg(QLocale().toString(double(m_sentence.copyGate[std::size_t(i)]), 'f', 2));
+        output << span;
     }
+    const bool pointer = !m_sentence.copyGate.empty();
     QString sourceHtml = source.join(QLatin1Char(' '));
     if (m_sentence.truncatedInput)
         sourceHtml += tr(" <small>(cut to the first %1 tokens)</small>").arg(Seq2SeqModel::kMaxInputTokens);
@@ -425,9 +430,15 @@ void InferencePanel::renderTokens()
     if (anyUnknown)
         legend << tr("<span style=\"%1\">&nbsp;underlined&nbsp;</span>: not in the model's vocabulary (read as "
                      "&lt;UNK&gt;)").arg(QString::fromLatin1(kUnknownStyle));
-    if (anyCopied)
+    if (anyCopied && pointer)
+        legend << tr("<span style=\"%1\">&nbsp;italic&nbsp;</span>: not in the vocabulary, copied from the input by "
+                     "the pointer").arg(QString::fromLatin1(kCopiedStyle));
+    else if (anyCopied)
         legend << tr("<span style=\"%1\">&nbsp;italic&nbsp;</span>: the model said &lt;UNK&gt;; the input word it "
                      "attended to most is shown instead").arg(QString::fromLatin1(kCopiedStyle));
+    if (pointer)
+        legend << tr("small numbers: p_gen, how much of each word's probability came from the vocabulary; the rest "
+                     "was copied from the input through the attention");
     m_notice->setText(QStringLiteral("<small>%1</small>").arg(legend.join(QStringLiteral("<br>"))));
     m_notice->setVisible(!legend.isEmpty());
 

@@ -7,6 +7,7 @@
 #include "ui/core/plottheme.h"
 
 #include <QKeyEvent>
+#include <QLocale>
 #include <QToolTip>
 
 #include <algorithm>
@@ -119,18 +120,18 @@ void AttentionHeatmap::setAttention(const DecodedSentence &sentence)
     QStringList output;
     for (const std::string &token : sentence.outputTokens)
         output << QString::fromStdString(token);
-    setData(source, output, sentence.attention, sentence.sourceKnown, sentence.outputCopied);
+    setData(source, output, sentence.attention, sentence.sourceKnown, sentence.outputCopied, sentence.copyGate);
 }
 
 void AttentionHeatmap::setMatrix(const QStringList &sourceTokens, const QStringList &outputTokens,
                                  const std::vector<float> &weights)
 {
-    setData(sourceTokens, outputTokens, weights, {}, {});
+    setData(sourceTokens, outputTokens, weights, {}, {}, {});
 }
 
 void AttentionHeatmap::setData(const QStringList &sourceTokens, const QStringList &outputTokens,
                                const std::vector<float> &weights, const std::vector<bool> &sourceKnown,
-                               const std::vector<bool> &outputCopied)
+                               const std::vector<bool> &outputCopied, const std::vector<float> &copyGate)
 {
     if (sourceTokens.isEmpty() || outputTokens.isEmpty()) {
         showMessage(tr("No attention to show: the sentence has no tokens"));
@@ -148,7 +149,7 @@ void AttentionHeatmap::setData(const QStringList &sourceTokens, const QStringLis
     m_selectedRow = m_selectedColumn = -1;
     m_rightCells.clear();
     m_message->setVisible(false);
-    rebuildTicks(sourceKnown, outputCopied);
+    rebuildTicks(sourceKnown, outputCopied, copyGate);
     rebuildCells();
     rebuildRightCellItems();
     updateSelectionItems();
@@ -168,7 +169,7 @@ void AttentionHeatmap::showMessage(const QString &message)
     m_map->setVisible(false);
     rebuildCells();
     rebuildRightCellItems();
-    rebuildTicks({}, {});
+    rebuildTicks({}, {}, {});
     updateSelectionItems();
     xAxis->setRange(0, 1);
     yAxis->setRange(0, 1);
@@ -459,7 +460,8 @@ void AttentionHeatmap::rebuildCells()
     }
 }
 
-void AttentionHeatmap::rebuildTicks(const std::vector<bool> &sourceKnown, const std::vector<bool> &outputCopied)
+void AttentionHeatmap::rebuildTicks(const std::vector<bool> &sourceKnown, const std::vector<bool> &outputCopied,
+                                    const std::vector<float> &copyGate)
 {
     auto xTicker = qSharedPointerCast<QCPAxisTickerText>(xAxis->ticker());
     auto yTicker = qSharedPointerCast<QCPAxisTickerText>(yAxis->ticker());
@@ -477,7 +479,10 @@ void AttentionHeatmap::rebuildTicks(const std::vector<bool> &sourceKnown, const 
         const std::size_t i = std::size_t(row);
         const bool copied = i < outputCopied.size() && outputCopied[i];
         anyCopied = anyCopied || copied;
-        yTicker->addTick(row, copied ? m_outputTokens[row] + QLatin1Char('*') : m_outputTokens[row]);
+        QString label = copied ? m_outputTokens[row] + QLatin1Char('*') : m_outputTokens[row];
+        if (i < copyGate.size())
+            label += QStringLiteral(" (%1)").arg(QLocale().toString(double(copyGate[i]), 'f', 2));
+        yTicker->addTick(row, label);
     }
     xAxis->setTickLabels(columns() > 0);
     yAxis->setTickLabels(rows() > 0);
@@ -487,8 +492,13 @@ void AttentionHeatmap::rebuildTicks(const std::vector<bool> &sourceKnown, const 
     m_tickNotes.clear();
     if (anyUnknown)
         m_tickNotes << tr("input* not in the vocabulary (read as <UNK>)");
+    const bool pointer = !copyGate.empty();
     if (anyCopied)
-        m_tickNotes << tr("output* was <UNK>, replaced by the input word attended to most");
+        m_tickNotes << (pointer ? tr("output* copied from the input by the pointer")
+                                : tr("output* was <UNK>, replaced by the input word attended to most"));
+    if (pointer)
+        m_tickNotes << tr("(p): p_gen, the share generated from the vocabulary; the rest, 1 - p, is copied along "
+                          "the row's weights, which are the copy distribution");
     updateFootnote();
 }
 

@@ -72,11 +72,13 @@ protected:
     void focusOutEvent(QFocusEvent *event) override;
 
 private:
+    // `copyGate`: a pointer model's p_gen per output row (empty without a pointer).
     void setData(const QStringList &sourceTokens, const QStringList &outputTokens,
                  const std::vector<float> &weights, const std::vector<bool> &sourceKnown,
-                 const std::vector<bool> &outputCopied);
+                 const std::vector<bool> &outputCopied, const std::vector<float> &copyGate);
     void rebuildCells();
-    void rebuildTicks(const std::vector<bool> &sourceKnown, const std::vector<bool> &outputCopied);
+    void rebuildTicks(const std::vector<bool> &sourceKnown, const std::vector<bool> &outputCopied,
+                      const std::vector<float> &copyGate);
     void setFootnote(const QString &text);
     // Chooses label rotation and whether numbers fit in the cells for the current viewport.
     void adaptToViewport();
