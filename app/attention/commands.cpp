@@ -63,6 +63,10 @@ void printReport(const EvaluationReport &report, int examples, DecodeMode mode)
     for (const auto &[length, bucket] : report.byLength)
         std::cout << "  " << length << ": " << percent(double(bucket.correct) / bucket.total);
     std::cout << "\n";
+    const LengthAccuracy &unknown = report.withUnknownWords;
+    if (unknown.total > 0)
+        std::cout << "Sentences with words outside the vocabulary: " << unknown.total << ", exact match "
+                  << percent(double(unknown.correct) / unknown.total) << "\n";
 }
 
 std::string examplesText(const EvaluationReport &report)
@@ -160,13 +164,14 @@ int runTrain(const std::vector<std::string> &arguments)
     } catch (const DatasetError &e) {
         return failure(e.what());
     }
-    const Vocabulary vocabulary = Vocabulary::build(data.train, d.maxVocabulary, d.minCount);
-    Seq2SeqModel model(m, vocabulary, t.seed);
-    model.datasetConfig = d;
+    Seq2SeqModel model = Seq2SeqModel::forDataset(m, data, d, t.seed);
+    const Vocabulary &vocabulary = model.vocabulary();
     t.checkpointPath = file("model.ckpt").toStdString();
-    std::printf("task %s | %zu train / %zu val / %zu test sentences | vocabulary %d | attention %s | %lld parameters\n",
+    std::printf("task %s | %zu train / %zu val / %zu test sentences | vocabulary %d | attention %s%s | %lld "
+                "parameters\n",
                 taskName(d.task), data.train.size(), data.val.size(), data.test.size(), vocabulary.size(),
-                attentionName(m.attention), static_cast<long long>(model.parameterCount()));
+                attentionName(m.attention), model.config().usesPointer() ? " with pointer" : "",
+                static_cast<long long>(model.parameterCount()));
     if (data.skippedBlank + data.skippedTooLong + data.skippedTooShort > 0)
         std::printf("corpus: skipped %d blank lines, %d lines longer than %d tokens, %d shorter than %d\n",
                     data.skippedBlank, data.skippedTooLong, d.maxLength, data.skippedTooShort, d.minLength);

@@ -61,6 +61,11 @@ EvaluationReport evaluate(const Seq2SeqModel &model, const std::vector<SentenceP
         LengthAccuracy &bucket = report.byLength[int(reference.size())];
         bucket.correct += match;
         ++bucket.total;
+        const auto &source = data[i].source;
+        if (std::any_of(source.begin(), source.end(), [&](const std::string &w) { return !model.vocabulary().contains(w); })) {
+            report.withUnknownWords.correct += match;
+            ++report.withUnknownWords.total;
+        }
         report.examples.push_back({joinTokens(data[i].source), joinTokens(output), joinTokens(reference), match});
     }
     report.exactMatch = data.empty() ? 0.0 : double(exact) / double(data.size());

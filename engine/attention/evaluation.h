@@ -26,6 +26,7 @@ struct EvaluationReport {
     double exactMatch = 0;      // 0..1: output words == reference words
     double tokenAccuracy = 0;   // 0..1: reference positions predicted right
     std::map<int, LengthAccuracy> byLength;  // by reference length in words
+    LengthAccuracy withUnknownWords;         // sentences with a source word outside the vocabulary
     std::vector<Example> examples;           // every sentence, in data order
 };
 
