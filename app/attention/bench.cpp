@@ -1,5 +1,7 @@
 #include "app/attention/bench.h"
 
+#include "app/attention/benchfigures.h"
+#include "app/attention/corpusbench.h"
 #include "app/attention/runfiles.h"
 #include "app/commandline.h"
 #include "app/eventlooplateness.h"
@@ -34,6 +36,8 @@
 #include <iostream>
 #include <thread>
 
+using namespace benchfigures;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -41,8 +45,6 @@ using Clock = std::chrono::steady_clock;
 constexpr double kTargetExactMatch = 0.99;
 constexpr int kLatencyWords = 10;               // as reference.py --latency
 constexpr int kLatencySteps = kLatencyWords + 1;  // words + <EOS>
-constexpr int kLatencyWarmup = 50;
-constexpr int kLatencyCalls = 500;
 constexpr int kTickMs = 10;       // the GUI-thread timer whose lateness is the stall
 constexpr int kKeystrokeMs = 150;  // a typist's pace: each keystroke decodes on the GUI thread
 
@@ -71,40 +73,9 @@ struct GuiStall {
     double seconds = 0;
 };
 
-struct Latency {
-    std::vector<double> ms;  // sorted
-    bool outputCorrect = false;
-};
-
 double secondsSince(Clock::time_point start)
 {
     return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-// Same definition as reference.py: the ceil(0.99 n)-th smallest.
-double percentile99(const std::vector<double> &sorted)
-{
-    if (sorted.empty())
-        return 0;
-    const std::size_t rank = std::size_t(std::ceil(0.99 * double(sorted.size())));
-    return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
-}
-
-double mean(const std::vector<double> &v)
-{
-    double s = 0;
-    for (double x : v)
-        s += x;
-    return v.empty() ? 0 : s / double(v.size());
 }
 
 
@@ -251,52 +222,12 @@ Latency measureGreedyLatency(const Seq2SeqModel &model, const SentencePair &sent
     return result;
 }
 
-// The app's own path: tokens in, words and attention out, stopping at <EOS>; greedy for width 1,
-// else beam search.
-Latency measureDecodeLatency(const Seq2SeqModel &model, const SentencePair &sentence, const BeamOptions &beam)
-{
-    const auto run = [&] {
-        return beam.width == 1 ? model.decode(sentence.source)
-                               : model.beamDecode(sentence.source, beam).nbest.front().sentence;
-    };
-    DecodedSentence out;
-    for (int i = 0; i < kLatencyWarmup; ++i)
-        out = run();
-    Latency result;
-    for (int i = 0; i < kLatencyCalls; ++i) {
-        const auto start = Clock::now();
-        out = run();
-        result.ms.push_back(1e3 * secondsSince(start));
-    }
-    std::sort(result.ms.begin(), result.ms.end());
-    result.outputCorrect = out.words() == sentence.target;
-    return result;
-}
-
-QJsonObject latencyJson(const Latency &l)
-{
-    return {{"calls", int(l.ms.size())}, {"warmup", kLatencyWarmup},     {"median_ms", median(l.ms)},
-            {"p99_ms", percentile99(l.ms)}, {"mean_ms", mean(l.ms)},    {"min_ms", l.ms.empty() ? 0.0 : l.ms.front()},
-            {"output_correct", l.outputCorrect}};
-}
-
-void printRow(const std::string &figure, const std::string &value)
-{
-    std::printf("  %-44s %s\n", figure.c_str(), value.c_str());
-}
-
-std::string format(const char *pattern, double a, double b = 0, double c = 0)
-{
-    char buffer[160];
-    std::snprintf(buffer, sizeof buffer, pattern, a, b, c);
-    return buffer;
-}
 
 }
 
 int runBench(const std::vector<std::string> &arguments)
 {
-    CommandLine cl(arguments, {"threads", "json"}, {"quick"});
+    CommandLine cl(arguments, {"threads", "json", "corpus"}, {"quick"});
     Plan plan;
     plan.threads = cl.integer("threads", 0, 0, 1024);
     const bool quick = cl.flag("quick");
@@ -316,6 +247,8 @@ int runBench(const std::vector<std::string> &arguments)
         return 2;
     }
     const int threads = plan.threads > 0 ? plan.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+    if (cl.has("corpus"))
+        return runCorpusBench(cl.text("corpus"), threads, plan.measuredEpochs, cl.has("json") ? cl.text("json") : "");
     const char *waitPolicy = std::getenv("OMP_WAIT_POLICY");
 
     const DatasetConfig datasetConfig;

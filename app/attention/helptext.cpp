@@ -160,7 +160,7 @@ Usage:
   attnscope compare --out DIR [--attention LIST] [--probe-max-len N] [--probe N] [--seeds N]
                     [train options]
   attnscope reproduce [--threads N] FILE.attnscope
-  attnscope bench [--threads N] [--json OUT] [--quick]
+  attnscope bench [--threads N] [--json OUT] [--quick] [--corpus FILE]
   attnscope word2vec --corpus FILE --out DIR [--analogies FILE] [--similarity FILE] [options]
   attnscope neighbours --vectors FILE [--top N] word ...
   attnscope analogy --vectors FILE [--top N] a b c
@@ -209,6 +209,9 @@ bench trains the default model and measures training samples/s (median over epoc
 warm-up), wall time to 99% test exact match, greedy and beam-5 latency for one 10-word sentence,
 the GUI's worst event-loop stall while the app trains (offscreen window, a sentence typed every
 150 ms) and peak memory; --json OUT also writes the figures as JSON, --quick measures fewer epochs.
+With --corpus FILE it trains the default model on that text instead (corpus defaults, pointer on)
+and measures training samples/s, greedy and beam-5 latency for a test sentence of median length,
+peak memory and the share of the parameters in the vocabulary's layers.
 
 Dataset options (train):
 )";

@@ -1,0 +1,77 @@
+#include "app/attention/benchfigures.h"
+
+#include "engine/attention/seq2seqmodel.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+namespace benchfigures {
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double percentile99(const std::vector<double> &sorted)
+{
+    if (sorted.empty())
+        return 0;
+    const std::size_t rank = std::size_t(std::ceil(0.99 * double(sorted.size())));
+    return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+double mean(const std::vector<double> &v)
+{
+    double s = 0;
+    for (double x : v)
+        s += x;
+    return v.empty() ? 0 : s / double(v.size());
+}
+
+Latency measureDecodeLatency(const Seq2SeqModel &model, const SentencePair &sentence, const BeamOptions &beam)
+{
+    using Clock = std::chrono::steady_clock;
+    const auto run = [&] {
+        return beam.width == 1 ? model.decode(sentence.source)
+                               : model.beamDecode(sentence.source, beam).nbest.front().sentence;
+    };
+    DecodedSentence out;
+    for (int i = 0; i < kLatencyWarmup; ++i)
+        out = run();
+    Latency result;
+    for (int i = 0; i < kLatencyCalls; ++i) {
+        const auto start = Clock::now();
+        out = run();
+        result.ms.push_back(1e3 * std::chrono::duration<double>(Clock::now() - start).count());
+    }
+    std::sort(result.ms.begin(), result.ms.end());
+    result.outputCorrect = out.words() == sentence.target;
+    return result;
+}
+
+QJsonObject latencyJson(const Latency &l)
+{
+    return {{"calls", int(l.ms.size())}, {"warmup", kLatencyWarmup},     {"median_ms", median(l.ms)},
+            {"p99_ms", percentile99(l.ms)}, {"mean_ms", mean(l.ms)},    {"min_ms", l.ms.empty() ? 0.0 : l.ms.front()},
+            {"output_correct", l.outputCorrect}};
+}
+
+void printRow(const std::string &figure, const std::string &value)
+{
+    std::printf("  %-44s %s\n", figure.c_str(), value.c_str());
+}
+
+std::string format(const char *pattern, double a, double b, double c)
+{
+    char buffer[160];
+    std::snprintf(buffer, sizeof buffer, pattern, a, b, c);
+    return buffer;
+}
+
+}
