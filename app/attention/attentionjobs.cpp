@@ -3,6 +3,7 @@
 #include "app/trainingworker.h"
 #include "engine/attention/alignmentscore.h"
 #include "engine/attention/attentionanalysis.h"
+#include "engine/attention/corpusdefaults.h"
 #include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/experiment.h"
@@ -50,7 +51,8 @@ void train(JobContext &context, const DatasetConfig &datasetConfig, const ModelC
         if (!problem.empty())
             throw std::invalid_argument(problem);
     const Dataset data = Dataset::build(datasetConfig);
-    const Vocabulary vocabulary = Vocabulary::build(data.train, datasetConfig.maxVocabulary, datasetConfig.minCount);
+    const Vocabulary vocabulary =
+        Vocabulary::build(data.train, datasetConfig.maxVocabulary, effectiveMinCount(datasetConfig));
     Seq2SeqModel model(modelConfig, vocabulary, trainingConfig.seed);
     model.datasetConfig = datasetConfig;
     const QLocale locale;

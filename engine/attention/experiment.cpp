@@ -1,5 +1,6 @@
 #include "engine/attention/experiment.h"
 
+#include "engine/attention/corpusdefaults.h"
 #include "engine/attention/seq2seqmodel.h"
 
 #include <chrono>
@@ -31,7 +32,7 @@ ExperimentResult runExperiment(const std::string &label, const Dataset &data, co
                                const std::atomic<bool> *stop)
 {
     const auto start = std::chrono::steady_clock::now();
-    const Vocabulary vocabulary = Vocabulary::build(data.train, dataset.maxVocabulary, dataset.minCount);
+    const Vocabulary vocabulary = Vocabulary::build(data.train, dataset.maxVocabulary, effectiveMinCount(dataset));
     auto trained = std::make_shared<Seq2SeqModel>(model, vocabulary, modelSeed);
     trained->datasetConfig = dataset;
     ExperimentResult r;

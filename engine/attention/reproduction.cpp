@@ -1,5 +1,6 @@
 #include "engine/attention/reproduction.h"
 
+#include "engine/attention/corpusdefaults.h"
 #include "engine/attention/projectfile.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
@@ -63,7 +64,7 @@ Reproduction reproduce(const AttentionProject &project, int threads, const Train
 {
     const Dataset data = projectDataset(project);
     const DatasetConfig &d = project.dataset;
-    Seq2SeqModel model(project.model, Vocabulary::build(data.train, d.maxVocabulary, d.minCount),
+    Seq2SeqModel model(project.model, Vocabulary::build(data.train, d.maxVocabulary, effectiveMinCount(d)),
                        project.training.seed);
     model.datasetConfig = d;
     TrainingConfig training = project.training;

@@ -198,7 +198,8 @@ void TestConfigFields::commandLineToJsonAndBack()
     model.datasetConfig = options.dataset;
     const QString path = m_dir.filePath("metrics.json");
     QString error;
-    QVERIFY2(runfiles::writeMetrics(path, model, options.training, TrainingOutcome{}, EvaluationReport{}, {}, &error),
+    QVERIFY2(runfiles::writeMetrics(path, model, Dataset{}, options.training, TrainingOutcome{}, EvaluationReport{}, {},
+                                    &error),
              qPrintable(error));
     const QJsonObject config = readJson(path)["config"].toObject();
     compareFields(fromJson(config["dataset"], datasetConfigFields()), m_dataset, datasetConfigFields());
