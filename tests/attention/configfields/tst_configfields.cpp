@@ -151,6 +151,8 @@ void TestConfigFields::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     m_dataset = changedConfig(datasetConfigFields());
+    // Auto (0) plus 2 would be below the changed minimum length of 5.
+    m_dataset.maxLength = 12;
     m_dataset.words = {"red", "green", "blue"};
     m_model = changedConfig(modelConfigFields());
     m_training = changedConfig(trainingConfigFields());
