@@ -273,8 +273,11 @@ void DatasetPanel::changed()
 
 void DatasetPanel::showAutoValues(const QString &maxLength, const QString &minCount)
 {
-    m_fields.widget<QSpinBox>("max-len")->setSpecialValueText(maxLength);
-    m_fields.widget<QSpinBox>("min-count")->setSpecialValueText(minCount);
+    for (const auto &[key, text] : {std::pair{"max-len", maxLength}, std::pair{"min-count", minCount}}) {
+        auto *box = m_fields.widget<QSpinBox>(key);
+        box->setSpecialValueText(text);
+        box->updateGeometry();  // the size hint fits the special text, which the layout must be told of
+    }
 }
 
 void DatasetPanel::refreshPreview()
@@ -300,10 +303,9 @@ void DatasetPanel::refreshPreview()
         const Dataset data = Dataset::build(c);
         const int minCount = effectiveMinCount(c);
         const int vocabularySize = Vocabulary::build(data.train, c.maxVocabulary, minCount).size();
-        // The percentile is known only while max-len is on auto; the entry is shown only then.
-        showAutoValues(data.lengthPercentile > 0
-                           ? tr("Auto (%1, %2th percentile)").arg(data.maxLength).arg(data.lengthPercentile)
-                           : tr("Auto"),
+        // The auto limit is known only while max-len is on auto; the entry is shown only then. The
+        // preview below says which percentile it is: the box has room for a number.
+        showAutoValues(data.lengthPercentile > 0 ? tr("Auto (%1)").arg(data.maxLength) : tr("Auto"),
                        tr("Auto (%1)").arg(effectiveMinCount(onAuto)));
         const QLocale locale;
         QStringList lines;

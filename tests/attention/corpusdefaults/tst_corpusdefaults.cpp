@@ -221,7 +221,7 @@ void TestCorpusDefaults::previewReportsWhatTheBuildSkips()
                                .arg(vocabulary)),
              qPrintable(text));
     QVERIFY2(text.contains("per epoch on auto is off"), qPrintable(text));
-    QCOMPARE(maxLength->text(), QStringLiteral("Auto (6, 99th percentile)"));
+    QCOMPARE(maxLength->text(), QStringLiteral("Auto (6)"));
     QCOMPARE(minCount->text(), QStringLiteral("Auto (2)"));
 
     // A limit set by hand is the one the preview uses.
