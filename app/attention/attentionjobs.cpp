@@ -3,6 +3,7 @@
 #include "app/trainingworker.h"
 #include "engine/attention/alignmentscore.h"
 #include "engine/attention/attentionanalysis.h"
+#include "engine/attention/corpusdefaults.h"
 #include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/experiment.h"

@@ -8,6 +8,7 @@
 #include "app/trainingcontroller.h"
 #include "app/trainingworker.h"
 #include "engine/attention/batch.h"
+#include "engine/attention/corpusdefaults.h"
 #include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/seq2seqmodel.h"
@@ -253,7 +254,8 @@ int runBench(const std::vector<std::string> &arguments)
 
     const DatasetConfig datasetConfig;
     const Dataset data = Dataset::build(datasetConfig);
-    const Vocabulary vocabulary = Vocabulary::build(data.train, datasetConfig.maxVocabulary, datasetConfig.minCount);
+    const Vocabulary vocabulary =
+        Vocabulary::build(data.train, datasetConfig.maxVocabulary, effectiveMinCount(datasetConfig));
     const SentencePair *sentence = latencySentence(data.test);
     if (!sentence) {
         std::cerr << "error: the test set has no sentence of " << kLatencyWords << " words\n";

@@ -7,6 +7,7 @@
 #include "engine/attention/alignmentscore.h"
 #include "engine/attention/attentionanalysis.h"
 #include "engine/attention/checkpointformat.h"
+#include "engine/attention/corpusdefaults.h"
 #include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/experiment.h"
@@ -140,6 +141,27 @@ const FieldSpec &attentionField()
     throw std::logic_error("ModelConfig has no attention field");
 }
 
+// Before training, so that a limit or a vocabulary that does not suit the file is seen at once.
+void printCorpusSettings(const Dataset &data, const DatasetConfig &d, const TrainingConfig &t, int vocabularySize)
+{
+    const std::string limitFrom = data.lengthPercentile > 0
+                                      ? " (auto: the " + std::to_string(data.lengthPercentile)
+                                            + "th percentile of the file's line lengths)"
+                                      : "";
+    std::printf("corpus: lengths %d-%d tokens%s; skipped %d blank, %d longer and %d shorter lines\n", d.minLength,
+                data.maxLength, limitFrom.c_str(), data.skippedBlank, data.skippedTooLong, data.skippedTooShort);
+    std::printf("vocabulary: %d words, those seen at least %d times%s\n", vocabularySize, effectiveMinCount(d),
+                d.minCount == 0 ? " (auto)" : "");
+    const double epochDecay = effectiveEpochDecay(t, /*corpus=*/true);
+    const char *autoNote = t.learningRateEpochDecay == 0 ? " (auto)" : "";
+    if (epochDecay < 1)
+        std::printf("learning rate: x%g per epoch%s, x%g after an epoch without a better validation loss\n",
+                    epochDecay, autoNote, t.learningRateDecay);
+    else
+        std::printf("learning rate: no decay per epoch%s, x%g after an epoch without a better validation loss\n",
+                    autoNote, t.learningRateDecay);
+}
+
 }
 
 int runTrain(const std::vector<std::string> &arguments)
@@ -172,9 +194,8 @@ int runTrain(const std::vector<std::string> &arguments)
                 taskName(d.task), data.train.size(), data.val.size(), data.test.size(), vocabulary.size(),
                 attentionName(m.attention), model.config().usesPointer() ? " with pointer" : "",
                 static_cast<long long>(model.parameterCount()));
-    if (data.skippedBlank + data.skippedTooLong + data.skippedTooShort > 0)
-        std::printf("corpus: skipped %d blank lines, %d lines longer than %d tokens, %d shorter than %d\n",
-                    data.skippedBlank, data.skippedTooLong, d.maxLength, data.skippedTooShort, d.minLength);
+    if (data.fromCorpus)
+        printCorpusSettings(data, d, t, vocabulary.size());
 
     std::signal(SIGINT, [](int) { g_interrupted = true; });
     Trainer trainer(model, data, t);
@@ -208,7 +229,7 @@ int runTrain(const std::vector<std::string> &arguments)
     const DecodedSentence shown = model.decode(heatmapSentence(data.test).source);
 
     QString error;
-    if (!runfiles::writeMetrics(file("metrics.json"), model, t, outcome, report, alignment, &error)
+    if (!runfiles::writeMetrics(file("metrics.json"), model, data, t, outcome, report, alignment, &error)
         || !runfiles::writeText(file("examples.txt"), examplesText(report), &error)
         || !runfiles::writeText(file("analysis.md"), analysisMarkdown(analysis, report, model.history, alignment),
                                 &error)
@@ -265,12 +286,13 @@ int runCompare(const std::vector<std::string> &arguments)
     const DatasetConfig &d = options.dataset;
     const ModelConfig &m = options.model;
     const TrainingConfig &t = options.training;
-    const int probeMaxLength = cl.integer("probe-max-len", std::max(20, d.maxLength), 1, 100);
+    const int maxLength = generatedMaxLength(d);
+    const int probeMaxLength = cl.integer("probe-max-len", std::max(20, maxLength), 1, 100);
     const int probeCount = cl.integer("probe", 2000, 1, 1000000);
     const int seeds = cl.integer("seeds", 1, 1, 10);
-    if (probeMaxLength < d.maxLength)
+    if (probeMaxLength < maxLength)
         cl.fail("--probe-max-len " + std::to_string(probeMaxLength) + " is below --max-len "
-                + std::to_string(d.maxLength) + "; the probe covers the trained lengths and beyond");
+                + std::to_string(maxLength) + "; the probe covers the trained lengths and beyond");
     if (!d.corpusPath.empty())
         cl.fail("compare generates its sentences, so that it can probe any length; --corpus is not supported");
     if (!cl.ok())
@@ -290,7 +312,7 @@ int runCompare(const std::vector<std::string> &arguments)
     }
     std::printf("task %s | %zu train / %zu val / %zu test sentences, lengths %d-%d | probe %zu sentences, lengths "
                 "%d-%d\n",
-                taskName(d.task), data.train.size(), data.val.size(), data.test.size(), d.minLength, d.maxLength,
+                taskName(d.task), data.train.size(), data.val.size(), data.test.size(), d.minLength, maxLength,
                 probe.size(), d.minLength, probeMaxLength);
 
     std::signal(SIGINT, [](int) { g_interrupted = true; });
@@ -325,10 +347,10 @@ int runCompare(const std::vector<std::string> &arguments)
     }
     std::signal(SIGINT, SIG_DFL);
 
-    std::cout << "\n" << comparisonTable(results, d.minLength, d.maxLength);
+    std::cout << "\n" << comparisonTable(results, d.minLength, maxLength);
     QString error;
     if (!runfiles::writeComparison(file("comparison.json"), results, d, t, probeMaxLength, int(probe.size()), &error)
-        || !runfiles::writeLengthPlot(file("comparison.png"), results, d.minLength, d.maxLength, &error))
+        || !runfiles::writeLengthPlot(file("comparison.png"), results, d.minLength, maxLength, &error))
         return failure(error.toStdString());
     std::cout << "\nWrote comparison.json, comparison.png and a checkpoint per run to " << out << "\n";
     const bool allTrained = std::all_of(results.begin(), results.end(), [](const ExperimentResult &r) {

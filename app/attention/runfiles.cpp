@@ -1,5 +1,7 @@
 #include "app/attention/runfiles.h"
 
+#include "engine/attention/corpusdefaults.h"
+#include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/experiment.h"
 #include "engine/attention/seq2seqmodel.h"
@@ -194,9 +196,39 @@ QJsonObject datasetJson(const DatasetConfig &d)
     return dataset;
 }
 
+// The settings the run took effect with where a field says "auto", and what the corpus lost:
+// `config` keeps the fields as they were given.
+QJsonObject effectiveJson(const Dataset &data, const DatasetConfig &d, const TrainingConfig &t, int vocabularySize)
+{
+    const QString maxLengthFrom = d.maxLength > 0      ? QStringLiteral("setting")
+                                  : data.lengthPercentile ? QStringLiteral("corpus percentile")
+                                                          : QStringLiteral("generated default");
+    const double epochDecay = effectiveEpochDecay(t, data.fromCorpus);
+    const QString schedule = epochDecay < 1 ? QStringLiteral("decay per epoch, and after an epoch without a better "
+                                                             "validation loss")
+                                            : QStringLiteral("decay only after an epoch without a better validation "
+                                                             "loss");
+    return QJsonObject{{"corpus", data.fromCorpus},
+                       {"min_length", d.minLength},
+                       {"max_length", data.maxLength},
+                       {"max_length_from", maxLengthFrom},
+                       {"length_percentile", data.lengthPercentile > 0 ? QJsonValue(data.lengthPercentile)
+                                                                       : QJsonValue()},
+                       {"skipped_blank", data.skippedBlank},
+                       {"skipped_too_long", data.skippedTooLong},
+                       {"skipped_too_short", data.skippedTooShort},
+                       {"min_count", effectiveMinCount(d)},
+                       {"min_count_auto", d.minCount == 0},
+                       {"vocabulary_size", vocabularySize},
+                       {"lr_epoch_decay", epochDecay},
+                       {"lr_epoch_decay_auto", t.learningRateEpochDecay == 0},
+                       {"lr_decay_on_plateau", t.learningRateDecay},
+                       {"lr_schedule", schedule}};
 }
 
-bool writeMetrics(const QString &path, const Seq2SeqModel &model, const TrainingConfig &t,
+}
+
+bool writeMetrics(const QString &path, const Seq2SeqModel &model, const Dataset &data, const TrainingConfig &t,
                   const TrainingOutcome &outcome, const EvaluationReport &test,
                   const std::vector<EpochAlignment> &alignment, QString *error)
 {
@@ -223,7 +255,9 @@ bool writeMetrics(const QString &path, const Seq2SeqModel &model, const Training
                                                                            ? double(test.withUnknownWords.correct)
                                                                                  / test.withUnknownWords.total
                                                                            : 0.0}}}}},
-                     {"config", config}};
+                     {"config", config},
+                     {"effective_settings",
+                      effectiveJson(data, model.datasetConfig, t, model.vocabulary().size())}};
     return writeFileAtomically(path, QJsonDocument(root).toJson(QJsonDocument::Indented), error);
 }
 

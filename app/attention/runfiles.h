@@ -12,6 +12,7 @@ class Seq2SeqModel;
 class Vocabulary;
 struct BeamDecoded;
 struct BeamOptions;
+struct Dataset;
 struct DatasetConfig;
 struct DecodedSentence;
 struct ExperimentResult;
@@ -25,9 +26,10 @@ enum class RemovalMode;
 // The files `attnscope train` and `attnscope compare` leave in their output folder.
 namespace runfiles {
 // `alignment`: per epoch, for a model with attention (see alignmentscore.h); empty otherwise, and
-// each epoch's alignment keys are then null.
-bool writeMetrics(const QString &path, const Seq2SeqModel &model, const TrainingConfig &training,
-                  const TrainingOutcome &outcome, const EvaluationReport &test,
+// each epoch's alignment keys are then null. `data`: what the model trained on, for the settings
+// that took effect where a field says auto ("effective_settings").
+bool writeMetrics(const QString &path, const Seq2SeqModel &model, const Dataset &data,
+                  const TrainingConfig &training, const TrainingOutcome &outcome, const EvaluationReport &test,
                   const std::vector<EpochAlignment> &alignment, QString *error);
 bool writeText(const QString &path, const std::string &text, QString *error);
 // The heatmap as the GUI draws it, rendered offscreen.

@@ -1,5 +1,6 @@
 #include "engine/attention/dataset.h"
 
+#include "engine/attention/corpusdefaults.h"
 #include "engine/core/tokenizer.h"
 
 #include <algorithm>
@@ -38,10 +39,11 @@ SentencePair makePair(Task task, std::vector<std::string> source)
 
 std::vector<SentencePair> generate(const DatasetConfig &c, DataRandom &rng, int count)
 {
+    const int maxLength = generatedMaxLength(c);
     std::vector<SentencePair> out;
     out.reserve(std::size_t(count));
     for (int i = 0; i < count; ++i) {
-        const int length = c.minLength + rng.below(c.maxLength - c.minLength + 1);
+        const int length = c.minLength + rng.below(maxLength - c.minLength + 1);
         std::vector<std::string> words;
         for (int w = 0; w < length; ++w)
             words.push_back(c.words[std::size_t(rng.below(int(c.words.size())))]);
@@ -101,8 +103,9 @@ Dataset parseCorpus(const DatasetConfig &c, const std::string &text, const std::
     if (text.find('\0') != std::string::npos)
         throw DatasetError(what + " looks binary (it contains NUL bytes); expected plain text, one sentence per line");
 
-    Dataset d;
-    std::vector<SentencePair> all;
+    // Every line is tokenized first: an automatic length limit depends on all of them.
+    std::vector<std::vector<std::string>> lines;
+    std::vector<int> lengths;
     int lineNumber = 0;
     for (std::size_t begin = 0; begin < text.size();) {
         // Lines end in LF, CRLF or a lone CR (old Mac files), mixed freely.
@@ -113,10 +116,20 @@ Dataset parseCorpus(const DatasetConfig &c, const std::string &text, const std::
         if (!validUtf8(line))
             throw DatasetError(what + " line " + std::to_string(lineNumber)
                                + " is not valid UTF-8");
-        auto tokens = tokenize(line, c.lowercase);
+        lines.push_back(tokenize(line, c.lowercase));
+        if (!lines.back().empty())
+            lengths.push_back(int(lines.back().size()));
+    }
+
+    Dataset d;
+    d.fromCorpus = true;
+    d.maxLength = corpusMaxLength(c, lengths);
+    d.lengthPercentile = c.maxLength > 0 ? 0 : kCorpusLengthPercentile;
+    std::vector<SentencePair> all;
+    for (std::vector<std::string> &tokens : lines) {
         if (tokens.empty())
             ++d.skippedBlank;
-        else if (int(tokens.size()) > c.maxLength)
+        else if (int(tokens.size()) > d.maxLength)
             ++d.skippedTooLong;
         else if (int(tokens.size()) < c.minLength)
             ++d.skippedTooShort;
@@ -128,7 +141,7 @@ Dataset parseCorpus(const DatasetConfig &c, const std::string &text, const std::
         m << what << " has " << all.size()
           << " usable sentences; at least 3 are needed (one per split)";
         if (d.skippedTooLong || d.skippedTooShort)
-            m << " — " << d.skippedTooLong << " lines were longer than " << c.maxLength << " tokens and "
+            m << " — " << d.skippedTooLong << " lines were longer than " << d.maxLength << " tokens and "
               << d.skippedTooShort << " shorter than " << c.minLength;
         throw DatasetError(m.str());
     }
@@ -163,6 +176,7 @@ Dataset Dataset::build(const DatasetConfig &config)
         return readCorpus(config);
     DataRandom rng(config.seed);
     Dataset d;
+    d.maxLength = generatedMaxLength(config);
     d.train = generate(config, rng, config.trainSize);
     d.val = generate(config, rng, config.valSize);
     d.test = generate(config, rng, config.testSize);

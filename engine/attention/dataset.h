@@ -11,7 +11,7 @@ struct DatasetError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// Train/validation/test splits plus what was left out of a corpus and why.
+// Train/validation/test splits plus what was left out of a corpus and why, and the length limit.
 struct Dataset {
     std::vector<SentencePair> train;
     std::vector<SentencePair> val;
@@ -19,6 +19,11 @@ struct Dataset {
     int skippedBlank = 0;
     int skippedTooLong = 0;
     int skippedTooShort = 0;
+    bool fromCorpus = false;
+    // The longest sentence kept or generated: the setting, or what "auto" came to (corpusdefaults.h).
+    int maxLength = 0;
+    // The percentile of the corpus's line lengths that maxLength is, when auto chose it; otherwise 0.
+    int lengthPercentile = 0;
 
     // Same config (and seed) gives the same data, always. Throws DatasetError with a clear message
     // for a missing, unreadable, empty or too small corpus; nothing is half-loaded.

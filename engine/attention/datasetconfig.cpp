@@ -41,8 +41,11 @@ const std::vector<ConfigField<DatasetConfig>> &datasetConfigFields()
         flagField<&D::lowercase, /*Inverted=*/true>("keep-case", "keep upper case",
                                                     "Keep the text's case; otherwise ASCII letters are folded to "
                                                     "lower case, so \"The\" and \"the\" are one word."),
-        integerField<&D::minLength>("min-len", "minimum length", 1, 100, "Shortest sentence, in words."),
-        integerField<&D::maxLength>("max-len", "maximum length", 1, 100, "Longest sentence, in words."),
+        integerField<&D::minLength>("min-len", "minimum length", 1, kLongestSentence, "Shortest sentence, in words."),
+        integerField<&D::maxLength>("max-len", "maximum length", 0, kLongestSentence,
+                                    "Longest sentence, in words (a punctuation mark counts as one); auto: 10 for "
+                                    "generated sentences, the 99th percentile of a corpus file's line lengths.",
+                                    "auto"),
         integerField<&D::trainSize>("train", "training size", 1, kMaxSplitSize,
                                     "Generated sentences the model learns from."),
         integerField<&D::valSize>("val", "validation size", 1, kMaxSplitSize,
@@ -56,8 +59,10 @@ const std::vector<ConfigField<DatasetConfig>> &datasetConfigFields()
                                     "Share of a corpus file's sentences held out for the final test."),
         integerField<&D::maxVocabulary>("max-vocabulary", "largest vocabulary", 0, 1000000,
                                         "Keep only the most frequent words; the rest become <UNK>.", "no limit"),
-        integerField<&D::minCount>("min-count", "minimum word count", 1, 1000,
-                                   "Words seen fewer times than this in the training split become <UNK>."),
+        integerField<&D::minCount>("min-count", "minimum word count", 0, 1000,
+                                   "Words seen fewer times than this in the training split become <UNK>; auto: 2 "
+                                   "for a corpus file, 1 for generated sentences.",
+                                   "auto"),
         integerField<&D::seed>("data-seed", "data seed", 0, INT_MAX,
                                "Seeds the sentences and their split: the same seed and settings always give the same "
                                "data."),
@@ -75,7 +80,7 @@ std::string validate(const DatasetConfig &c)
         out << "validation and test fractions must be positive and leave some training data";
     else if (const std::string problem = checkFields(c, datasetConfigFields()); !problem.empty())
         out << problem;
-    else if (c.maxLength < c.minLength)
+    else if (c.maxLength > 0 && c.maxLength < c.minLength)
         out << "maximum length " << c.maxLength << " is below the minimum length " << c.minLength;
     return out.str();
 }

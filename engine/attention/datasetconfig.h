@@ -11,6 +11,9 @@ enum class Task { Reverse, Copy };
 const char *taskName(Task task);
 bool parseTask(const std::string &name, Task *task);
 
+// The longest sentence a setting, or auto, may ask for.
+constexpr int kLongestSentence = 100;
+
 // Where sentences come from and how they are split. With an empty `corpusPath` sentences are
 // generated from `words`; otherwise they are read from the file, one per line.
 struct DatasetConfig {
@@ -18,7 +21,7 @@ struct DatasetConfig {
     std::vector<std::string> words = defaultWords();
     std::string corpusPath;
     int minLength = 3;
-    int maxLength = 10;
+    int maxLength = 0;          // 0: auto, see corpusdefaults.h
     int trainSize = 8000;
     int valSize = 1000;
     int testSize = 1000;
@@ -26,7 +29,7 @@ struct DatasetConfig {
     double testFraction = 0.1;  // corpus only
     bool lowercase = true;
     int maxVocabulary = 0;      // 0: no limit
-    int minCount = 1;
+    int minCount = 0;           // 0: auto, see corpusdefaults.h
     std::uint64_t seed = 42;
 
     // The reference assignment's 34 words.

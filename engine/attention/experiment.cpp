@@ -1,5 +1,6 @@
 #include "engine/attention/experiment.h"
 
+#include "engine/attention/corpusdefaults.h"
 #include "engine/attention/seq2seqmodel.h"
 
 #include <chrono>

@@ -1,5 +1,6 @@
 #include "engine/attention/reproduction.h"
 
+#include "engine/attention/corpusdefaults.h"
 #include "engine/attention/projectfile.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"

@@ -2,6 +2,7 @@
 
 #include "engine/attention/batch.h"
 #include "engine/attention/checkpointformat.h"
+#include "engine/attention/corpusdefaults.h"
 #include "engine/attention/inferencenet.h"
 #include "engine/attention/pointermixture.h"
 #include "engine/attention/seq2seqnet.h"
@@ -169,8 +170,8 @@ Seq2SeqModel::Seq2SeqModel(const ModelConfig &config, const Vocabulary &vocabula
 Seq2SeqModel Seq2SeqModel::forDataset(const ModelConfig &config, const Dataset &data, const DatasetConfig &dataset,
                                       std::uint64_t seed)
 {
-    Seq2SeqModel model(resolvedFor(config, !dataset.corpusPath.empty()),
-                       Vocabulary::build(data.train, dataset.maxVocabulary, dataset.minCount), seed);
+    Seq2SeqModel model(resolvedFor(config, data.fromCorpus),
+                       Vocabulary::build(data.train, dataset.maxVocabulary, effectiveMinCount(dataset)), seed);
     model.datasetConfig = dataset;
     return model;
 }

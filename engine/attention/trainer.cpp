@@ -1,6 +1,7 @@
 #include "engine/attention/trainer.h"
 
 #include "engine/attention/batch.h"
+#include "engine/attention/corpusdefaults.h"
 #include "engine/attention/pointermixture.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
@@ -224,7 +225,8 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
     const double explodedLoss = 10.0 * std::log(double(vocabulary.size()));
 
     Adam optimizer(net->parameters(), {m_config.learningRate, 0.9, 0.999, 1e-8, m_config.weightDecay, threads});
-    LearningRateSchedule schedule(m_config.learningRate, m_config.warmupSteps, m_config.learningRateEpochDecay);
+    LearningRateSchedule schedule(m_config.learningRate, m_config.warmupSteps,
+                                  effectiveEpochDecay(m_config, m_data.fromCorpus));
     long step = 0;
     TrainingOutcome outcome;
     outcome.bestValLoss = std::numeric_limits<double>::infinity();

@@ -14,10 +14,12 @@ const std::vector<ConfigField<TrainingConfig>> &trainingConfigFields()
         realField<&T::learningRateDecay>("lr-decay", "learning-rate decay", 1e-6, 1, 0.05,
                                          "The learning rate is multiplied by this after an epoch that does not "
                                          "improve the validation loss; 1 keeps it."),
-        realField<&T::learningRateEpochDecay>("lr-epoch-decay", "learning-rate decay per epoch", 1e-6, 1, 0.05,
+        realField<&T::learningRateEpochDecay>("lr-epoch-decay", "learning-rate decay per epoch", 0, 1, 0.05,
                                               "The learning rate shrinks by this factor over every epoch, a little at "
                                               "each step: big steps while the model is far off, small ones to settle; "
-                                              "1 keeps it."),
+                                              "1 keeps it. Auto: 0.5 for generated sentences, 1 for a corpus file, "
+                                              "whose rate then falls only after an epoch that does not help.",
+                                              "auto"),
         integerField<&T::warmupSteps>("warmup", "warm-up steps", 0, 100000,
                                       "The learning rate rises from nearly 0 to its full value over this many "
                                       "steps, while Adam's estimates of the gradients are still poor.",

@@ -14,6 +14,7 @@
 #include "ui/attention/trainingpanel.h"
 #include "ui/attention/wordremovalplot.h"
 #include "ui/attention/wordremovalview.h"
+#include "engine/attention/corpusdefaults.h"
 #include "engine/attention/epochreplay.h"
 #include "ui/core/guidepane.h"
 #include "ui/core/lossplot.h"
@@ -117,7 +118,8 @@ AttentionLab::AttentionLab(MainWindow *window)
     connect(m_experiments, &ExperimentsPanel::runRequested, this, &AttentionLab::runExperiments);
     const auto followSettings = [this] {
         m_experiments->setBaseConfig(m_trainingPanel->modelConfig());
-        m_experiments->setTrainedRange(m_datasetPanel->config().minLength, m_datasetPanel->config().maxLength);
+        const DatasetConfig dataset = m_datasetPanel->config();
+        m_experiments->setTrainedRange(dataset.minLength, generatedMaxLength(dataset));
     };
     connect(m_datasetPanel, &DatasetPanel::configChanged, this, followSettings);
     connect(m_trainingPanel, &TrainingPanel::configChanged, this, followSettings);
@@ -313,7 +315,7 @@ void AttentionLab::runExperiments(const QVector<ModelConfig> &configs, int probe
         m_experiments->queueFinished(tr("Cannot run: %1.").arg(problem));
         return;
     }
-    m_experiments->setTrainedRange(dataset.minLength, dataset.maxLength);
+    m_experiments->setTrainedRange(dataset.minLength, generatedMaxLength(dataset));
     const TrainingConfig training = m_trainingPanel->trainingConfig();
     const std::vector<ExperimentRun> runs =
         experimentRuns(std::vector<ModelConfig>(configs.begin(), configs.end()), training.seed, seeds);

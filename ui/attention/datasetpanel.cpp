@@ -1,6 +1,8 @@
 #include "ui/attention/datasetpanel.h"
 
+#include "engine/attention/corpusdefaults.h"
 #include "engine/attention/dataset.h"
+#include "engine/core/vocabulary.h"
 #include "ui/core/configmap.h"
 
 #include <QCheckBox>
@@ -18,6 +20,7 @@
 #include <QRadioButton>
 #include <QRegularExpression>
 #include <QSettings>
+#include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -96,6 +99,7 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent), m_fields(datasetC
     m_problem->setStyleSheet(QStringLiteral("QLabel { color: #b00020; }"));
     m_problem->hide();
     m_preview = new QLabel;
+    m_preview->setObjectName(QStringLiteral("datasetPreview"));
     m_preview->setWordWrap(true);
     m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_preview->setToolTip(tr("The first sentences of the training split, as the model will see them."));
@@ -267,35 +271,70 @@ void DatasetPanel::changed()
     emit configChanged();
 }
 
+void DatasetPanel::showAutoValues(const QString &maxLength, const QString &minCount)
+{
+    for (const auto &[key, text] : {std::pair{"max-len", maxLength}, std::pair{"min-count", minCount}}) {
+        auto *box = m_fields.widget<QSpinBox>(key);
+        box->setSpecialValueText(text);
+        box->updateGeometry();  // the size hint fits the special text, which the layout must be told of
+    }
+}
+
 void DatasetPanel::refreshPreview()
 {
+    showAutoValues(tr("Auto"), tr("Auto"));
     if (!problem().isEmpty()) {
         m_preview->setText(tr("<i>No preview: fix the settings above.</i>"));
         return;
     }
     const DatasetConfig c = config();
+    // What auto stands for, shown in the spin boxes whenever they are turned down to it.
+    DatasetConfig onAuto = c;
+    onAuto.maxLength = 0;
+    onAuto.minCount = 0;
     if (c.corpusPath.empty()) {
+        showAutoValues(tr("Auto (%1)").arg(generatedMaxLength(onAuto)), tr("Auto (%1)").arg(effectiveMinCount(onAuto)));
         m_preview->setText(pairsHtml(previewPairs(c, kPreviewPairs)));
         return;
     }
-    // Reading the file also tells how many lines it gives and why others were left out.
+    // Reading the file also tells how many lines it gives, why others were left out, and what the
+    // settings on auto come to, before anything is trained.
     try {
         const Dataset data = Dataset::build(c);
+        const int minCount = effectiveMinCount(c);
+        const int vocabularySize = Vocabulary::build(data.train, c.maxVocabulary, minCount).size();
+        // The auto limit is known only while max-len is on auto; the entry is shown only then. The
+        // preview below says which percentile it is: the box has room for a number.
+        showAutoValues(data.lengthPercentile > 0 ? tr("Auto (%1)").arg(data.maxLength) : tr("Auto"),
+                       tr("Auto (%1)").arg(effectiveMinCount(onAuto)));
         const QLocale locale;
-        QString summary = tr("%1 training, %2 validation, %3 test sentences.")
-                              .arg(locale.toString(qlonglong(data.train.size())),
-                                   locale.toString(qlonglong(data.val.size())),
-                                   locale.toString(qlonglong(data.test.size())));
-        const int skipped = data.skippedBlank + data.skippedTooLong + data.skippedTooShort;
-        if (skipped > 0)
-            summary += QLatin1Char(' ')
-                       + tr("Skipped %1 blank, %2 too long and %3 too short lines.")
-                             .arg(data.skippedBlank)
-                             .arg(data.skippedTooLong)
-                             .arg(data.skippedTooShort);
+        QStringList lines;
+        lines << tr("%1 training, %2 validation, %3 test sentences.")
+                     .arg(locale.toString(qlonglong(data.train.size())),
+                          locale.toString(qlonglong(data.val.size())),
+                          locale.toString(qlonglong(data.test.size())));
+        const QString limit = data.lengthPercentile > 0
+                                  ? tr("Lengths %1 to %2 tokens (auto: the %3th percentile of the file's lines).")
+                                        .arg(c.minLength)
+                                        .arg(data.maxLength)
+                                        .arg(data.lengthPercentile)
+                                  : tr("Lengths %1 to %2 tokens.").arg(c.minLength).arg(data.maxLength);
+        lines << limit + QLatin1Char(' ')
+                     + tr("Skipped %1 blank, %2 too long and %3 too short lines.")
+                           .arg(locale.toString(data.skippedBlank), locale.toString(data.skippedTooLong),
+                                locale.toString(data.skippedTooShort));
+        lines << tr("Vocabulary: %1 words, minimum count %2%3.")
+                     .arg(locale.toString(vocabularySize), locale.toString(minCount),
+                          c.minCount == 0 ? tr(" (auto)") : QString());
+        lines << tr("A learning-rate decay per epoch on auto is x%1 for a file (0.5 for generated sentences), and "
+                    "halving after an epoch that does not improve the validation loss.")
+                     .arg(locale.toString(kCorpusEpochDecay));
         std::vector<SentencePair> first(data.train.begin(),
                                         data.train.begin() + std::min<std::ptrdiff_t>(kPreviewPairs, std::ptrdiff_t(data.train.size())));
-        m_preview->setText(pairsHtml(first) + QStringLiteral("<p>%1</p>").arg(summary.toHtmlEscaped()));
+        QString html = pairsHtml(first);
+        for (const QString &line : lines)
+            html += QStringLiteral("<p>%1</p>").arg(line.toHtmlEscaped());
+        m_preview->setText(html);
     } catch (const std::exception &error) {
         m_preview->setText(QStringLiteral("<span style='color:#b00020'>%1</span>")
                                .arg(QString::fromStdString(error.what()).toHtmlEscaped()));

@@ -37,6 +37,8 @@ private:
     void updateEnabled();
     void changed();
     void refreshPreview();
+    // The auto entries of max-len and min-count name the values they stand for on this data.
+    void showAutoValues(const QString &maxLength, const QString &minCount);
 
     ConfigEditor<DatasetConfig> m_fields;
     QRadioButton *m_fromWords;

@@ -11,6 +11,7 @@ private slots:
     void badOptionsExitWithTwo_data();
     void badOptionsExitWithTwo();
     void trainWritesAllFiles();
+    void trainOnACorpusReportsItsDefaults();
     void reverseAfterTraining();
     void reverseWithoutModelUsesTheBundledOne();
     void reverseReportsBadModelFile();
@@ -150,6 +151,16 @@ void TestCli::trainWritesAllFiles()
     QVERIFY(test.contains("token_accuracy"));
     QCOMPARE(test["by_length"].toObject().keys(), (QStringList{"2", "3", "4"}));
     QCOMPARE(metrics["config"].toObject()["model"].toObject()["hidden"].toInt(), 32);
+    // The synthetic task's settings: the limit given, every word kept, the rate halved per epoch.
+    const QJsonObject effective = metrics["effective_settings"].toObject();
+    QCOMPARE(effective["corpus"].toBool(true), false);
+    QCOMPARE(effective["max_length"].toInt(), 4);
+    QCOMPARE(effective["max_length_from"].toString(), QStringLiteral("setting"));
+    QVERIFY(effective["length_percentile"].isNull());
+    QCOMPARE(effective["min_count"].toInt(), 1);
+    QCOMPARE(effective["vocabulary_size"].toInt(), 4 + 6);
+    QCOMPARE(effective["lr_epoch_decay"].toDouble(), 0.5);
+    QCOMPARE(effective["lr_epoch_decay_auto"].toBool(), true);
 
     const QImage heatmap(QDir(out).filePath("attention_heatmap.png"));
     QCOMPARE(heatmap.size(), QSize(1000, 800));
@@ -167,6 +178,64 @@ void TestCli::trainWritesAllFiles()
     QVERIFY2(md.contains(QStringLiteral("After epoch 3 alignment accuracy was %1%").arg(100 * lastAccuracy, 0, 'f', 1)),
              qPrintable(md));
     m_model = QDir(out).filePath("model.ckpt");
+}
+
+void TestCli::trainOnACorpusReportsItsDefaults()
+{
+    // 98 lines of 3 to 6 words, one of 30, one of 2, one blank: the 99th percentile of the
+    // non-blank lengths is 6. Each word but "once" occurs many times.
+    const QStringList words = {"red", "green", "blue", "cat", "dog", "sun"};
+    QString text;
+    for (int line = 0; line < 98; ++line) {
+        QStringList sentence;
+        for (int w = 0; w < 3 + line % 4; ++w)
+            sentence << (line == 0 && w == 0 ? QStringLiteral("once") : words[(line + w) % words.size()]);
+        text += sentence.join(' ') + '\n';
+    }
+    text += QStringLiteral("a b c d e f g h i j k l m n o p q r s t u v w x y z one two three four\n\ntoo short\n");
+    QFile corpus(m_dir.filePath("corpus.txt"));
+    QVERIFY(corpus.open(QIODevice::WriteOnly));
+    corpus.write(text.toUtf8());
+    corpus.close();
+
+    const QString out = m_dir.filePath("corpusrun");
+    const Result r = run({"train", "--out", out, "--corpus", corpus.fileName(), "--embed", "16", "--hidden", "32",
+                          "--layers", "1", "--epochs", "1", "--threads", "1"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    // Said before training starts, not only after.
+    const int limits = r.out.indexOf("corpus: lengths 3-6 tokens (auto: the 99th percentile of the file's line "
+                                     "lengths); skipped 1 blank, 1 longer and 1 shorter lines");
+    const int vocabulary = r.out.indexOf(QRegularExpression("vocabulary: \\d+ words, those seen at least 2 times "
+                                                            "\\(auto\\)"));
+    const int schedule = r.out.indexOf("learning rate: x0.8 per epoch (auto), x0.5 after an epoch without a "
+                                       "better validation loss");
+    const int firstEpoch = r.out.indexOf("epoch   1 |");
+    QVERIFY2(limits >= 0 && vocabulary > limits && schedule > vocabulary && firstEpoch > schedule, qPrintable(r.out));
+
+    QFile metricsFile(QDir(out).filePath("metrics.json"));
+    QVERIFY(metricsFile.open(QIODevice::ReadOnly));
+    const QJsonObject metrics = QJsonDocument::fromJson(metricsFile.readAll()).object();
+    const QJsonObject effective = metrics["effective_settings"].toObject();
+    QCOMPARE(effective["corpus"].toBool(), true);
+    QCOMPARE(effective["min_length"].toInt(), 3);
+    QCOMPARE(effective["max_length"].toInt(), 6);
+    QCOMPARE(effective["max_length_from"].toString(), QStringLiteral("corpus percentile"));
+    QCOMPARE(effective["length_percentile"].toInt(), 99);
+    QCOMPARE(effective["skipped_blank"].toInt(), 1);
+    QCOMPARE(effective["skipped_too_long"].toInt(), 1);
+    QCOMPARE(effective["skipped_too_short"].toInt(), 1);
+    QCOMPARE(effective["min_count"].toInt(), 2);
+    QCOMPARE(effective["min_count_auto"].toBool(), true);
+    QVERIFY2(r.out.contains(QStringLiteral("vocabulary: %1 words").arg(effective["vocabulary_size"].toInt())),
+             qPrintable(r.out));
+    QCOMPARE(effective["vocabulary_size"].toInt(), 4 + 6);  // "once" is not among them
+    QCOMPARE(effective["lr_epoch_decay"].toDouble(), 0.8);
+    QCOMPARE(effective["lr_epoch_decay_auto"].toBool(), true);
+    QCOMPARE(effective["lr_decay_on_plateau"].toDouble(), 0.5);
+    // The settings as given: auto is 0.
+    const QJsonObject dataset = metrics["config"].toObject()["dataset"].toObject();
+    QCOMPARE(dataset["max_len"].toInt(-1), 0);
+    QCOMPARE(dataset["min_count"].toInt(-1), 0);
 }
 
 void TestCli::reverseAfterTraining()

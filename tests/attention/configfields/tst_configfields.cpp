@@ -151,6 +151,8 @@ void TestConfigFields::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     m_dataset = changedConfig(datasetConfigFields());
+    // Auto (0) plus 2 would be below the changed minimum length of 5.
+    m_dataset.maxLength = 12;
     m_dataset.words = {"red", "green", "blue"};
     m_model = changedConfig(modelConfigFields());
     m_training = changedConfig(trainingConfigFields());
@@ -198,7 +200,8 @@ void TestConfigFields::commandLineToJsonAndBack()
     model.datasetConfig = options.dataset;
     const QString path = m_dir.filePath("metrics.json");
     QString error;
-    QVERIFY2(runfiles::writeMetrics(path, model, options.training, TrainingOutcome{}, EvaluationReport{}, {}, &error),
+    QVERIFY2(runfiles::writeMetrics(path, model, Dataset{}, options.training, TrainingOutcome{}, EvaluationReport{}, {},
+                                    &error),
              qPrintable(error));
     const QJsonObject config = readJson(path)["config"].toObject();
     compareFields(fromJson(config["dataset"], datasetConfigFields()), m_dataset, datasetConfigFields());

@@ -1,0 +1,41 @@
+#include "engine/attention/corpusdefaults.h"
+
+#include <algorithm>
+#include <cmath>
+
+int lengthPercentile(std::vector<int> lengths, int percentile)
+{
+    if (lengths.empty())
+        return 0;
+    const std::size_t rank = std::size_t(std::ceil(double(percentile) / 100.0 * double(lengths.size())));
+    const std::size_t index = std::clamp<std::size_t>(rank, 1, lengths.size()) - 1;
+    std::nth_element(lengths.begin(), lengths.begin() + std::ptrdiff_t(index), lengths.end());
+    return lengths[index];
+}
+
+int generatedMaxLength(const DatasetConfig &config)
+{
+    return config.maxLength > 0 ? config.maxLength : std::max(kGeneratedMaxLength, config.minLength);
+}
+
+int corpusMaxLength(const DatasetConfig &config, const std::vector<int> &lineLengths)
+{
+    if (config.maxLength > 0)
+        return config.maxLength;
+    const int percentile = std::min(lengthPercentile(lineLengths, kCorpusLengthPercentile), kLongestSentence);
+    return std::max(percentile, config.minLength);
+}
+
+int effectiveMinCount(const DatasetConfig &config)
+{
+    if (config.minCount > 0)
+        return config.minCount;
+    return config.corpusPath.empty() ? 1 : kCorpusMinCount;
+}
+
+double effectiveEpochDecay(const TrainingConfig &training, bool corpus)
+{
+    if (training.learningRateEpochDecay > 0)
+        return training.learningRateEpochDecay;
+    return corpus ? kCorpusEpochDecay : kGeneratedEpochDecay;
+}

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "engine/attention/datasetconfig.h"
+#include "engine/attention/trainingconfig.h"
+
+#include <vector>
+
+// What the settings left on "auto" (0: max-len, min-count, lr-epoch-decay) come to. Generated
+// sentences keep the values the default task was tuned with; a corpus file gets values that fit
+// real text: its long tail of lengths, its words seen once, and more epochs of learning.
+
+// Generated sentences: up to 10 words, the reference assignment's range.
+constexpr int kGeneratedMaxLength = 10;
+// A corpus: lines up to the 99th percentile of its token lengths. Real text has a long, thin tail
+// (a paragraph on one line): cutting it keeps the batches short, and 99% keeps nearly all the data
+// (Debian's fortunes: 16 tokens, 102 of 11,288 lines left out, against 3,687 at 10).
+constexpr int kCorpusLengthPercentile = 99;
+// A corpus: a word seen once in training becomes <UNK>. Its embedding would be trained on one
+// sentence, and on real text such words are half the vocabulary and most of the output layer.
+constexpr int kCorpusMinCount = 2;
+// Generated sentences: the rate halves over every epoch (see TrainingConfig). A corpus needs
+// more epochs than the 34-word task, and halving froze it by epoch 6; at a constant rate the
+// pointer model's validation swung back and forth (README, "Real text"), so it shrinks gently.
+constexpr double kGeneratedEpochDecay = 0.5;
+constexpr double kCorpusEpochDecay = 0.8;
+
+// The nearest-rank `percentile` (1-100) of `lengths`: the smallest length that at least that share
+// of them does not exceed. 0 for no lengths.
+int lengthPercentile(std::vector<int> lengths, int percentile);
+
+// The longest generated sentence: config.maxLength, or on auto kGeneratedMaxLength (never below
+// the minimum length). A corpus's limit comes from its lengths: Dataset::maxLength.
+int generatedMaxLength(const DatasetConfig &config);
+
+// The longest corpus line kept: config.maxLength, or on auto the kCorpusLengthPercentile of the
+// lengths of the file's non-blank lines (never below the minimum length, nor above kLongestSentence).
+int corpusMaxLength(const DatasetConfig &config, const std::vector<int> &lineLengths);
+
+// The vocabulary's minimum word count: config.minCount, or on auto kCorpusMinCount for a corpus
+// and 1 for generated sentences (whose words are all meant to be known).
+int effectiveMinCount(const DatasetConfig &config);
+
+// The per-epoch learning-rate decay: training.learningRateEpochDecay, or on auto
+// kCorpusEpochDecay for a corpus and kGeneratedEpochDecay for generated sentences.
+double effectiveEpochDecay(const TrainingConfig &training, bool corpus);
