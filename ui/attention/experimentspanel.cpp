@@ -25,7 +25,7 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     , m_probeMaxLength(new QSpinBox)
     , m_seeds(new QSpinBox)
     , m_addCurrent(new QPushButton(tr("Add Current Settings")))
-    , m_addVariants(new QPushButton(tr("Add the Four Variants")))
+    , m_addVariants(new QPushButton(tr("Add Every Variant")))
     , m_clear(new QPushButton(tr("Clear")))
     , m_run(new QPushButton(tr("Run Queue")))
     , m_stop(new QPushButton(tr("Stop")))
@@ -36,7 +36,7 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
 {
     m_addCurrent->setToolTip(tr("Queue the model settings of the Model && Training tab."));
     m_addVariants->setToolTip(tr("Queue the current settings once with each attention variant: bahdanau, "
-                                 "luong-dot, luong-general and none."));
+                                 "luong-dot, luong-general, none and location."));
     m_probeMaxLength->setRange(1, 100);
     m_probeMaxLength->setValue(20);
     m_probeMaxLength->setToolTip(tr("Each trained model is also tested on sentences up to this many words, "
@@ -146,7 +146,7 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     connect(m_addCurrent, &QPushButton::clicked, this, [this] { addConfiguration(m_base); });
     connect(m_addVariants, &QPushButton::clicked, this, [this] {
         for (AttentionKind kind : {AttentionKind::Bahdanau, AttentionKind::LuongDot, AttentionKind::LuongGeneral,
-                                   AttentionKind::None}) {
+                                   AttentionKind::None, AttentionKind::Location}) {
             ModelConfig config = m_base;
             config.attention = kind;
             addConfiguration(config);

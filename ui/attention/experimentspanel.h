@@ -32,7 +32,7 @@ class ExperimentsPanel : public QWidget
 public:
     explicit ExperimentsPanel(QWidget *parent = nullptr);
 
-    // The model settings "Add current settings" and "Add the four variants" start from.
+    // The model settings "Add current settings" and "Add every variant" start from.
     void setBaseConfig(const ModelConfig &config);
     void setTrainedRange(int minLength, int maxLength);
     void addConfiguration(const ModelConfig &config);
