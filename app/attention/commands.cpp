@@ -260,7 +260,8 @@ int runCompare(const std::vector<std::string> &arguments)
     const DatasetConfig &d = options.dataset;
     const ModelConfig &m = options.model;
     const TrainingConfig &t = options.training;
-    const int probeMaxLength = cl.integer("probe-max-len", std::max(20, d.maxLength), 1, 100);
+    const int probeMaxLength = cl.integer("probe-max-len", std::min(3 * d.maxLength, Seq2SeqModel::kMaxInputTokens), 1,
+                                          Seq2SeqModel::kMaxInputTokens);
     const int probeCount = cl.integer("probe", 2000, 1, 1000000);
     const int seeds = cl.integer("seeds", 1, 1, 10);
     if (probeMaxLength < d.maxLength)
