@@ -287,7 +287,8 @@ int runCompare(const std::vector<std::string> &arguments)
     const ModelConfig &m = options.model;
     const TrainingConfig &t = options.training;
     const int maxLength = generatedMaxLength(d);
-    const int probeMaxLength = cl.integer("probe-max-len", std::max(20, maxLength), 1, 100);
+    const int probeMaxLength = cl.integer("probe-max-len", std::min(3 * maxLength, Seq2SeqModel::kMaxInputTokens), 1,
+                                          Seq2SeqModel::kMaxInputTokens);
     const int probeCount = cl.integer("probe", 2000, 1, 1000000);
     const int seeds = cl.integer("seeds", 1, 1, 10);
     if (probeMaxLength < maxLength)

@@ -178,16 +178,17 @@ weights with the stored ones. It reports bit-for-bit identity or the largest dif
 when identical or within the stated tolerance, 1 when not, 2 for a damaged or foreign file.
 
 compare trains one model per attention variant in --attention LIST (comma-separated; default
-bahdanau,luong-dot,luong-general,none) one after another, on the same data and seed, and tests
-each on the test split and on probe sentences of every length from --min-len to --probe-max-len
-(default 20; --probe N sentences, default 2000, seed --data-seed + 1). It writes
-DIR/comparison.json (per variant: test exact match and token accuracy, exact match by probe
-length, epochs, seconds, parameters), DIR/comparison.png (exact match by length, trained lengths
-shaded) and DIR/<variant>.ckpt. It takes the train options except --corpus. --seeds N (1-10,
-default 1) trains each variant N times, its initial weights seeded --seed, --seed + 1, ... (data,
-batch order and dropout unchanged), as DIR/<variant>-seed<S>.ckpt; comparison.json then gives each
-run's model_seed and, under "seed_spread", each variant's mean, min and max exact match on the
-test split, on the probe and by probe length, and comparison.png draws the mean in a min-max band.
+bahdanau,luong-dot,luong-general,none,location) one after another, on the same data and seed,
+and tests each on the test split and on probe sentences of every length from --min-len to
+--probe-max-len (default 3 x --max-len, at most 100; --probe N sentences, default 2000, seed
+--data-seed + 1). It writes DIR/comparison.json (per variant: test exact match and token
+accuracy, exact match by probe length, epochs, seconds, parameters), DIR/comparison.png (exact
+match by length, trained lengths shaded) and DIR/<variant>.ckpt. It takes the train options
+except --corpus. --seeds N (1-10, default 1) trains each variant N times, its initial weights
+seeded --seed, --seed + 1, ... (data, batch order and dropout unchanged), as
+DIR/<variant>-seed<S>.ckpt; comparison.json then gives each run's model_seed and, under
+"seed_spread", each variant's mean, min and max exact match on the test split, on the probe and
+by probe length, and comparison.png draws the mean in a min-max band.
 
 reverse, evaluate and explain use the model bundled into the program unless --model FILE is given.
 reverse decodes greedily; --beam K (1-64) keeps the K best hypotheses per step instead, ranked
@@ -221,7 +222,9 @@ Dataset options (train):
     text += "Model options:\n" + fieldLines(modelConfigFields());
     text += R"(      bahdanau scores with the decoder state before its GRU step; luong-dot and luong-general
       (s.h, s.W h) with the state after it, with Luong's attentional layer and input feeding;
-      none gives the decoder only the encoder's final state (no heatmap, no <UNK> copying).
+      none gives the decoder only the encoder's final state (no heatmap, no <UNK> copying);
+      location is bahdanau whose score also reads the previous step's weights, convolved
+      (Chorowski et al. 2015).
 )";
     text += "Training options:\n" + fieldLines(trainingConfigFields());
     text += R"(

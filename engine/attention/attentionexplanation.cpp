@@ -3,6 +3,7 @@
 #include "engine/attention/batch.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
+#include "engine/attention/seq2seqweights.h"
 #include "engine/core/evalmodescope.h"
 
 #include <cmath>
@@ -67,11 +68,13 @@ AttentionExplanation explainAttention(const Seq2SeqModel &model, const DecodedSe
     Decoder &decoder = net->decoder;
     const FusedDecoderWeights w = decoder->fusedWeights();
     DecoderState state{hidden.unbind(0), {}};
-    torch::Tensor before;  // the top layer's state before step `step`
+    torch::Tensor before;    // the top layer's state before step `step`
+    torch::Tensor previous;  // location: the weights of the step before it
     for (int t = 0; t <= step; ++t) {
         const int64_t input = t == 0 ? Vocabulary::kSos : outputId(sentence, t - 1, vocabulary);
         const auto embedded = decoder->embedding(torch::tensor({input}, torch::kLong));
         before = state.layers.back();
+        previous = state.previousWeights.defined() ? state.previousWeights : torch::zeros_like(memory.maskBias);
         decoder->step(w, decoder->embeddingGates(w, embedded), state, memory);
     }
 
@@ -82,11 +85,19 @@ AttentionExplanation explainAttention(const Seq2SeqModel &model, const DecodedSe
     const torch::Tensor values = memory.values[0].to(torch::kDouble);  // (S, H)
     const torch::Tensor keys = memory.keys[0].to(torch::kDouble);      // (S, A or H)
     torch::Tensor scores;
-    if (e.kind == AttentionKind::Bahdanau) {
+    if (e.kind == AttentionKind::Bahdanau || e.kind == AttentionKind::Location) {
+        const DecoderWeights p = weightsOf(*decoder);
         const torch::Tensor s = before[0].to(torch::kDouble);
-        const torch::Tensor query = torch::matmul(decoder->attention->W_s->weight.to(torch::kDouble), s);
-        const torch::Tensor energy = torch::tanh(keys + query);  // (S, A)
-        const torch::Tensor v = decoder->attention->v->weight[0].to(torch::kDouble);
+        const torch::Tensor query = torch::matmul(p.queryWeight.to(torch::kDouble), s);
+        torch::Tensor moved = keys;
+        if (e.kind == AttentionKind::Location) {
+            const torch::Tensor location = decoder->location->locationTerm(previous)[0].to(torch::kDouble);  // (S, A)
+            moved = keys + location;
+            e.location = valuesOf(location[position]);
+            e.previousWeights = valuesOf(previous[0]);
+        }
+        const torch::Tensor energy = torch::tanh(moved + query);  // (S, A)
+        const torch::Tensor v = p.scoreWeight[0].to(torch::kDouble);
         scores = torch::matmul(energy, v);
         e.state = valuesOf(s);
         e.query = valuesOf(query);

@@ -10,6 +10,7 @@ class Seq2SeqModel;
 // Every number behind one attention weight a_tj (output step t, source position j), taken from the
 // model itself, for the attention lab's "Explain this weight". The variant decides the score:
 //   bahdanau:      e_k = vᵀ tanh(W_s s + W_h h_k), s = the decoder's top state before step t
+//   location:      e_k = vᵀ tanh(W_s s + W_h h_k + U f_k + b), f = F * a_{t-1}, s likewise
 //   luong-dot:     e_k = sᵀ h_k,                   s = the top state after step t's GRU
 //   luong-general: e_k = sᵀ (W_a h_k),             likewise
 // then a = softmax(e) over the row, the context c = Σ_k a_k h_k, and position j's share a_j h_j.
@@ -20,10 +21,12 @@ struct AttentionExplanation {
 
     std::vector<double> state;         // s (H)
     std::vector<double> encoderState;  // h_j (H)
-    std::vector<double> query;         // bahdanau: W_s s (A); luong: empty
-    std::vector<double> key;           // bahdanau: W_h h_j (A); luong-general: W_a h_j; luong-dot: h_j
-    std::vector<double> energy;        // bahdanau: tanh(W_s s + W_h h_j) (A); luong: empty
-    std::vector<double> scoreWeights;  // bahdanau: v (A); luong: empty
+    std::vector<double> query;         // bahdanau, location: W_s s (A); luong: empty
+    std::vector<double> key;           // bahdanau, location: W_h h_j (A); luong-general: W_a h_j; luong-dot: h_j
+    std::vector<double> location;      // location: U f_j + b (A); others: empty
+    std::vector<double> previousWeights;  // location: a_{t-1} over the row (zeros at the first step); others: empty
+    std::vector<double> energy;        // bahdanau: tanh(W_s s + W_h h_j) (A), location with U f_j + b; luong: empty
+    std::vector<double> scoreWeights;  // bahdanau, location: v (A); luong: empty
 
     std::vector<double> scores;   // e_k for every source position k of the row
     std::vector<double> weights;  // softmax(scores): a_k, the heatmap's row

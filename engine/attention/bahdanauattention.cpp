@@ -128,6 +128,13 @@ std::pair<torch::Tensor, torch::Tensor> BahdanauAttentionImpl::attend(const torc
                                                                       const torch::Tensor &values,
                                                                       const torch::Tensor &maskBias)
 {
-    const auto out = AdditiveAttention::apply(query, keys, values, v->weight, maskBias);
+    return additiveAttention(query, keys, values, v->weight, maskBias);
+}
+
+std::pair<torch::Tensor, torch::Tensor> additiveAttention(const torch::Tensor &query, const torch::Tensor &keys,
+                                                          const torch::Tensor &values, const torch::Tensor &scoreWeight,
+                                                          const torch::Tensor &maskBias)
+{
+    const auto out = AdditiveAttention::apply(query, keys, values, scoreWeight, maskBias);
     return {out[0], out[1]};
 }

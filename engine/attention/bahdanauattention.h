@@ -2,6 +2,15 @@
 
 #include "engine/core/torchapi.h"
 
+// The additive score's attention for one decoder step, as one hand-written autograd node (speed
+// code: the decoder's step; tests/common/referencenet.h has the same op by op): from the query
+// (B, A; rows may be strided), keys (B, S, A), values (B, S, H), the score weights v (1, A) and the
+// mask as a bias (B, S: 0 on real tokens, -inf on padding), e_i = v . tanh(query + key_i), and
+// returns context (B, H) and weights (B, S); padded positions get exactly 0.
+std::pair<torch::Tensor, torch::Tensor> additiveAttention(const torch::Tensor &query, const torch::Tensor &keys,
+                                                          const torch::Tensor &values, const torch::Tensor &scoreWeight,
+                                                          const torch::Tensor &maskBias);
+
 // Additive attention (Bahdanau et al. 2015): e_i = v^T tanh(W_s s + W_h h_i), masked softmax.
 // W_h h depends only on the encoder, so keys() is computed once per batch, not per step.
 class BahdanauAttentionImpl : public torch::nn::Module
@@ -10,10 +19,7 @@ public:
     BahdanauAttentionImpl(int encoderSize, int decoderSize, int attentionSize);
 
     torch::Tensor keys(const torch::Tensor &encoderOutputs);  // (B, S, A)
-    // From the query W_s s (B, A; rows may be strided), keys (B, S, A), values (B, S, encoderSize)
-    // and the mask as a bias (B, S: 0 on real tokens, -inf on padding), as one hand-written
-    // autograd node (speed code: the decoder's step; tests/common/referencedecoder.h has the same
-    // op by op). Returns context (B, encoderSize) and weights (B, S); padded positions get exactly 0.
+    // additiveAttention() with the query W_s s and keys().
     std::pair<torch::Tensor, torch::Tensor> attend(const torch::Tensor &query, const torch::Tensor &keys,
                                                    const torch::Tensor &values, const torch::Tensor &maskBias);
 

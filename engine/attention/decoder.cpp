@@ -15,7 +15,8 @@ int gruInputSize(const ModelConfig &c)
 int outputInputSize(const ModelConfig &c)
 {
     switch (c.attention) {
-    case AttentionKind::Bahdanau: return 2 * c.hiddenSize + c.embedSize;
+    case AttentionKind::Bahdanau:
+    case AttentionKind::Location: return 2 * c.hiddenSize + c.embedSize;
     case AttentionKind::LuongDot:
     case AttentionKind::LuongGeneral: return c.hiddenSize;
     case AttentionKind::None: return c.hiddenSize + c.embedSize;
@@ -30,6 +31,8 @@ DecoderImpl::DecoderImpl(int vocabularySize, const ModelConfig &c)
     , dropout(c.dropout)
     , attention(c.attention == AttentionKind::Bahdanau ? BahdanauAttention(c.hiddenSize, c.hiddenSize, c.hiddenSize)
                                                        : BahdanauAttention(nullptr))
+    , location(c.attention == AttentionKind::Location ? LocationAttention(c.hiddenSize, c.hiddenSize, c.hiddenSize)
+                                                      : LocationAttention(nullptr))
     , luong(c.attention == AttentionKind::LuongDot || c.attention == AttentionKind::LuongGeneral
                 ? LuongAttention(c.hiddenSize, c.attention == AttentionKind::LuongGeneral)
                 : LuongAttention(nullptr))
@@ -48,6 +51,8 @@ DecoderImpl::DecoderImpl(int vocabularySize, const ModelConfig &c)
     register_module("dropout", dropout);
     if (attention)
         register_module("attention", attention);
+    if (location)
+        register_module("location", location);
     if (luong)
         register_module("luong", luong);
     register_module("gru", gru);
@@ -60,6 +65,8 @@ torch::Tensor DecoderImpl::keys(const torch::Tensor &encoderOutputs)
 {
     if (attention)
         return attention->keys(encoderOutputs);
+    if (location)
+        return location->keys(encoderOutputs);
     if (luong)
         return luong->keys(encoderOutputs);
     return {};
@@ -75,7 +82,7 @@ FusedDecoderWeights DecoderImpl::regroup(bool contiguous) const
         w.input.push_back(layer == 0 ? RecurrentProjection() : RecurrentProjection(oriented(g.inputWeight), g.inputBias));
         w.hidden.emplace_back(oriented(g.hiddenWeight), g.hiddenBias);
     }
-    if (attention) {
+    if (p.queryWeight.defined()) {
         const torch::Tensor &ws = p.queryWeight;
         const GruLayerWeights &top = p.gru.back();
         w.top = RecurrentProjection(oriented(torch::cat({ws, top.hiddenWeight})),
@@ -116,18 +123,25 @@ void DecoderImpl::advance(const FusedDecoderWeights &w, const torch::Tensor &fir
     }
 }
 
-DecoderStepOutput DecoderImpl::bahdanauStep(const FusedDecoderWeights &w, const torch::Tensor &embeddingGates,
-                                            std::vector<torch::Tensor> &layers, const DecoderMemory &memory)
+DecoderStepOutput DecoderImpl::additiveStep(const FusedDecoderWeights &w, const torch::Tensor &embeddingGates,
+                                            DecoderState &state, const DecoderMemory &memory)
 {
-    const int64_t attentionSize = attention->W_s->weight.size(0);
-    const auto top = w.top(layers.back());
+    const auto top = w.top(state.layers.back());
+    const int64_t attentionSize = top.size(1) - 3 * m_hiddenSize;
     const auto query = top.narrow(1, 0, attentionSize);
     const auto topHiddenGates = top.narrow(1, attentionSize, 3 * m_hiddenSize);
 
-    const auto [context, weights] = attention->attend(query, memory.keys, memory.values, memory.maskBias);
+    torch::Tensor context, weights;
+    if (location) {
+        const auto previous = state.previousWeights.defined() ? state.previousWeights : torch::zeros_like(memory.maskBias);
+        std::tie(context, weights) = location->attend(query, memory.keys, previous, memory.values, memory.maskBias);
+        state.previousWeights = weights;
+    } else {
+        std::tie(context, weights) = attention->attend(query, memory.keys, memory.values, memory.maskBias);
+    }
 
-    advance(w, w.contextToGates(context, embeddingGates), topHiddenGates, layers);
-    return {layers.back(), context, weights};
+    advance(w, w.contextToGates(context, embeddingGates), topHiddenGates, state.layers);
+    return {state.layers.back(), context, weights};
 }
 
 DecoderStepOutput DecoderImpl::step(const FusedDecoderWeights &w, const torch::Tensor &embeddingGates, DecoderState &state,
@@ -135,7 +149,8 @@ DecoderStepOutput DecoderImpl::step(const FusedDecoderWeights &w, const torch::T
 {
     switch (m_kind) {
     case AttentionKind::Bahdanau:
-        return bahdanauStep(w, embeddingGates, state.layers, memory);
+    case AttentionKind::Location:
+        return additiveStep(w, embeddingGates, state, memory);
     case AttentionKind::LuongDot:
     case AttentionKind::LuongGeneral: {
         const auto firstGates = state.attentional.defined()
@@ -158,6 +173,7 @@ torch::Tensor DecoderImpl::logits(const FusedDecoderWeights &w, const torch::Ten
 {
     switch (m_kind) {
     case AttentionKind::Bahdanau:
+    case AttentionKind::Location:
         return torch::matmul(torch::cat({output, context, embedded}, -1), w.output).add_(w.outputBias);
     case AttentionKind::LuongDot:
     case AttentionKind::LuongGeneral:

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/attention/bahdanauattention.h"
+#include "engine/attention/locationattention.h"
 #include "engine/attention/luongattention.h"
 #include "engine/attention/modelconfig.h"
 #include "engine/core/parameterversions.h"
@@ -12,16 +13,18 @@
 // What the decoder needs from the encoder, computed once per batch.
 struct DecoderMemory {
     torch::Tensor values;    // encoder outputs (B, S, H)
-    torch::Tensor keys;      // what the scores read: W_h . values (Bahdanau), W_a . values or values (Luong); none: undefined
+    torch::Tensor keys;      // what the scores read: W_h . values (Bahdanau, location), W_a . values or values (Luong); none: undefined
     torch::Tensor mask;      // (B, S) bool
     torch::Tensor maskBias;  // (B, S) float: 0 on real tokens, -inf on padding (added to the scores)
 };
 
-// The recurrent state between steps: one (B, H) tensor per GRU layer, and for Luong attention
-// the previous attentional state h̃_{t-1}, fed back as input (undefined before the first step: zeros).
+// The recurrent state between steps: one (B, H) tensor per GRU layer, for Luong attention the
+// previous attentional state h̃_{t-1}, fed back as input, and for location attention the previous
+// weights a_{t-1} (B, S). Both are undefined before the first step, where they read as zeros.
 struct DecoderState {
     std::vector<torch::Tensor> layers;
     torch::Tensor attentional;
+    torch::Tensor previousWeights;
 };
 
 // The decoder's weights (DecoderWeights) regrouped for the fast step loop, once per batch
@@ -32,7 +35,7 @@ struct DecoderState {
 // multiplies ~5x faster. Weights that every step multiplies by are RecurrentProjections, whose
 // gradients are computed once per batch rather than once per step.
 struct FusedDecoderWeights {
-    RecurrentProjection top;             // Bahdanau: [W_s; W_hh(top)]^T (H, A + 3H), bias [0; b_hh(top)]
+    RecurrentProjection top;             // Bahdanau, location: [W_s; W_hh(top)]^T (H, A + 3H), bias [0; b_hh(top)]
     torch::Tensor embeddingToGates;      // W_ih(layer 0) rows that read the embedding, (E, 3H)
     torch::Tensor firstInputBias;        // b_ih(layer 0)
     RecurrentProjection contextToGates;  // W_ih(layer 0) rows that read the context (Luong: h̃_{t-1}), (H, 3H), no bias; none: unset
@@ -50,6 +53,9 @@ struct DecoderStepOutput {
 
 // One step of the decoder, by attention variant (s = top GRU layer's state, x = embedding):
 //  bahdanau: attend with s_{t-1} (BahdanauAttention), GRU on [x; c_t], predict from [s_t; c_t; x].
+//  location: as bahdanau, the score also reading a_{t-1} (LocationAttention). a_0 = 0: before the
+//    first word there is no alignment to move from, and zeros leave the first score Bahdanau's (plus
+//    U's bias) rather than a prior that it starts at word 0, when reversing starts at the last word.
 //  luong-dot, luong-general: GRU on [x; h̃_{t-1}] (input feeding, h̃_0 = 0), then attend with s_t
 //    (LuongAttention) and predict from h̃_t = tanh(W_c [c_t; s_t]) alone, as Luong et al. 2015 do.
 //  none: GRU on x alone and predict from [s_t; x]; the encoder's final state, the decoder's
@@ -87,6 +93,7 @@ public:
     torch::nn::Embedding embedding{nullptr};
     torch::nn::Dropout dropout{nullptr};
     BahdanauAttention attention{nullptr};  // bahdanau only
+    LocationAttention location{nullptr};   // location only
     LuongAttention luong{nullptr};         // luong-dot and luong-general only
     torch::nn::GRU gru{nullptr};
     torch::nn::Linear out{nullptr};
@@ -94,8 +101,9 @@ public:
 
 private:
     FusedDecoderWeights regroup(bool contiguous) const;
-    DecoderStepOutput bahdanauStep(const FusedDecoderWeights &w, const torch::Tensor &embeddingGates,
-                                   std::vector<torch::Tensor> &layers, const DecoderMemory &memory);
+    // Bahdanau and location attention.
+    DecoderStepOutput additiveStep(const FusedDecoderWeights &w, const torch::Tensor &embeddingGates,
+                                   DecoderState &state, const DecoderMemory &memory);
     // Runs the GRU layers; `topHiddenGates` when the caller has them already, else undefined.
     void advance(const FusedDecoderWeights &w, const torch::Tensor &firstInputGates, const torch::Tensor &topHiddenGates,
                  std::vector<torch::Tensor> &layers);

@@ -6,7 +6,8 @@ namespace {
 constexpr std::pair<AttentionKind, const char *> kAttentionNames[] = {{AttentionKind::Bahdanau, "bahdanau"},
                                                                       {AttentionKind::LuongDot, "luong-dot"},
                                                                       {AttentionKind::LuongGeneral, "luong-general"},
-                                                                      {AttentionKind::None, "none"}};
+                                                                      {AttentionKind::None, "none"},
+                                                                      {AttentionKind::Location, "location"}};
 }
 
 const char *attentionName(AttentionKind kind)
@@ -47,9 +48,11 @@ const std::vector<ConfigField<ModelConfig>> &modelConfigFields()
         choiceField<&ModelConfig::attention>(
             "attention", "attention",
             {attentionName(AttentionKind::Bahdanau), attentionName(AttentionKind::LuongDot),
-             attentionName(AttentionKind::LuongGeneral), attentionName(AttentionKind::None)},
+             attentionName(AttentionKind::LuongGeneral), attentionName(AttentionKind::None),
+             attentionName(AttentionKind::Location)},
             "How the decoder reads the encoder: additive scores (bahdanau), multiplicative ones (luong-dot, "
-            "luong-general), or only the encoder's final state (none)."),
+            "luong-general), only the encoder's final state (none), or additive scores that also read where "
+            "the previous step looked (location)."),
         choiceField<&ModelConfig::pointer>(
             "pointer", "pointer (copy words)", {"auto", "on", "off"},
             "Let the decoder copy a source word by pointing at it with its attention, mixed with its own "

@@ -6,9 +6,9 @@
 #include <vector>
 
 // How the decoder reads the encoder's outputs (see DecoderImpl for the equations of each).
-enum class AttentionKind { Bahdanau, LuongDot, LuongGeneral, None };
+enum class AttentionKind { Bahdanau, LuongDot, LuongGeneral, None, Location };
 
-// "bahdanau", "luong-dot", "luong-general", "none": the names on the command line and in files.
+// "bahdanau", "luong-dot", "luong-general", "none", "location": the names on the command line and in files.
 const char *attentionName(AttentionKind kind);
 bool parseAttention(const std::string &name, AttentionKind *kind);
 

@@ -125,6 +125,8 @@ BeamStepFunction opByOpBeamSteps(Seq2SeqNet &net, const ExtendedSource &ids)
             layer = layer.index_select(0, rows);
         if (state.attentional.defined())
             state.attentional = state.attentional.index_select(0, rows);
+        if (state.previousWeights.defined())
+            state.previousWeights = state.previousWeights.index_select(0, rows);
         if (steps->rowsMemory.values.size(0) != rows.size(0))
             steps->rowsMemory = repeatRows(steps->memory, rows.size(0));
         const int64_t vocabularySize = decoder->embedding->weight.size(0);

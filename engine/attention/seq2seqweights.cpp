@@ -56,6 +56,14 @@ DecoderWeights weightsOf(const DecoderImpl &decoder)
         w.queryWeight = decoder.attention->W_s->weight;
         w.scoreWeight = decoder.attention->v->weight;
     }
+    if (decoder.location) {
+        w.keysWeight = decoder.location->W_h->weight;
+        w.queryWeight = decoder.location->W_s->weight;
+        w.scoreWeight = decoder.location->v->weight;
+        w.locationFilters = decoder.location->F->weight;
+        w.locationWeight = decoder.location->U->weight;
+        w.locationBias = decoder.location->U->bias;
+    }
     if (decoder.luong) {
         if (decoder.luong->W_a)
             w.luongKeysWeight = decoder.luong->W_a->weight;
@@ -66,6 +74,7 @@ DecoderWeights weightsOf(const DecoderImpl &decoder)
     w.stateToLogits = w.outputWeight.narrow(1, 0, hidden);
     switch (decoder.kind()) {
     case AttentionKind::Bahdanau:
+    case AttentionKind::Location:
         w.contextToLogits = w.outputWeight.narrow(1, hidden, hidden);
         w.embeddingToLogits = w.outputWeight.narrow(1, 2 * hidden, embed);
         break;

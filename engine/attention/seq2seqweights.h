@@ -39,20 +39,23 @@ struct DecoderWeights {
     // Layer 0's W_ih by the columns' input: [embedding | context (Luong: h̃_{t-1})].
     torch::Tensor embeddingToGates;    // (3H, E)
     torch::Tensor contextToGates;      // (3H, H); none: undefined
-    // Bahdanau: e_i = v . tanh(W_s s + W_h h_i).
+    // Bahdanau: e_i = v . tanh(W_s s + W_h h_i); location adds U (F * a_{t-1})_i + b inside the tanh.
     torch::Tensor keysWeight;          // W_h (A, H)
     torch::Tensor queryWeight;         // W_s (A, H)
     torch::Tensor scoreWeight;         // v (1, A)
+    torch::Tensor locationFilters;     // F (k, 1, r); location only
+    torch::Tensor locationWeight;      // U (A, k); location only
+    torch::Tensor locationBias;        // b (A); location only
     // Luong: e_i = s . W_a h_i (general), h̃ = tanh(W_c [c; s]).
     torch::Tensor luongKeysWeight;     // W_a (H, H); luong-general only
     torch::Tensor attentionalWeight;   // W_c (H, 2H)
-    // The output layer, and its columns by input: Bahdanau [s_t | c_t | x], Luong [h̃_t],
+    // The output layer, and its columns by input: Bahdanau and location [s_t | c_t | x], Luong [h̃_t],
     // none [s_t | x]. stateToLogits reads what the step outputs (s_t, Luong h̃_t).
     torch::Tensor outputWeight;        // (V, in)
     torch::Tensor outputBias;          // (V)
     torch::Tensor stateToLogits;       // (V, H)
-    torch::Tensor contextToLogits;     // (V, H); Bahdanau only
-    torch::Tensor embeddingToLogits;   // (V, E); Bahdanau and none
+    torch::Tensor contextToLogits;     // (V, H); Bahdanau and location only
+    torch::Tensor embeddingToLogits;   // (V, E); Bahdanau, location and none
 };
 
 struct Seq2SeqWeights {

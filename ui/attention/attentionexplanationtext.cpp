@@ -35,6 +35,9 @@ QString formula(AttentionKind kind)
     case AttentionKind::Bahdanau:
         return tr("bahdanau (additive): e<sub>tj</sub> = vᵀ tanh(W<sub>s</sub> s<sub>t−1</sub> + W<sub>h</sub> "
                   "h<sub>j</sub>)");
+    case AttentionKind::Location:
+        return tr("location: e<sub>tj</sub> = vᵀ tanh(W<sub>s</sub> s<sub>t−1</sub> + W<sub>h</sub> h<sub>j</sub> + "
+                  "U f<sub>tj</sub> + b), f<sub>t</sub> = F * a<sub>t−1</sub>");
     case AttentionKind::LuongDot:
         return tr("luong-dot: e<sub>tj</sub> = s<sub>t</sub>ᵀ h<sub>j</sub>");
     case AttentionKind::LuongGeneral:
@@ -49,7 +52,8 @@ QString formula(AttentionKind kind)
 QString scoreSteps(const AttentionExplanation &e, const QString &source)
 {
     QString html;
-    if (e.kind == AttentionKind::Bahdanau) {
+    if (e.kind == AttentionKind::Bahdanau || e.kind == AttentionKind::Location) {
+        const bool location = e.kind == AttentionKind::Location;
         html += item(tr("Decoder state s<sub>t−1</sub>:"),
                      tr("the top GRU layer's state before this step (at the first step, the encoder's final "
                         "state through the bridge). %1").arg(vector(e.state)));
@@ -57,7 +61,18 @@ QString scoreSteps(const AttentionExplanation &e, const QString &source)
                      tr("the encoder's output at %1. %2").arg(source, vector(e.encoderState)));
         html += item(tr("W<sub>s</sub>·s<sub>t−1</sub>:"), vector(e.query));
         html += item(tr("W<sub>h</sub>·h<sub>j</sub>:"), vector(e.key));
-        html += item(tr("tanh(W<sub>s</sub>·s<sub>t−1</sub> + W<sub>h</sub>·h<sub>j</sub>):"), vector(e.energy));
+        if (location) {
+            html += item(tr("Previous weights a<sub>t−1</sub>:"),
+                         tr("the row above (zeros at the first step). %1").arg(vector(e.previousWeights)));
+            html += item(tr("U·f<sub>tj</sub> + b:"),
+                         tr("f<sub>t</sub> = F * a<sub>t−1</sub>, the previous weights convolved with the learned "
+                            "filters F, read at j. %1").arg(vector(e.location)));
+            html += item(tr("tanh(W<sub>s</sub>·s<sub>t−1</sub> + W<sub>h</sub>·h<sub>j</sub> + U·f<sub>tj</sub> + "
+                            "b):"),
+                         vector(e.energy));
+        } else {
+            html += item(tr("tanh(W<sub>s</sub>·s<sub>t−1</sub> + W<sub>h</sub>·h<sub>j</sub>):"), vector(e.energy));
+        }
         html += item(tr("Score e<sub>tj</sub> = vᵀ tanh(…):"),
                      tr("the sum of %1 products with v = %2 gives <b>%3</b>.")
                          .arg(QString::number(e.energy.size()), vector(e.scoreWeights), number(e.score())));

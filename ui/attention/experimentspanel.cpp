@@ -1,5 +1,7 @@
 #include "ui/attention/experimentspanel.h"
 
+#include "engine/attention/datasetconfig.h"
+#include "engine/attention/seq2seqmodel.h"
 #include "engine/core/seedspread.h"
 #include "ui/attention/lengthaccuracyplot.h"
 #include "ui/core/exportdialog.h"
@@ -12,12 +14,21 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <functional>
+
+namespace {
+
+// The probe's longest sentences: the longest a model reads.
+constexpr int kMaxProbeLength = Seq2SeqModel::kMaxInputTokens;
+
+}
 
 ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     : QWidget(parent)
@@ -25,7 +36,7 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     , m_probeMaxLength(new QSpinBox)
     , m_seeds(new QSpinBox)
     , m_addCurrent(new QPushButton(tr("Add Current Settings")))
-    , m_addVariants(new QPushButton(tr("Add the Four Variants")))
+    , m_addVariants(new QPushButton(tr("Add Every Variant")))
     , m_clear(new QPushButton(tr("Clear")))
     , m_run(new QPushButton(tr("Run Queue")))
     , m_stop(new QPushButton(tr("Stop")))
@@ -36,11 +47,11 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
 {
     m_addCurrent->setToolTip(tr("Queue the model settings of the Model && Training tab."));
     m_addVariants->setToolTip(tr("Queue the current settings once with each attention variant: bahdanau, "
-                                 "luong-dot, luong-general and none."));
-    m_probeMaxLength->setRange(1, 100);
-    m_probeMaxLength->setValue(20);
+                                 "luong-dot, luong-general, none and location."));
+    m_probeMaxLength->setRange(1, kMaxProbeLength);
+    m_probeMaxLength->setValue(std::min(3 * DatasetConfig().maxLength, kMaxProbeLength));
     m_probeMaxLength->setToolTip(tr("Each trained model is also tested on sentences up to this many words, "
-                                    "longer than any it was trained on."));
+                                    "longer than any it was trained on (by default three times the longest)."));
     m_seeds->setRange(1, projectfile::kMaxExperimentSeeds);
     m_seeds->setObjectName(QStringLiteral("seedsSpinBox"));
     m_seeds->setToolTip(tr("Run each configuration this many times, each from other initial weights (model "
@@ -143,10 +154,11 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     m_export->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_export->setToolTip(tr("Save the validation curves or exact match by length as a PNG, PDF, SVG or JPEG image."));
 
+    connect(m_probeMaxLength, qOverload<int>(&QSpinBox::valueChanged), this, [this] { m_probeFollowsRange = false; });
     connect(m_addCurrent, &QPushButton::clicked, this, [this] { addConfiguration(m_base); });
     connect(m_addVariants, &QPushButton::clicked, this, [this] {
         for (AttentionKind kind : {AttentionKind::Bahdanau, AttentionKind::LuongDot, AttentionKind::LuongGeneral,
-                                   AttentionKind::None}) {
+                                   AttentionKind::None, AttentionKind::Location}) {
             ModelConfig config = m_base;
             config.attention = kind;
             addConfiguration(config);
@@ -176,7 +188,10 @@ void ExperimentsPanel::setBaseConfig(const ModelConfig &config)
 void ExperimentsPanel::setTrainedRange(int minLength, int maxLength)
 {
     m_lengthPlot->setTrainedRange(minLength, maxLength);
+    const QSignalBlocker following(m_probeMaxLength);  // only the user's own changes stop it following
     m_probeMaxLength->setMinimum(maxLength);
+    if (m_probeFollowsRange)
+        m_probeMaxLength->setValue(std::min(3 * maxLength, kMaxProbeLength));
 }
 
 void ExperimentsPanel::addConfiguration(const ModelConfig &config)

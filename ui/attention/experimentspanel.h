@@ -32,7 +32,7 @@ class ExperimentsPanel : public QWidget
 public:
     explicit ExperimentsPanel(QWidget *parent = nullptr);
 
-    // The model settings "Add current settings" and "Add the four variants" start from.
+    // The model settings "Add current settings" and "Add every variant" start from.
     void setBaseConfig(const ModelConfig &config);
     void setTrainedRange(int minLength, int maxLength);
     void addConfiguration(const ModelConfig &config);
@@ -84,6 +84,7 @@ private:
     bool m_running = false;
     QListWidget *m_list;
     QSpinBox *m_probeMaxLength;
+    bool m_probeFollowsRange = true;  // 3 x the trained maximum until the user sets it
     QSpinBox *m_seeds;
     int m_runSeeds = 1;  // of the queue running or last run
     QVector<ConfigurationRuns> m_results;

@@ -304,7 +304,7 @@ void TestMainWindow::experimentsTrainTheQueueInTurn()
     useTinySettings(2);
     ExperimentsPanel *panel = m_labs.attention->experimentsPanel();
     panel->findChild<QPushButton *>(QStringLiteral("addVariantsButton"))->click();
-    QCOMPARE(panel->queuedCount(), 4);
+    QCOMPARE(panel->queuedCount(), 5);
     QList<int> epochRuns;  // the run of each experiment epoch reported, in order
     connect(controller.worker(), &TrainingWorker::reported, this, [&epochRuns](const QVariant &result) {
         if (result.metaType() == QMetaType::fromType<ExperimentEpoch>())
@@ -318,15 +318,15 @@ void TestMainWindow::experimentsTrainTheQueueInTurn()
     QVERIFY(!run->isEnabled());
 
     QTRY_COMPARE_WITH_TIMEOUT(m_window->runState()->phase(), RunState::Phase::Idle, 240000);
-    QCOMPARE(epochRuns.size(), 8);  // two epochs for each of the four variants, in queue order
+    QCOMPARE(epochRuns.size(), 10);  // two epochs for each of the five variants, in queue order
     for (int i = 0; i < epochRuns.size(); ++i)
         QCOMPARE(epochRuns.at(i), i / 2);
-    QCOMPARE(panel->lengthPlot()->runCount(), 4);
-    QCOMPARE(panel->curvesPlot()->graphCount(), 24);  // validation loss and exact match per run: mean, min, max
+    QCOMPARE(panel->lengthPlot()->runCount(), 5);
+    QCOMPARE(panel->curvesPlot()->graphCount(), 30);  // validation loss and exact match per run: mean, min, max
     auto *list = panel->findChild<QListWidget *>();
     QVERIFY(list->item(3)->text().startsWith(QStringLiteral("none, hidden")));
     QVERIFY(list->item(3)->text().contains(QStringLiteral("test exact match")));
-    QVERIFY(panel->findChild<QLabel *>(QStringLiteral("experimentsStatus"))->text().contains(QStringLiteral("4")));
+    QVERIFY(panel->findChild<QLabel *>(QStringLiteral("experimentsStatus"))->text().contains(QStringLiteral("5")));
     QVERIFY(run->isEnabled());
     QVERIFY(m_window->trainAction()->isEnabled());
 }

@@ -44,11 +44,18 @@ void checkEveryCell(const Seq2SeqModel &model, const DecodedSentence &sentence)
             peaked |= *std::max_element(e.weights.begin(), e.weights.end()) > 2.0 / sentence.columns();
 
             double score = 0;
-            if (kind == AttentionKind::Bahdanau) {
+            if (kind == AttentionKind::Bahdanau || kind == AttentionKind::Location) {
                 QCOMPARE(e.query.size(), e.key.size());
                 QCOMPARE(e.energy.size(), e.key.size());
+                const bool location = kind == AttentionKind::Location;
+                QCOMPARE(e.location.size(), location ? e.key.size() : 0);
+                // a_{t-1} is the heatmap's row above (zeros before the first row).
+                QCOMPARE(int(e.previousWeights.size()), location ? sentence.columns() : 0);
+                for (int k = 0; k < int(e.previousWeights.size()); ++k)
+                    QVERIFY(std::abs(e.previousWeights[std::size_t(k)]
+                                     - (t == 0 ? 0.0 : double(sentence.weight(t - 1, k)))) < 1e-4);
                 for (std::size_t i = 0; i < e.key.size(); ++i) {
-                    const double energy = std::tanh(e.query[i] + e.key[i]);
+                    const double energy = std::tanh(e.query[i] + e.key[i] + (location ? e.location[i] : 0.0));
                     QVERIFY(std::abs(energy - e.energy[i]) < 1e-9);
                     score += e.scoreWeights[i] * energy;
                 }
@@ -97,7 +104,7 @@ void TestAttentionExplanation::initTestCase()
     const DatasetConfig data = quickDataset();
     const Dataset dataset = Dataset::build(data);
     const Vocabulary vocabulary = Vocabulary::build(dataset.train);
-    for (const char *name : {"bahdanau", "luong-dot", "luong-general"}) {
+    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "location"}) {
         for (int layers : {1, 2}) {
             ModelConfig config = quickModelConfig();
             config.attention = kindOf(QString::fromLatin1(name));

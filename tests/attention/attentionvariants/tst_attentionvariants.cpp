@@ -19,7 +19,7 @@ namespace {
 void addVariantRows(bool withNone)
 {
     QTest::addColumn<QString>("variant");
-    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none"})
+    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location"})
         if (withNone || std::string(name) != "none")
             QTest::newRow(name) << QString(name);
 }
@@ -34,7 +34,7 @@ std::string readFile(const std::string &path)
 
 }
 
-// The four ways the decoder can read the encoder (ModelConfig::attention): each learns, masks
+// The five ways the decoder can read the encoder (ModelConfig::attention): each learns, masks
 // padding, decodes the same in a batch as alone, and survives a checkpoint; Luong scores are the
 // paper's formula; a model without attention says so instead of inventing weights.
 class TestAttentionVariants : public QObject
@@ -48,6 +48,7 @@ private slots:
     void paddingGetsExactlyZeroWeight();
     void luongScoresAreTheCurrentStateDotTheEncoderOutputs_data();
     void luongScoresAreTheCurrentStateDotTheEncoderOutputs();
+    void locationStepsReadThePreviousStepsWeights();
     void batchedEqualsOneAtATime_data() { addVariantRows(true); }
     void batchedEqualsOneAtATime();
     void checkpointKeepsTheVariant_data() { addVariantRows(true); }
@@ -66,7 +67,7 @@ void TestAttentionVariants::initTestCase()
     QVERIFY(m_dir.isValid());
     m_data = Dataset::build(tinyDataset());
     const Vocabulary vocabulary = Vocabulary::build(m_data.train);
-    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none"}) {
+    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location"}) {
         ModelConfig config = tinyModelConfig();
         config.attention = kindOf(name);
         auto model = std::make_unique<Seq2SeqModel>(config, vocabulary, 1);
@@ -171,6 +172,38 @@ void TestAttentionVariants::luongScoresAreTheCurrentStateDotTheEncoderOutputs()
     }
 }
 
+// The decoder's location step scores with the top state before the step, as Bahdanau does, and with
+// a_{t-1}: zeros at the first step, then the weights the step before returned, kept in DecoderState.
+void TestAttentionVariants::locationStepsReadThePreviousStepsWeights()
+{
+    ModelConfig config = tinyModelConfig();
+    config.hiddenSize = 6;
+    config.embedSize = 4;
+    config.attention = AttentionKind::Location;
+    torch::manual_seed(8);
+    Seq2SeqNet net(12, config);
+    net->eval();
+    torch::NoGradGuard noGrad;
+    const auto source = torch::tensor({{4, 5, 6, 2}, {8, 2, 0, 0}});
+    torch::Tensor hidden;
+    const DecoderMemory memory = net->encode(source, torch::tensor({4, 2}), &hidden);
+    const FusedDecoderWeights w = net->decoder->fusedWeights();
+    DecoderState state{hidden.unbind(0), {}};
+    const auto embedded = net->decoder->embedding(torch::tensor({1, 1}));
+    LocationAttention &location = net->decoder->location;
+    torch::Tensor previous = torch::zeros({2, 4});
+    for (int t = 0; t < 3; ++t) {
+        const auto before = state.layers.back();
+        const auto [context, weights] =
+            location->attend(location->W_s(before), memory.keys, previous, memory.values, memory.maskBias);
+        const DecoderStepOutput s = net->decoder->step(w, net->decoder->embeddingGates(w, embedded), state, memory);
+        QVERIFY(torch::allclose(s.weights, weights, 1e-6, 1e-6));
+        QVERIFY(torch::allclose(s.context, context, 1e-6, 1e-6));
+        QVERIFY(state.previousWeights.is_same(s.weights));
+        previous = s.weights;
+    }
+}
+
 void TestAttentionVariants::batchedEqualsOneAtATime()
 {
     QFETCH(QString, variant);
@@ -194,7 +227,7 @@ void TestAttentionVariants::checkpointKeepsTheVariant()
     const Seq2SeqModel &model = *m_models[variant];
     const std::string path = m_dir.filePath(variant + ".ckpt").toStdString();
     model.save(path);
-    // Bahdanau models keep format 1, which versions before the variants read.
+    // Bahdanau models keep format 1, which versions before the variants read; location is a name in format 2.
     QCOMPARE(int(readFile(path)[8]), variant == "bahdanau" ? 1 : 2);
     const Seq2SeqModel loaded = Seq2SeqModel::load(path);
     QCOMPARE(loaded.config().attention, kindOf(variant));

@@ -102,7 +102,7 @@ BeamOptions beamOptions(int width, double alpha, int nbest)
 void addVariantRows()
 {
     QTest::addColumn<QString>("variant");
-    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none"})
+    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location"})
         QTest::newRow(name) << QString(name);
 }
 
@@ -141,7 +141,7 @@ void TestBeamSearch::initTestCase()
 {
     m_data = Dataset::build(quickDataset());
     const Vocabulary vocabulary = Vocabulary::build(m_data.train);
-    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none"}) {
+    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location"}) {
         ModelConfig config = quickModelConfig();
         config.attention = kindOf(name);
         config.layers = 2;  // so the search reorders more than one layer's state

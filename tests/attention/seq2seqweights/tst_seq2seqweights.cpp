@@ -44,6 +44,9 @@ std::vector<Field> parameterFields(const Seq2SeqWeights &w)
     add(f, "decoder.keysWeight", d.keysWeight);
     add(f, "decoder.queryWeight", d.queryWeight);
     add(f, "decoder.scoreWeight", d.scoreWeight);
+    add(f, "decoder.locationFilters", d.locationFilters);
+    add(f, "decoder.locationWeight", d.locationWeight);
+    add(f, "decoder.locationBias", d.locationBias);
     add(f, "decoder.luongKeysWeight", d.luongKeysWeight);
     add(f, "decoder.attentionalWeight", d.attentionalWeight);
     add(f, "decoder.outputWeight", d.outputWeight);
@@ -109,7 +112,7 @@ void TestSeq2SeqWeights::reachesEveryParameterOnce_data()
     QTest::addColumn<QString>("variant");
     QTest::addColumn<int>("layers");
     QTest::addColumn<bool>("bidirectional");
-    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none"}) {
+    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location"}) {
         QTest::addRow("%s, 1 layer, bidirectional", name) << QString(name) << 1 << true;
         QTest::addRow("%s, 3 layers, unidirectional", name) << QString(name) << 3 << false;
     }
@@ -148,7 +151,7 @@ void TestSeq2SeqWeights::blocksTileTheirParameter()
     QVERIFY(torch::equal(columns({d.embeddingToGates, d.contextToGates}), d.gru.front().inputWeight));
 
     QCOMPARE(d.stateToLogits.sizes().vec(), (std::vector<int64_t>{vocabulary, hidden}));
-    QCOMPARE(d.contextToLogits.defined(), variant == "bahdanau");
+    QCOMPARE(d.contextToLogits.defined(), variant == "bahdanau" || variant == "location");
     QCOMPARE(d.embeddingToLogits.defined(), !variant.startsWith("luong"));
     if (d.embeddingToLogits.defined())
         QCOMPARE(d.embeddingToLogits.size(1), embed);
