@@ -220,7 +220,7 @@ void TestCorpusDefaults::previewReportsWhatTheBuildSkips()
     QVERIFY2(text.contains(QStringLiteral("Vocabulary: %1 words, minimum count 2 (auto).")
                                .arg(vocabulary)),
              qPrintable(text));
-    QVERIFY2(text.contains("per epoch on auto is off"), qPrintable(text));
+    QVERIFY2(text.contains("per epoch on auto is x0.8 for a file"), qPrintable(text));
     QCOMPARE(maxLength->text(), QStringLiteral("Auto (6)"));
     QCOMPARE(minCount->text(), QStringLiteral("Auto (2)"));
 
