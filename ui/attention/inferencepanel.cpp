@@ -437,8 +437,7 @@ void InferencePanel::renderTokens()
         legend << tr("<span style=\"%1\">&nbsp;italic&nbsp;</span>: the model said &lt;UNK&gt;; the input word it "
                      "attended to most is shown instead").arg(QString::fromLatin1(kCopiedStyle));
     if (pointer)
-        legend << tr("small numbers: p_gen, how much of each word's probability came from the vocabulary; the rest "
-                     "was copied from the input through the attention");
+        legend << tr("small numbers: p_gen, the share generated from the vocabulary; the rest is copied");
     m_notice->setText(QStringLiteral("<small>%1</small>").arg(legend.join(QStringLiteral("<br>"))));
     m_notice->setVisible(!legend.isEmpty());
 

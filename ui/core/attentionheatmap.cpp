@@ -497,8 +497,7 @@ void AttentionHeatmap::rebuildTicks(const std::vector<bool> &sourceKnown, const 
         m_tickNotes << (pointer ? tr("output* copied from the input by the pointer")
                                 : tr("output* was <UNK>, replaced by the input word attended to most"));
     if (pointer)
-        m_tickNotes << tr("(p): p_gen, the share generated from the vocabulary; the rest, 1 - p, is copied along "
-                          "the row's weights, which are the copy distribution");
+        m_tickNotes << tr("(p): p_gen; 1 - p is copied along the row: the copy distribution");
     updateFootnote();
 }
 

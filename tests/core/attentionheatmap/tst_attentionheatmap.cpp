@@ -57,6 +57,7 @@ private slots:
     void setMatrixDimensions();
     void mismatchedSizesShowMessage();
     void unknownAndCopiedTokensAreMarked();
+    void pointerGateIsShownBesideEachOutputWord();
     void clickSelectsCell_data();
     void clickSelectsCell();
     void clickOutsideCellsSelectsNothing();
@@ -265,6 +266,28 @@ void TestAttentionHeatmap::exportPdf()
     QVERIFY(file.size() > 1000);
     // Only the finished file remains: no temporary files beside it.
     QCOMPARE(QDir(m_dir.path()).entryList({"heatmap.pdf*"}, QDir::Files), QStringList{"heatmap.pdf"});
+}
+
+void TestAttentionHeatmap::pointerGateIsShownBesideEachOutputWord()
+{
+    QLocale::setDefault(QLocale::c());
+    DecodedSentence sentence;
+    sentence.sourceTokens = {"the", "zebra", "<EOS>"};
+    sentence.sourceKnown = {true, false, true};
+    sentence.outputTokens = {"zebra", "the", "<EOS>"};
+    sentence.outputCopied = {true, false, false};
+    sentence.copyGate = {0.02f, 0.75f, 0.5f};
+    sentence.attention = {0.1f, 0.8f, 0.1f, 0.9f, 0.05f, 0.05f, 0.2f, 0.2f, 0.6f};
+    AttentionHeatmap heatmap;
+    heatmap.setAttention(sentence);
+    QCOMPARE(tickLabel(heatmap.yAxis, 0), QString("zebra* (0.02)"));
+    QCOMPARE(tickLabel(heatmap.yAxis, 1), QString("the (0.75)"));
+    // The words themselves stay as they are: the CSV's first column has no gate in it.
+    const QString path = m_dir.filePath("pointer.csv");
+    QVERIFY(heatmap.exportCsv(path));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(QString::fromUtf8(file.readAll()).contains(QStringLiteral("\nzebra,")));
 }
 
 void TestAttentionHeatmap::exportCsvContent()
