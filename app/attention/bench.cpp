@@ -254,8 +254,7 @@ int runBench(const std::vector<std::string> &arguments)
 
     const DatasetConfig datasetConfig;
     const Dataset data = Dataset::build(datasetConfig);
-    const Vocabulary vocabulary =
-        Vocabulary::build(data.train, datasetConfig.maxVocabulary, effectiveMinCount(datasetConfig));
+    const Vocabulary vocabulary = vocabularyFor(data, datasetConfig);
     const SentencePair *sentence = latencySentence(data.test);
     if (!sentence) {
         std::cerr << "error: the test set has no sentence of " << kLatencyWords << " words\n";

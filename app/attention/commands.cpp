@@ -150,8 +150,9 @@ void printCorpusSettings(const Dataset &data, const DatasetConfig &d, const Trai
                                       : "";
     std::printf("corpus: lengths %d-%d tokens%s; skipped %d blank, %d longer and %d shorter lines\n", d.minLength,
                 data.maxLength, limitFrom.c_str(), data.skippedBlank, data.skippedTooLong, data.skippedTooShort);
-    std::printf("vocabulary: %d words, those seen at least %d times%s\n", vocabularySize, effectiveMinCount(d),
-                d.minCount == 0 ? " (auto)" : "");
+    std::printf("vocabulary: %d words, those seen at least %d times%s, at most %d%s\n", vocabularySize,
+                effectiveMinCount(d), d.minCount == 0 ? " (auto)" : "", effectiveMaxVocabulary(d),
+                d.maxVocabulary == 0 ? " (auto)" : "");
     const double epochDecay = effectiveEpochDecay(t, /*corpus=*/true);
     const char *autoNote = t.learningRateEpochDecay == 0 ? " (auto)" : "";
     if (epochDecay < 1)

@@ -219,6 +219,8 @@ QJsonObject effectiveJson(const Dataset &data, const DatasetConfig &d, const Tra
                        {"skipped_too_short", data.skippedTooShort},
                        {"min_count", effectiveMinCount(d)},
                        {"min_count_auto", d.minCount == 0},
+                       {"max_vocabulary", effectiveMaxVocabulary(d)},
+                       {"max_vocabulary_auto", d.maxVocabulary == 0},
                        {"vocabulary_size", vocabularySize},
                        {"lr_epoch_decay", epochDecay},
                        {"lr_epoch_decay_auto", t.learningRateEpochDecay == 0},

@@ -33,6 +33,18 @@ int effectiveMinCount(const DatasetConfig &config)
     return config.corpusPath.empty() ? 1 : kCorpusMinCount;
 }
 
+int effectiveMaxVocabulary(const DatasetConfig &config)
+{
+    if (config.maxVocabulary > 0)
+        return config.maxVocabulary;
+    return config.corpusPath.empty() ? 0 : kCorpusMaxVocabulary;
+}
+
+Vocabulary vocabularyFor(const Dataset &data, const DatasetConfig &config)
+{
+    return Vocabulary::build(data.train, effectiveMaxVocabulary(config), effectiveMinCount(config));
+}
+
 double effectiveEpochDecay(const TrainingConfig &training, bool corpus)
 {
     if (training.learningRateEpochDecay > 0)

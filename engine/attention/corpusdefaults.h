@@ -1,7 +1,9 @@
 #pragma once
 
+#include "engine/attention/dataset.h"
 #include "engine/attention/datasetconfig.h"
 #include "engine/attention/trainingconfig.h"
+#include "engine/core/vocabulary.h"
 
 #include <vector>
 
@@ -18,6 +20,10 @@ constexpr int kCorpusLengthPercentile = 99;
 // A corpus: a word seen once in training becomes <UNK>. Its embedding would be trained on one
 // sentence, and on real text such words are half the vocabulary and most of the output layer.
 constexpr int kCorpusMinCount = 2;
+// A corpus: at most this many words in the vocabulary. The model and its training memory grow with
+// the vocabulary (README, "Real text: the result"); capped, they stop growing with the corpus, and
+// the pointer still reverses the words beyond the cap by copying them.
+constexpr int kCorpusMaxVocabulary = 10000;
 // Generated sentences: the rate halves over every epoch (see TrainingConfig). A corpus needs
 // more epochs than the 34-word task, and halving froze it by epoch 6; at a constant rate the
 // pointer model's validation swung back and forth (README, "Real text"), so it shrinks gently.
@@ -39,6 +45,13 @@ int corpusMaxLength(const DatasetConfig &config, const std::vector<int> &lineLen
 // The vocabulary's minimum word count: config.minCount, or on auto kCorpusMinCount for a corpus
 // and 1 for generated sentences (whose words are all meant to be known).
 int effectiveMinCount(const DatasetConfig &config);
+
+// The vocabulary's largest size: config.maxVocabulary, or on auto kCorpusMaxVocabulary for a corpus
+// and no limit (0) for generated sentences.
+int effectiveMaxVocabulary(const DatasetConfig &config);
+
+// The vocabulary of `data`'s training split under `config`'s minimum count and size limit.
+Vocabulary vocabularyFor(const Dataset &data, const DatasetConfig &config);
 
 // The per-epoch learning-rate decay: training.learningRateEpochDecay, or on auto
 // kCorpusEpochDecay for a corpus and kGeneratedEpochDecay for generated sentences.

@@ -58,7 +58,9 @@ const std::vector<ConfigField<DatasetConfig>> &datasetConfigFields()
         realField<&D::testFraction>("test-fraction", "test fraction", 0.01, 0.9, 0.01,
                                     "Share of a corpus file's sentences held out for the final test."),
         integerField<&D::maxVocabulary>("max-vocabulary", "largest vocabulary", 0, 1000000,
-                                        "Keep only the most frequent words; the rest become <UNK>.", "no limit"),
+                                        "Keep only the most frequent words; the rest become <UNK>; auto: 10,000 "
+                                        "for a corpus file, no limit for generated sentences.",
+                                        "auto"),
         integerField<&D::minCount>("min-count", "minimum word count", 0, 1000,
                                    "Words seen fewer times than this in the training split become <UNK>; auto: 2 "
                                    "for a corpus file, 1 for generated sentences.",

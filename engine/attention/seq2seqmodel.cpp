@@ -172,8 +172,7 @@ Seq2SeqModel::Seq2SeqModel(const ModelConfig &config, const Vocabulary &vocabula
 Seq2SeqModel Seq2SeqModel::forDataset(const ModelConfig &config, const Dataset &data, const DatasetConfig &dataset,
                                       std::uint64_t seed)
 {
-    Seq2SeqModel model(resolvedFor(config, data.fromCorpus),
-                       Vocabulary::build(data.train, dataset.maxVocabulary, effectiveMinCount(dataset)), seed);
+    Seq2SeqModel model(resolvedFor(config, data.fromCorpus), vocabularyFor(data, dataset), seed);
     model.datasetConfig = dataset;
     return model;
 }

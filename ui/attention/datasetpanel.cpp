@@ -302,7 +302,7 @@ void DatasetPanel::refreshPreview()
     try {
         const Dataset data = Dataset::build(c);
         const int minCount = effectiveMinCount(c);
-        const int vocabularySize = Vocabulary::build(data.train, c.maxVocabulary, minCount).size();
+        const int vocabularySize = vocabularyFor(data, c).size();
         // The auto limit is known only while max-len is on auto; the entry is shown only then. The
         // preview below says which percentile it is: the box has room for a number.
         showAutoValues(data.lengthPercentile > 0 ? tr("Auto (%1)").arg(data.maxLength) : tr("Auto"),
@@ -323,9 +323,10 @@ void DatasetPanel::refreshPreview()
                      + tr("Skipped %1 blank, %2 too long and %3 too short lines.")
                            .arg(locale.toString(data.skippedBlank), locale.toString(data.skippedTooLong),
                                 locale.toString(data.skippedTooShort));
-        lines << tr("Vocabulary: %1 words, minimum count %2%3.")
+        lines << tr("Vocabulary: %1 words, minimum count %2%3, at most %4%5.")
                      .arg(locale.toString(vocabularySize), locale.toString(minCount),
-                          c.minCount == 0 ? tr(" (auto)") : QString());
+                          c.minCount == 0 ? tr(" (auto)") : QString(), locale.toString(effectiveMaxVocabulary(c)),
+                          c.maxVocabulary == 0 ? tr(" (auto)") : QString());
         lines << tr("A learning-rate decay per epoch on auto is x%1 for a file (0.5 for generated sentences), and "
                     "halving after an epoch that does not improve the validation loss.")
                      .arg(locale.toString(kCorpusEpochDecay));

@@ -226,6 +226,7 @@ void TestCli::trainOnACorpusReportsItsDefaults()
     QCOMPARE(effective["skipped_too_short"].toInt(), 1);
     QCOMPARE(effective["min_count"].toInt(), 2);
     QCOMPARE(effective["min_count_auto"].toBool(), true);
+    QCOMPARE(effective["max_vocabulary"].toInt(), 10000);
     QVERIFY2(r.out.contains(QStringLiteral("vocabulary: %1 words").arg(effective["vocabulary_size"].toInt())),
              qPrintable(r.out));
     QCOMPARE(effective["vocabulary_size"].toInt(), 4 + 6);  // "once" is not among them

@@ -25,6 +25,7 @@ private slots:
     void syntheticDefaultsAreUnchanged();
     void rareWordsBecomeUnknownInACorpus();
     void epochDecayIsGentlerForACorpus();
+    void corpusVocabularyIsCapped();
     void previewReportsWhatTheBuildSkips();
 
 private:
@@ -182,6 +183,29 @@ void TestCorpusDefaults::rareWordsBecomeUnknownInACorpus()
     QCOMPARE(effectiveMinCount(c), 3);
 }
 
+void TestCorpusDefaults::corpusVocabularyIsCapped()
+{
+    // 10,100 words, each in two lines of three: beyond the cap, and every one seen twice.
+    const std::string path = m_dir.filePath("manywords.txt").toStdString();
+    {
+        std::ofstream out(path);
+        for (int line = 0; line < 2 * 10100 / 3 + 1; ++line)
+            for (int k = 0; k < 3; ++k)
+                out << "w" << (3 * line + k) % 10100 << (k == 2 ? "\n" : " ");
+    }
+    DatasetConfig c;
+    c.corpusPath = path;
+    c.valFraction = c.testFraction = 0.01;
+    c.minCount = 1;  // so that a word whose other line was held out still counts
+    QCOMPARE(effectiveMaxVocabulary(c), kCorpusMaxVocabulary);
+    const Dataset d = Dataset::build(c);
+    QCOMPARE(vocabularyFor(d, c).size(), 4 + kCorpusMaxVocabulary);
+    c.maxVocabulary = 50;
+    QCOMPARE(vocabularyFor(d, c).size(), 4 + 50);
+    DatasetConfig generated;
+    QCOMPARE(effectiveMaxVocabulary(generated), 0);  // no limit: every generated word is known
+}
+
 void TestCorpusDefaults::epochDecayIsGentlerForACorpus()
 {
     TrainingConfig t;
@@ -217,8 +241,9 @@ void TestCorpusDefaults::previewReportsWhatTheBuildSkips()
                                .arg(d.skippedTooShort)),
              qPrintable(text));
     QVERIFY2(text.contains("Lengths 3 to 6 tokens (auto: the 99th percentile"), qPrintable(text));
-    QVERIFY2(text.contains(QStringLiteral("Vocabulary: %1 words, minimum count 2 (auto).")
-                               .arg(vocabulary)),
+    QVERIFY2(text.contains(QStringLiteral("Vocabulary: %1 words, minimum count 2 (auto), at most %2 (auto).")
+                               .arg(vocabulary)
+                               .arg(QLocale().toString(kCorpusMaxVocabulary))),
              qPrintable(text));
     QVERIFY2(text.contains("per epoch on auto is x0.8 for a file"), qPrintable(text));
     QCOMPARE(maxLength->text(), QStringLiteral("Auto (6)"));

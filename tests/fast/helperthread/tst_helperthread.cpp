@@ -49,7 +49,7 @@ private slots:
             HelperThread::shared().run(2, [&](int) {
                 if (std::this_thread::get_id() != caller)
                     ++others;
-                busyFor(std::chrono::microseconds(20));
+                busyFor(std::chrono::milliseconds(1));  // long enough for a busy machine to schedule the helper
             });
             elsewhere += others.load();
         }
@@ -66,7 +66,7 @@ private slots:
                 HelperThread::shared().run(2, [&](int) {
                     if (std::this_thread::get_id() != caller)
                         ++elsewhere;
-                    busyFor(std::chrono::microseconds(20));
+                    busyFor(std::chrono::milliseconds(1));  // long enough for a busy machine to schedule the helper
                 });
         }
         QCOMPARE(elsewhere.load(), 0);
@@ -75,7 +75,7 @@ private slots:
             HelperThread::shared().run(2, [&](int) {
                 if (std::this_thread::get_id() != caller)
                     ++others;
-                busyFor(std::chrono::microseconds(20));
+                busyFor(std::chrono::milliseconds(1));  // long enough for a busy machine to schedule the helper
             });
         QVERIFY2(others > 0, "the helper did not come back after the standby");
     }
