@@ -24,6 +24,31 @@ void addVariantRows(bool withNone)
             QTest::newRow(name) << QString(name);
 }
 
+// An untrained net of `kind` (hidden 6, embedding 4) in eval mode, its memory of two sentences
+// (4 and 2 tokens, the second padded), the state before the first step and <SOS> embedded for both.
+struct TwoSentences {
+    Seq2SeqNet net;
+    DecoderMemory memory;
+    FusedDecoderWeights w;
+    DecoderState state;
+    torch::Tensor embedded;
+};
+
+TwoSentences twoSentences(AttentionKind kind, std::uint64_t seed)
+{
+    ModelConfig config = tinyModelConfig();
+    config.hiddenSize = 6;
+    config.embedSize = 4;
+    config.attention = kind;
+    torch::manual_seed(seed);
+    Seq2SeqNet net(12, config);
+    net->eval();
+    torch::Tensor hidden;
+    const DecoderMemory memory = net->encode(torch::tensor({{4, 5, 6, 2}, {8, 2, 0, 0}}), torch::tensor({4, 2}), &hidden);
+    return {net, memory, net->decoder->fusedWeights(), DecoderState{hidden.unbind(0), {}},
+            net->decoder->embedding(torch::tensor({1, 1}))};
+}
+
 std::string readFile(const std::string &path)
 {
     std::ifstream in(path, std::ios::binary);
@@ -118,20 +143,8 @@ void TestAttentionVariants::luongScoresAreTheCurrentStateDotTheEncoderOutputs_da
 void TestAttentionVariants::luongScoresAreTheCurrentStateDotTheEncoderOutputs()
 {
     QFETCH(QString, variant);
-    ModelConfig config = tinyModelConfig();
-    config.hiddenSize = 6;
-    config.embedSize = 4;
-    config.attention = kindOf(variant);
-    torch::manual_seed(7);
-    Seq2SeqNet net(12, config);
-    net->eval();
     torch::NoGradGuard noGrad;
-    const auto source = torch::tensor({{4, 5, 6, 2}, {8, 2, 0, 0}});
-    torch::Tensor hidden;
-    const DecoderMemory memory = net->encode(source, torch::tensor({4, 2}), &hidden);
-    const FusedDecoderWeights w = net->decoder->fusedWeights();
-    DecoderState state{hidden.unbind(0), {}};
-    const auto embedded = net->decoder->embedding(torch::tensor({1, 1}));
+    auto [net, memory, w, state, embedded] = twoSentences(kindOf(variant), 7);
     net->decoder->step(w, net->decoder->embeddingGates(w, embedded), state, memory);  // h̃_0 = 0 fed into step 2
     const DecoderStepOutput s = net->decoder->step(w, net->decoder->embeddingGates(w, embedded), state, memory);
 
@@ -176,20 +189,8 @@ void TestAttentionVariants::luongScoresAreTheCurrentStateDotTheEncoderOutputs()
 // a_{t-1}: zeros at the first step, then the weights the step before returned, kept in DecoderState.
 void TestAttentionVariants::locationStepsReadThePreviousStepsWeights()
 {
-    ModelConfig config = tinyModelConfig();
-    config.hiddenSize = 6;
-    config.embedSize = 4;
-    config.attention = AttentionKind::Location;
-    torch::manual_seed(8);
-    Seq2SeqNet net(12, config);
-    net->eval();
     torch::NoGradGuard noGrad;
-    const auto source = torch::tensor({{4, 5, 6, 2}, {8, 2, 0, 0}});
-    torch::Tensor hidden;
-    const DecoderMemory memory = net->encode(source, torch::tensor({4, 2}), &hidden);
-    const FusedDecoderWeights w = net->decoder->fusedWeights();
-    DecoderState state{hidden.unbind(0), {}};
-    const auto embedded = net->decoder->embedding(torch::tensor({1, 1}));
+    auto [net, memory, w, state, embedded] = twoSentences(AttentionKind::Location, 8);
     LocationAttention &location = net->decoder->location;
     torch::Tensor previous = torch::zeros({2, 4});
     for (int t = 0; t < 3; ++t) {
