@@ -2,6 +2,8 @@
 
 #include "engine/core/vocabulary.h"
 
+#include <algorithm>
+
 namespace {
 
 // sourceExtended shaped like `weights`: (B, S), or (B, T, S) for a sequence of steps.
@@ -17,9 +19,10 @@ constexpr double kSmallestProbability = 1e-12;
 }
 
 torch::Tensor pointerDistribution(const torch::Tensor &logits, const torch::Tensor &weights, const torch::Tensor &copyGate,
-                                  const torch::Tensor &sourceExtended, int64_t extendedSize)
+                                  const torch::Tensor &sourceExtended)
 {
     const int64_t vocabularySize = logits.size(-1);
+    const int64_t extendedSize = std::max(vocabularySize, sourceExtended.max().item<int64_t>() + 1);
     const auto gate = copyGate.unsqueeze(-1);
     auto sizes = logits.sizes().vec();
     sizes.back() = extendedSize - vocabularySize;

@@ -10,9 +10,9 @@
 // positions, p_gen the copy gate. Shapes: logits (B, [T,] V), weights (B, [T,] S), copyGate (B, [T]),
 // sourceExtended (B, S) int64.
 
-// The whole extended distribution, (B, [T,] extendedSize); extendedSize >= V + the largest id + 1.
+// The whole extended distribution, (B, [T,] E): E is V, or the largest extended id + 1 when larger.
 torch::Tensor pointerDistribution(const torch::Tensor &logits, const torch::Tensor &weights, const torch::Tensor &copyGate,
-                                  const torch::Tensor &sourceExtended, int64_t extendedSize);
+                                  const torch::Tensor &sourceExtended);
 
 // log P(target) for every position, (B, [T]): only what the loss needs, without the extended
 // distribution. `target` holds extended ids, (B, [T]).

@@ -140,8 +140,7 @@ BeamStepFunction opByOpBeamSteps(Seq2SeqNet &net, const ExtendedSource &ids)
         if (decoder->hasPointer()) {
             const torch::Tensor gate = decoder->copyProbability(s.output, s.context, embedded).contiguous();
             const torch::Tensor source = steps->sourceExtended.expand({rows.size(0), -1});
-            const int64_t extendedSize = std::max(vocabularySize, source.max().item<int64_t>() + 1);
-            logProbs = pointerDistribution(logits, s.weights, gate, source, extendedSize).log().contiguous();
+            logProbs = pointerDistribution(logits, s.weights, gate, source).log().contiguous();
             scores.copyGate.assign(gate.data_ptr<float>(), gate.data_ptr<float>() + gate.numel());
         } else {
             logProbs = torch::log_softmax(logits, 1).contiguous();

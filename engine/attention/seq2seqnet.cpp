@@ -44,8 +44,7 @@ std::pair<torch::Tensor, torch::Tensor> Seq2SeqNetImpl::predict(const FusedDecod
     if (!decoder->hasPointer())
         return {logits.argmax(1), {}};
     const torch::Tensor gate = decoder->copyProbability(step.output, step.context, embedded);
-    const int64_t extendedSize = std::max(logits.size(1), sourceExtended.max().item<int64_t>() + 1);
-    return {pointerDistribution(logits, step.weights, gate, sourceExtended, extendedSize).argmax(1), gate};
+    return {pointerDistribution(logits, step.weights, gate, sourceExtended).argmax(1), gate};
 }
 
 TeacherForcedOutput Seq2SeqNetImpl::forward(const torch::Tensor &source, const torch::Tensor &lengths,

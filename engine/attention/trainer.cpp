@@ -93,9 +93,8 @@ torch::Tensor predictions(const TeacherForcedOutput &out, const Batch &batch, in
 {
     if (!out.copyGate.defined())
         return out.logits.argmax(2);
-    const torch::Tensor source = batch.sourceExtended.slice(0, begin, end);
-    const int64_t extendedSize = std::max(out.logits.size(2), source.max().item<int64_t>() + 1);
-    return pointerDistribution(out.logits, out.weights, out.copyGate, source, extendedSize).argmax(2);
+    return pointerDistribution(out.logits, out.weights, out.copyGate, batch.sourceExtended.slice(0, begin, end))
+        .argmax(2);
 }
 
 // Forward and backward pass of one batch over shards of its rows. Every shard follows the same

@@ -86,7 +86,7 @@ private:
 void TestPointer::mixtureIsTheFormula()
 {
     const torch::Tensor p =
-        pointerDistribution(kLogits.unsqueeze(0), weights(), torch::tensor({kGate}, torch::kFloat), sourceExtended(), 7);
+        pointerDistribution(kLogits.unsqueeze(0), weights(), torch::tensor({kGate}, torch::kFloat), sourceExtended());
     const std::vector<double> expected = handMixture();
     QCOMPARE(p.size(1), 7);
     for (int w = 0; w < 7; ++w)
@@ -115,10 +115,10 @@ void TestPointer::stepsAndSequencesAgree()
     const torch::Tensor attention = torch::softmax(torch::randn({2, 3, 5}), 2);
     const torch::Tensor gate = torch::rand({2, 3});
     const torch::Tensor source = torch::tensor({{4, 6, 5, 4, 2}, {5, 6, 7, 2, 0}}, torch::kLong);
-    const torch::Tensor whole = pointerDistribution(logits, attention, gate, source, 8);
+    const torch::Tensor whole = pointerDistribution(logits, attention, gate, source);
     for (int64_t t = 0; t < 3; ++t)
         QVERIFY(torch::allclose(whole.select(1, t),
-                                pointerDistribution(logits.select(1, t), attention.select(1, t), gate.select(1, t), source, 8)));
+                                pointerDistribution(logits.select(1, t), attention.select(1, t), gate.select(1, t), source)));
     const torch::Tensor target = torch::tensor({{4, 6, 2}, {7, 5, 0}}, torch::kLong);
     const torch::Tensor expected = whole.gather(2, target.unsqueeze(2)).squeeze(2).log();
     QVERIFY(torch::allclose(pointerTargetLogProb(logits, attention, gate, source, target), expected, 1e-5, 1e-5));
@@ -133,7 +133,7 @@ void TestPointer::gateOneIsTheVocabularySoftmax()
     const torch::Tensor logits = torch::randn({2, 3, 6});
     const torch::Tensor attention = torch::softmax(torch::randn({2, 3, 5}), 2);
     const torch::Tensor source = torch::tensor({{4, 6, 5, 4, 2}, {5, 6, 7, 2, 0}}, torch::kLong);
-    const torch::Tensor p = pointerDistribution(logits, attention, torch::ones({2, 3}), source, 8);
+    const torch::Tensor p = pointerDistribution(logits, attention, torch::ones({2, 3}), source);
     QVERIFY(torch::allclose(p.narrow(2, 0, 6), torch::softmax(logits, 2)));
     QCOMPARE(p.narrow(2, 6, 2).abs().sum().item<double>(), 0.0);
     const torch::Tensor target = torch::tensor({{4, 3, 2}, {5, 5, 0}}, torch::kLong);
