@@ -2,27 +2,15 @@
 
 #include "engine/fast/grustep.h"
 #include "engine/fast/lstmcell.h"
+#include "engine/fast/matrixproduct.h"
 #include "engine/fast/rnncell.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <oneapi/dnnl/dnnl.h>
 #include <stdexcept>
 
 namespace {
-
-// c = alpha op(a) op(b) + beta c, row-major, through oneDNN's sgemm (oneDNN comes with LibTorch):
-// its kernels multiply the few rows of a step markedly faster than OpenBLAS's.
-void multiply(bool transposeA, bool transposeB, int m, int n, int k, float alpha, const float *a, int lda,
-              const float *b, int ldb, float beta, float *c, int ldc)
-{
-    if (m == 0)
-        return;
-    if (dnnl_sgemm(transposeA ? 'T' : 'N', transposeB ? 'T' : 'N', m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) !=
-        dnnl_success)
-        throw std::logic_error("RecurrentStack: oneDNN refused a matrix product's sizes");
-}
 
 // to (columns x rows) = from (rows x columns) transposed, in tiles that stay in cache.
 void transpose(const float *from, int64_t rows, int64_t columns, float *to)
@@ -181,14 +169,14 @@ void RecurrentStack::projectInputs(const CharParameterView<const float> &p, cons
     float *gi = m_inputGates.data();
     if (layer > 0) {
         copyRows(gi, m_bias.data(), int64_t(steps) * rows, g);
-        multiply(false, true, steps * rows, g, h, 1.0f, m_layers[size_t(layer - 1)].hidden.data() + size_t(rows) * h, h,
+        matrixProduct(false, true, steps * rows, g, h, 1.0f, m_layers[size_t(layer - 1)].hidden.data() + size_t(rows) * h, h,
                  w.inputWeights, h, 1.0f, gi, g);
         return;
     }
     float *table = m_inputTable.data();
     copyRows(table, m_bias.data(), m_alphabet, g);
     if (p.embedding)
-        multiply(false, true, m_alphabet, g, m_inputSize, 1.0f, p.embedding, m_inputSize, w.inputWeights, m_inputSize,
+        matrixProduct(false, true, m_alphabet, g, m_inputSize, 1.0f, p.embedding, m_inputSize, w.inputWeights, m_inputSize,
                  1.0f, table, g);
     else
         for (int j = 0; j < g; ++j)
@@ -222,19 +210,19 @@ void RecurrentStack::recur(const CharParameterView<const float> &p, int layer, i
         case RecurrentCell::Gru: {
             float *gh = a.hiddenGates.data() + size_t(t) * rows * g;
             copyRows(gh, w.hiddenBias, n, int64_t(g));
-            multiply(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 1.0f, gh, int(g));
+            matrixProduct(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 1.0f, gh, int(g));
             std::memcpy(next, previous, size_t(n) * h * sizeof(float));
             for (int b = 0; b < n; ++b)
                 gruCell(gi + b * g, gh + b * g, next + b * h, gates ? gates + b * g : nullptr, int64_t(h));
             break;
         }
         case RecurrentCell::Rnn:
-            multiply(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 1.0f, gi, int(g));
+            matrixProduct(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 1.0f, gi, int(g));
             for (int b = 0; b < n; ++b)
                 rnnCell(gi + b * g, next + b * h, int64_t(h));
             break;
         case RecurrentCell::Lstm: {
-            multiply(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 1.0f, gi, int(g));
+            matrixProduct(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 1.0f, gi, int(g));
             float *cell = a.cell.data() + size_t(t + 1) * rows * h;
             std::memcpy(cell, a.cell.data() + size_t(t) * rows * h, size_t(n) * h * sizeof(float));
             for (int b = 0; b < n; ++b)
@@ -265,7 +253,7 @@ double RecurrentStack::forward(const CharParameterView<const float> &p, const Ch
     const float *top = m_layers.back().hidden.data() + size_t(rows) * h;
     float *logits = m_logits.data();
     copyRows(logits, p.outputBias, int64_t(steps) * rows, v);
-    multiply(false, true, steps * rows, v, h, 1.0f, top, h, p.outputWeights, h, 1.0f, logits, v);
+    matrixProduct(false, true, steps * rows, v, h, 1.0f, top, h, p.outputWeights, h, 1.0f, logits, v);
     double loss = 0;
     for (int t = 0; t < steps; ++t)
         for (int b = 0; b < m_active[size_t(t)]; ++b) {
@@ -326,7 +314,7 @@ void RecurrentStack::recurBackward(const CharParameterView<const float> &p, int 
                                 dRecurrent + b * h, int64_t(h));
             std::fill(dgh + size_t(n) * g, dgh + rows * g, 0.0f);
             if (t > 0)
-                multiply(false, false, n, int(h), int(g), 1.0f, dgh, int(g), w.hiddenWeights, int(h), 1.0f, dRecurrent,
+                matrixProduct(false, false, n, int(h), int(g), 1.0f, dgh, int(g), w.hiddenWeights, int(h), 1.0f, dRecurrent,
                          int(h));
             break;
         }
@@ -347,7 +335,7 @@ void RecurrentStack::recurBackward(const CharParameterView<const float> &p, int 
         }
         std::fill(dgi + size_t(n) * g, dgi + rows * g, 0.0f);
         if (m_config.cell != RecurrentCell::Gru && t > 0)
-            multiply(false, false, n, int(h), int(g), 1.0f, dgi, int(g), w.hiddenWeights, int(h), 0.0f, dRecurrent, int(h));
+            matrixProduct(false, false, n, int(h), int(g), 1.0f, dgi, int(g), w.hiddenWeights, int(h), 0.0f, dRecurrent, int(h));
     }
 }
 
@@ -371,9 +359,9 @@ void RecurrentStack::backward(const CharParameterView<const float> &p, const Cha
         std::fill(dLogits + (size_t(t) * rows + n) * v, dLogits + size_t(t + 1) * rows * v, 0.0f);
     }
     const float *top = m_layers.back().hidden.data() + size_t(rows) * h;
-    multiply(true, false, v, h, all, 1.0f, dLogits, v, top, h, 0.0f, gradients.outputWeights, h);
+    matrixProduct(true, false, v, h, all, 1.0f, dLogits, v, top, h, 0.0f, gradients.outputWeights, h);
     columnSums(dLogits, all, v, gradients.outputBias);
-    multiply(false, false, all, h, v, 1.0f, dLogits, v, p.outputWeights, h, 0.0f, m_dHidden.data(), h);
+    matrixProduct(false, false, all, h, v, 1.0f, dLogits, v, p.outputWeights, h, 0.0f, m_dHidden.data(), h);
 
     for (int layer = m_config.layers - 1; layer >= 0; --layer) {
         recurBackward(p, layer, steps);
@@ -382,7 +370,7 @@ void RecurrentStack::backward(const CharParameterView<const float> &p, const Cha
         const float *dgh = gru ? m_dHiddenGates.data() : m_dInputGates.data();
         const float *dgi = m_dInputGates.data();
         // Each weight's gradient once, over all steps: dW_hh = sum_t dG_t^T h_(t-1).
-        multiply(true, false, g, h, all, 1.0f, dgh, g, m_layers[size_t(layer)].hidden.data(), h, 0.0f, dw.hiddenWeights, h);
+        matrixProduct(true, false, g, h, all, 1.0f, dgh, g, m_layers[size_t(layer)].hidden.data(), h, 0.0f, dw.hiddenWeights, h);
         columnSums(dgh, all, g, dw.hiddenBias);
         if (gru)
             columnSums(dgi, all, g, dw.inputBias);
@@ -390,8 +378,8 @@ void RecurrentStack::backward(const CharParameterView<const float> &p, const Cha
             std::copy(dw.hiddenBias, dw.hiddenBias + g, dw.inputBias);
         if (layer > 0) {
             const float *below = m_layers[size_t(layer - 1)].hidden.data() + size_t(rows) * h;
-            multiply(true, false, g, h, all, 1.0f, dgi, g, below, h, 0.0f, dw.inputWeights, h);
-            multiply(false, false, all, h, g, 1.0f, dgi, g, w.inputWeights, h, 0.0f, m_dHidden.data(), h);
+            matrixProduct(true, false, g, h, all, 1.0f, dgi, g, below, h, 0.0f, dw.inputWeights, h);
+            matrixProduct(false, false, all, h, g, 1.0f, dgi, g, w.inputWeights, h, 0.0f, m_dHidden.data(), h);
             continue;
         }
         // The first layer's input is a character: its gate gradients summed per character give W_ih's
@@ -402,9 +390,9 @@ void RecurrentStack::backward(const CharParameterView<const float> &p, const Cha
             for (int b = 0; b < m_active[size_t(t)]; ++b)
                 addTo(perCharacter + size_t(window.inputs[size_t(t) * rows + b]) * g, dgi + (size_t(t) * rows + b) * g, g);
         if (p.embedding) {
-            multiply(true, false, g, m_inputSize, v, 1.0f, perCharacter, g, p.embedding, m_inputSize, 0.0f,
+            matrixProduct(true, false, g, m_inputSize, v, 1.0f, perCharacter, g, p.embedding, m_inputSize, 0.0f,
                      dw.inputWeights, m_inputSize);
-            multiply(false, false, v, m_inputSize, g, 1.0f, perCharacter, g, w.inputWeights, m_inputSize, 0.0f,
+            matrixProduct(false, false, v, m_inputSize, g, 1.0f, perCharacter, g, w.inputWeights, m_inputSize, 0.0f,
                      gradients.embedding, m_inputSize);
         } else {
             for (int j = 0; j < g; ++j)

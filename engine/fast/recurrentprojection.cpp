@@ -1,5 +1,8 @@
 #include "engine/fast/recurrentprojection.h"
 
+#include "engine/fast/matrixproduct.h"
+
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
@@ -8,9 +11,43 @@ using torch::autograd::variable_list;
 
 namespace {
 
+// offset + input · weight, without autograd. Float matrices with a row-major weight go through
+// matrixProduct, the weight read as stored; anything else through LibTorch's addmm.
+torch::Tensor project(const torch::Tensor &input, const torch::Tensor &weight, const torch::Tensor &offset)
+{
+    const auto isFloat = [](const torch::Tensor &t) { return t.scalar_type() == torch::kFloat && t.device().is_cpu(); };
+    const bool plainFloats = input.dim() == 2 && weight.dim() == 2 && isFloat(input) && isFloat(weight)
+                             && weight.is_contiguous() && input.size(1) == weight.size(0);
+    const int64_t rows = plainFloats ? input.size(0) : 0, columns = plainFloats ? weight.size(1) : 0;
+    // A bias (one row for every row) or an addend of the output's shape.
+    const bool plainOffset = !offset.defined()
+                             || (isFloat(offset) && (offset.numel() == columns || (offset.dim() == 2 && offset.size(0) == rows && offset.size(1) == columns)));
+    if (!plainFloats || !plainOffset)
+        return offset.defined() ? torch::addmm(offset, input, weight) : torch::mm(input, weight);
+    const torch::Tensor x = input.contiguous();
+    const int64_t depth = x.size(1);
+    torch::Tensor y = torch::empty({rows, columns}, x.options());
+    if (offset.defined()) {
+        const torch::Tensor o = offset.contiguous();
+        float *to = y.data_ptr<float>();
+        const float *from = o.data_ptr<float>();
+        const std::size_t rowBytes = std::size_t(columns) * sizeof(float);
+        if (o.numel() == columns)
+            for (int64_t r = 0; r < rows; ++r)
+                std::memcpy(to + r * columns, from, rowBytes);
+        else
+            std::memcpy(to, from, std::size_t(rows) * rowBytes);
+    }
+    matrixProduct(false, false, int(rows), int(columns), int(depth), 1.0f, x.data_ptr<float>(), int(depth),
+                  weight.data_ptr<float>(), int(columns), offset.defined() ? 1.0f : 0.0f, y.data_ptr<float>(), int(columns));
+    return y;
+}
+
 // What a projection's steps saw, shared by their backward functions.
 struct Steps : torch::CustomClassHolder {
-    torch::Tensor weight, bias;  // detached
+    // Detached, each laid out as it is multiplied: (in, out) for the steps, and its transpose
+    // (out, in) for their backward. Usually one of them is the parameter itself.
+    torch::Tensor weight, transposedWeight, bias;
     std::vector<torch::Tensor> inputs;
     std::vector<torch::Tensor> outputGradients;  // by step; undefined for a step the loss did not reach
 };
@@ -69,8 +106,7 @@ struct ProjectionStep : torch::autograd::Function<ProjectionStep> {
         ctx->saved_data["step"] = int64_t(steps->inputs.size());
         ctx->saved_data["hasAddend"] = addend.has_value();
         steps->inputs.push_back(input.detach());
-        const torch::Tensor &offset = addend ? *addend : steps->bias;
-        return offset.defined() ? torch::addmm(offset, input, steps->weight) : torch::mm(input, steps->weight);
+        return project(input, steps->weight, addend ? *addend : steps->bias);
     }
 
     static variable_list backward(AutogradContext *ctx, variable_list gradients)
@@ -81,7 +117,7 @@ struct ProjectionStep : torch::autograd::Function<ProjectionStep> {
         if (steps->outputGradients.size() <= step)
             steps->outputGradients.resize(step + 1);
         steps->outputGradients[step] = g;
-        return {ctx->needs_input_grad(0) ? torch::mm(g, steps->weight.t()) : torch::Tensor(),
+        return {ctx->needs_input_grad(0) ? project(g, steps->transposedWeight, {}) : torch::Tensor(),
                 ctx->saved_data["hasAddend"].toBool() ? g : torch::Tensor(), torch::Tensor(), torch::Tensor()};
     }
 };
@@ -101,11 +137,14 @@ torch::Tensor RecurrentProjection::operator()(const torch::Tensor &input, const 
         throw std::logic_error("RecurrentProjection: an addend replaces the bias; this one has a bias");
     const torch::Tensor &offset = addend.defined() ? addend : m_bias;
     const bool trainsWeight = m_weight.requires_grad() || (m_bias.defined() && m_bias.requires_grad());
-    if (!torch::GradMode::is_enabled() || !trainsWeight)
+    if (!torch::GradMode::is_enabled())
+        return project(input, m_weight, offset);
+    if (!trainsWeight)
         return offset.defined() ? torch::addmm(offset, input, m_weight) : torch::mm(input, m_weight);
     if (!m_steps) {
         auto steps = c10::make_intrusive<Steps>();
-        steps->weight = m_weight.detach();
+        steps->weight = m_weight.detach().contiguous();
+        steps->transposedWeight = m_weight.detach().t().contiguous();
         steps->bias = m_bias.defined() ? m_bias.detach() : torch::Tensor();
         m_token = WeightGradient::apply(m_weight, optional(m_bias), steps);
         m_steps = steps;

@@ -48,6 +48,7 @@ class TestRecurrentProjection : public QObject
 private slots:
     void gradientsMatchAutograd_data();
     void gradientsMatchAutograd();
+    void withoutGradientsIsAddmm_data();
     void withoutGradientsIsAddmm();
     void addendReplacesOnlyAMissingBias();
 };
@@ -92,15 +93,48 @@ void TestRecurrentProjection::gradientsMatchAutograd()
     QVERIFY(w.weight.grad().abs().sum().item<float>() > 0);
 }
 
+// Without gradients a weight stored as it is multiplied takes the oneDNN product, any other the
+// addmm fallback: both give addmm's result, for a bias, an addend or neither.
+void TestRecurrentProjection::withoutGradientsIsAddmm_data()
+{
+    QTest::addColumn<bool>("storedAsMultiplied");
+    QTest::addColumn<QString>("offset");
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<bool>("stridedInput");
+    QTest::addColumn<bool>("doubles");
+    QTest::newRow("transposed view, bias") << false << "bias" << 3 << false << false;
+    QTest::newRow("stored (in, out), bias") << true << "bias" << 3 << false << false;
+    QTest::newRow("stored, addend") << true << "addend" << 3 << false << false;
+    QTest::newRow("stored, neither") << true << "none" << 3 << false << false;
+    QTest::newRow("stored, one row, bias") << true << "bias" << 1 << false << false;
+    QTest::newRow("stored, strided input, addend") << true << "addend" << 3 << true << false;
+    QTest::newRow("stored, doubles") << true << "bias" << 3 << false << true;
+}
+
 void TestRecurrentProjection::withoutGradientsIsAddmm()
 {
+    QFETCH(bool, storedAsMultiplied);
+    QFETCH(QString, offset);
+    QFETCH(int, rows);
+    QFETCH(bool, stridedInput);
+    QFETCH(bool, doubles);
     torch::manual_seed(32);
-    const Weights w;
-    const auto x = torch::randn({3, 5});
+    const auto type = doubles ? torch::kDouble : torch::kFloat;
+    const auto parameter = torch::randn({7, 5}, type);  // (out, in)
+    const auto weight = storedAsMultiplied ? parameter.t().contiguous() : parameter.t();
+    const auto bias = offset == "bias" ? torch::randn({7}, type) : torch::Tensor();
+    const auto addend = offset == "addend" ? torch::randn({rows, 7}, type) : torch::Tensor();
+    const auto x = stridedInput ? torch::randn({rows, 10}, type).narrow(1, 2, 5) : torch::randn({rows, 5}, type);
+    const auto addendBefore = addend.defined() ? addend.clone() : torch::Tensor();
     torch::NoGradGuard noGrad;
-    const auto y = RecurrentProjection(w.weight.t(), w.bias)(x);
-    QVERIFY(!y.requires_grad());
-    QVERIFY(torch::allclose(y, torch::addmm(w.bias, x, w.weight.t()), 1e-6, 1e-6));
+    const auto y = RecurrentProjection(weight, bias)(x, addend);
+    const torch::Tensor &expectedOffset = bias.defined() ? bias : addend;
+    const auto expected = expectedOffset.defined() ? torch::addmm(expectedOffset, x, parameter.t()) : torch::mm(x, parameter.t());
+    QCOMPARE(y.scalar_type(), type);
+    QCOMPARE(y.sizes(), expected.sizes());
+    QVERIFY(torch::allclose(y, expected, 1e-5, 1e-5));
+    if (addend.defined())
+        QVERIFY(torch::equal(addend, addendBefore));  // read, not written
 }
 
 void TestRecurrentProjection::addendReplacesOnlyAMissingBias()
