@@ -87,6 +87,12 @@ WordRemovalView::WordRemovalView(QWidget *parent)
         if (isVisible())
             measure();
     });
+    m_measureSoon.setSingleShot(true);
+    m_measureSoon.setInterval(0);
+    connect(&m_measureSoon, &QTimer::timeout, this, [this] {
+        if (m_stale && isVisible())
+            measure();
+    });
     showMessage(tr("Type a sentence in the Reverse tab."));
 }
 
@@ -98,7 +104,7 @@ void WordRemovalView::setSentence(const ModelSnapshot &model, const QString &tex
     m_text = text;
     m_stale = true;
     if (isVisible())
-        measure();
+        m_measureSoon.start();
 }
 
 RemovalMode WordRemovalView::mode() const

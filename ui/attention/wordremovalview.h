@@ -3,6 +3,7 @@
 #include "engine/attention/wordremovaleffect.h"
 #include "ui/attention/metatypes.h"
 
+#include <QTimer>
 #include <QWidget>
 
 class QComboBox;
@@ -13,14 +14,17 @@ class WordRemovalPlot;
 // removed in turn (left out, or replaced by <UNK>) and the model's output scored again: per word,
 // the attention it received beside what removing it cost the output, the rank correlation of the
 // two in words, and what the output became without it. Measured only while the view is shown, so
-// typing with it hidden costs nothing.
+// typing with it hidden costs nothing, and on the event loop's next turn after a keystroke rather
+// than inside it: the keystroke's decode and heatmap and this measurement are two short stalls of
+// the window, not one long one.
 class WordRemovalView : public QWidget
 {
     Q_OBJECT
 public:
     explicit WordRemovalView(QWidget *parent = nullptr);
 
-    // The model and the sentence to look at; measured now if the view is shown, otherwise when it is.
+    // The model and the sentence to look at; measured on the event loop's next turn if the view is
+    // shown, otherwise when it is.
     void setSentence(const ModelSnapshot &model, const QString &text);
     RemovalMode mode() const;
     void setMode(RemovalMode mode);
@@ -49,6 +53,7 @@ private:
     ModelSnapshot m_model;
     QString m_text;
     bool m_stale = true;
+    QTimer m_measureSoon;  // single shot, 0 ms
     bool m_hasEffect = false;
     WordRemovalEffect m_effect;
 };
