@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #ifdef __linux__
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -21,14 +22,18 @@ namespace {
 
 // Training and evaluation keep both cores busy; at the same priority the GUI thread got a third of
 // a core, and the window's work at the end of an epoch (new weights decoded, plots redrawn)
-// stalled the event loop 68-82 ms in 2 of 4 runs. Ten nice levels lower (at most 19), the
-// training threads leave the GUI thread ~90% of a core whenever it has work. Linux keeps a nice
-// value per thread, and threads started from this one (the batch shards) inherit it.
+// stalled the event loop. Ten nice levels lower the training threads left the GUI thread ~90% of a
+// core, but a waking GUI thread could still wait for one; in the idle scheduling class they run
+// only when no other thread wants the core, so the window (and the rest of the desktop) always
+// comes first. The nice value stays for systems where the class cannot be set. Linux keeps both
+// per thread, and threads started from this one (the batch shards) inherit them.
 void lowerThisThreadsPriority()
 {
 #ifdef __linux__
     const id_t thread = id_t(syscall(SYS_gettid));
     setpriority(PRIO_PROCESS, thread, std::min(getpriority(PRIO_PROCESS, thread) + 10, 19));
+    const sched_param noPriority{};
+    sched_setscheduler(pid_t(thread), SCHED_IDLE, &noPriority);
 #endif
 }
 

@@ -39,6 +39,7 @@
 #include <future>
 
 #ifdef __linux__
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -260,22 +261,31 @@ void TestMainWindow::stopEndsTraining()
     QVERIFY(controller.isRunning());
 }
 
-// The training thread, and the shard threads it starts, yield the CPU to the GUI thread.
+// The training thread, and the shard threads it starts, yield the CPU to the GUI thread: ten nice
+// levels lower, in the idle scheduling class.
 void TestMainWindow::trainingRunsBelowTheWindowsPriority()
 {
 #ifdef __linux__
-    const auto niceness = [] { return getpriority(PRIO_PROCESS, id_t(syscall(SYS_gettid))); };
+    struct Priority {
+        int niceness = 0;
+        int policy = -1;
+    };
+    const auto priority = [] { return Priority{getpriority(PRIO_PROCESS, id_t(syscall(SYS_gettid))), sched_getscheduler(0)}; };
     TrainingController controller(m_window, m_labs);
-    int worker = 0, shard = 0;
+    Priority worker, shard;
     QMetaObject::invokeMethod(
         controller.worker(),
         [&] {
-            worker = niceness();
-            shard = std::async(std::launch::async, niceness).get();
+            worker = priority();
+            shard = std::async(std::launch::async, priority).get();
         },
         Qt::BlockingQueuedConnection);
-    QCOMPARE(worker, std::min(niceness() + 10, 19));
-    QCOMPARE(shard, worker);
+    const Priority window = priority();
+    QCOMPARE(window.policy, SCHED_OTHER);
+    QCOMPARE(worker.niceness, std::min(window.niceness + 10, 19));
+    QCOMPARE(worker.policy, SCHED_IDLE);
+    QCOMPARE(shard.niceness, worker.niceness);
+    QCOMPARE(shard.policy, SCHED_IDLE);
 #else
     QSKIP("thread priorities are set on Linux only");
 #endif
