@@ -169,15 +169,15 @@ void RecurrentStack::projectInputs(const CharParameterView<const float> &p, cons
     float *gi = m_inputGates.data();
     if (layer > 0) {
         copyRows(gi, m_bias.data(), int64_t(steps) * rows, g);
-        matrixProduct(false, true, steps * rows, g, h, 1.0f, m_layers[size_t(layer - 1)].hidden.data() + size_t(rows) * h, h,
-                 w.inputWeights, h, 1.0f, gi, g);
+        matrixProduct(false, true, steps * rows, g, h, 1.0f,
+                      m_layers[size_t(layer - 1)].hidden.data() + size_t(rows) * h, h, w.inputWeights, h, 1.0f, gi, g);
         return;
     }
     float *table = m_inputTable.data();
     copyRows(table, m_bias.data(), m_alphabet, g);
     if (p.embedding)
-        matrixProduct(false, true, m_alphabet, g, m_inputSize, 1.0f, p.embedding, m_inputSize, w.inputWeights, m_inputSize,
-                 1.0f, table, g);
+        matrixProduct(false, true, m_alphabet, g, m_inputSize, 1.0f, p.embedding, m_inputSize, w.inputWeights,
+                      m_inputSize, 1.0f, table, g);
     else
         for (int j = 0; j < g; ++j)
             for (int c = 0; c < m_alphabet; ++c)
@@ -314,8 +314,8 @@ void RecurrentStack::recurBackward(const CharParameterView<const float> &p, int 
                                 dRecurrent + b * h, int64_t(h));
             std::fill(dgh + size_t(n) * g, dgh + rows * g, 0.0f);
             if (t > 0)
-                matrixProduct(false, false, n, int(h), int(g), 1.0f, dgh, int(g), w.hiddenWeights, int(h), 1.0f, dRecurrent,
-                         int(h));
+                matrixProduct(false, false, n, int(h), int(g), 1.0f, dgh, int(g), w.hiddenWeights, int(h), 1.0f,
+                              dRecurrent, int(h));
             break;
         }
         case RecurrentCell::Rnn: {
@@ -335,7 +335,8 @@ void RecurrentStack::recurBackward(const CharParameterView<const float> &p, int 
         }
         std::fill(dgi + size_t(n) * g, dgi + rows * g, 0.0f);
         if (m_config.cell != RecurrentCell::Gru && t > 0)
-            matrixProduct(false, false, n, int(h), int(g), 1.0f, dgi, int(g), w.hiddenWeights, int(h), 0.0f, dRecurrent, int(h));
+            matrixProduct(false, false, n, int(h), int(g), 1.0f, dgi, int(g), w.hiddenWeights, int(h), 0.0f, dRecurrent,
+                          int(h));
     }
 }
 
@@ -370,7 +371,8 @@ void RecurrentStack::backward(const CharParameterView<const float> &p, const Cha
         const float *dgh = gru ? m_dHiddenGates.data() : m_dInputGates.data();
         const float *dgi = m_dInputGates.data();
         // Each weight's gradient once, over all steps: dW_hh = sum_t dG_t^T h_(t-1).
-        matrixProduct(true, false, g, h, all, 1.0f, dgh, g, m_layers[size_t(layer)].hidden.data(), h, 0.0f, dw.hiddenWeights, h);
+        matrixProduct(true, false, g, h, all, 1.0f, dgh, g, m_layers[size_t(layer)].hidden.data(), h, 0.0f,
+                      dw.hiddenWeights, h);
         columnSums(dgh, all, g, dw.hiddenBias);
         if (gru)
             columnSums(dgi, all, g, dw.inputBias);
@@ -391,9 +393,9 @@ void RecurrentStack::backward(const CharParameterView<const float> &p, const Cha
                 addTo(perCharacter + size_t(window.inputs[size_t(t) * rows + b]) * g, dgi + (size_t(t) * rows + b) * g, g);
         if (p.embedding) {
             matrixProduct(true, false, g, m_inputSize, v, 1.0f, perCharacter, g, p.embedding, m_inputSize, 0.0f,
-                     dw.inputWeights, m_inputSize);
+                          dw.inputWeights, m_inputSize);
             matrixProduct(false, false, v, m_inputSize, g, 1.0f, perCharacter, g, w.inputWeights, m_inputSize, 0.0f,
-                     gradients.embedding, m_inputSize);
+                          gradients.embedding, m_inputSize);
         } else {
             for (int j = 0; j < g; ++j)
                 for (int c = 0; c < v; ++c)

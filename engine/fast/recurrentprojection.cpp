@@ -20,8 +20,9 @@ torch::Tensor project(const torch::Tensor &input, const torch::Tensor &weight, c
                              && weight.is_contiguous() && input.size(1) == weight.size(0);
     const int64_t rows = plainFloats ? input.size(0) : 0, columns = plainFloats ? weight.size(1) : 0;
     // A bias (one row for every row) or an addend of the output's shape.
-    const bool plainOffset = !offset.defined()
-                             || (isFloat(offset) && (offset.numel() == columns || (offset.dim() == 2 && offset.size(0) == rows && offset.size(1) == columns)));
+    const bool bias = offset.defined() && offset.numel() == columns;
+    const bool addend = offset.defined() && offset.dim() == 2 && offset.size(0) == rows && offset.size(1) == columns;
+    const bool plainOffset = !offset.defined() || (isFloat(offset) && (bias || addend));
     if (!plainFloats || !plainOffset)
         return offset.defined() ? torch::addmm(offset, input, weight) : torch::mm(input, weight);
     const torch::Tensor x = input.contiguous();
@@ -32,14 +33,15 @@ torch::Tensor project(const torch::Tensor &input, const torch::Tensor &weight, c
         float *to = y.data_ptr<float>();
         const float *from = o.data_ptr<float>();
         const std::size_t rowBytes = std::size_t(columns) * sizeof(float);
-        if (o.numel() == columns)
+        if (bias)
             for (int64_t r = 0; r < rows; ++r)
                 std::memcpy(to + r * columns, from, rowBytes);
         else
             std::memcpy(to, from, std::size_t(rows) * rowBytes);
     }
     matrixProduct(false, false, int(rows), int(columns), int(depth), 1.0f, x.data_ptr<float>(), int(depth),
-                  weight.data_ptr<float>(), int(columns), offset.defined() ? 1.0f : 0.0f, y.data_ptr<float>(), int(columns));
+                  weight.data_ptr<float>(), int(columns), offset.defined() ? 1.0f : 0.0f, y.data_ptr<float>(),
+                  int(columns));
     return y;
 }
 

@@ -270,7 +270,9 @@ void TestMainWindow::trainingRunsBelowTheWindowsPriority()
         int niceness = 0;
         int policy = -1;
     };
-    const auto priority = [] { return Priority{getpriority(PRIO_PROCESS, id_t(syscall(SYS_gettid))), sched_getscheduler(0)}; };
+    const auto priority = [] {
+        return Priority{getpriority(PRIO_PROCESS, id_t(syscall(SYS_gettid))), sched_getscheduler(0)};
+    };
     TrainingController controller(m_window, m_labs);
     Priority worker, shard;
     QMetaObject::invokeMethod(
