@@ -5,6 +5,7 @@
 #include "engine/core/vocabulary.h"
 #include "engine/fast/fastmath.h"
 #include "engine/fast/grustep.h"
+#include "engine/fast/matrixproduct.h"
 #include "engine/fast/parallelfor.h"
 
 #include <cblas.h>
@@ -49,14 +50,14 @@ void forRows(const std::vector<int> &rows, int columns, const Piece &piece)
 }
 
 // y (count, ldy) += x (count, columns) . w^T, w (rows, columns) row-major, on this thread alone:
-// a matrix-vector product for one row of x, a matrix product for several.
+// a matrix-vector product for one row of x, oneDNN's matrix product for several (OpenBLAS packs
+// all of w again for each call, which outweighs the product itself at a beam's few rows).
 void addRowsProduct(const float *x, int count, int columns, const float *w, int rows, float *y, int ldy)
 {
     if (count == 1)
         cblas_sgemv(CblasRowMajor, CblasNoTrans, rows, columns, 1.0f, w, columns, x, 1, 1.0f, y, 1);
     else
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, count, rows, columns, 1.0f, x, columns, w, columns, 1.0f, y,
-                    ldy);
+        matrixProduct(false, true, count, rows, columns, 1.0f, x, columns, w, columns, 1.0f, y, ldy);
 }
 
 // y (count, rows) += x (count, columns) . W^T, W (rows, columns) row-major.
