@@ -1,8 +1,12 @@
 #include "engine/fast/matrixproduct.h"
 
+#include "engine/core/runtime.h"
 #include "engine/core/torchapi.h"
 
 #include <QtTest>
+
+#include <omp.h>
+#include <thread>
 
 // matrixProduct against torch::mm: every pair of transposes, alpha and beta, and leading
 // dimensions wider than the matrices, as when a product writes into part of a larger buffer.
@@ -13,6 +17,7 @@ private slots:
     void matchesTorch_data();
     void matchesTorch();
     void noRowsLeavesTheOutput();
+    void keepsTheThreadsOpenMpCount();
 };
 
 void TestMatrixProduct::matchesTorch_data()
@@ -56,6 +61,25 @@ void TestMatrixProduct::noRowsLeavesTheOutput()
     float a = 1, b = 2, c = 3;
     matrixProduct(false, false, 0, 1, 1, 1.0f, &a, 1, &b, 1, 0.0f, &c, 1);
     QCOMPARE(c, 3.0f);
+}
+
+// A thread that set its own OpenMP count and never ran a LibTorch op (the decoder's helper) keeps
+// that count: LibTorch's first call on a thread would have set it to LibTorch's default, 3 here,
+// and the thread's next BLAS calls would have woken two more threads.
+void TestMatrixProduct::keepsTheThreadsOpenMpCount()
+{
+    const runtime::IntraOpThreads three(3);
+    float a = 1, b = 2, c = 0;
+    for (int own : {1, 2}) {
+        int after = 0;
+        std::thread([&] {
+            omp_set_num_threads(own);
+            matrixProduct(false, false, 1, 1, 1, 1.0f, &a, 1, &b, 1, 0.0f, &c, 1);
+            after = omp_get_max_threads();
+        }).join();
+        QCOMPARE(after, own);
+        QCOMPARE(c, 2.0f);
+    }
 }
 
 QTEST_MAIN(TestMatrixProduct)
