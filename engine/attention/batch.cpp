@@ -38,8 +38,7 @@ int64_t longestRow(const std::vector<std::vector<int>> &rows)
 // batches in a row, and the weights at the end of an epoch lean towards the lengths seen last.
 // Rounds of about kBatchesPerRound batches that each span the lengths (round i takes every
 // rounds-th batch by mean length, starting at the i-th), shuffled within and between rounds,
-// show Adam every length within a few steps. Validation exact match >= 99% after epoch 4 in 7 of
-// 9 seeds, 5 of 9 with the plain shuffle (teacher forcing 0.5, the default then).
+// show Adam every length within a few steps.
 constexpr std::size_t kBatchesPerRound = 8;
 
 double meanLength(const std::vector<int> &batch, const std::vector<int> &lengths)

@@ -205,7 +205,7 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
 {
     const int threads = trainingThreads(m_config);
     // Threads share out each batch's rows (forwardBackward); every op runs on one thread (Adam's
-    // updates on two intra-op threads measured 7% slower).
+    // updates were slower on two intra-op threads).
     const runtime::IntraOpThreads oneThreadPerOp(1);
     const HelperThread::Standby standby;
     torch::manual_seed(m_config.seed);  // dropout masks

@@ -13,7 +13,6 @@ struct AdamCoefficients {
 
 // Updates `count` values and their moments in one pass. Kept apart from torch's headers so that
 // it can be built with -fno-math-errno: the square roots then vectorise. The eight tensor ops it
-// replaces took 9-11 ms a step for the default model's 1.6M weights on one thread, a tenth of
-// the step; this takes 1.3 ms.
+// replaces took a tenth of a training step.
 void adamUpdate(float *value, float *firstMoment, float *secondMoment, const float *grad, std::int64_t count,
                 const AdamCoefficients &c);

@@ -28,7 +28,7 @@ public:
 
     // While one exists, run() runs every part on the caller. Training holds one: with every core
     // busy, a helper preempted in the middle of a part would keep the caller waiting for a whole
-    // scheduler slice (a GUI decode during training stalled the event loop 47.6 ms so).
+    // scheduler slice, long enough to stall the GUI's event loop.
     class Standby
     {
     public:
