@@ -50,13 +50,14 @@ int runReproduce(const std::vector<std::string> &arguments)
     const std::vector<EpochStats> &stored = project.best->history;
     std::printf("%s: %zu epochs on %d thread(s), seed %llu; training again on %d thread(s)\n", path.c_str(),
                 stored.size(), project.threadsUsed, static_cast<unsigned long long>(project.training.seed), threads);
-    if (threads != project.threadsUsed)
+    if (threads != project.threadsUsed && project.model.dropout > 0)
+        std::printf("note: the run used %d thread(s). Each thread takes its share of a batch's rows and draws "
+                    "dropout masks for them, so another count draws other masks: expect another run, not identity.\n",
+                    project.threadsUsed);
+    else if (threads != project.threadsUsed)
         std::printf("note: the run used %d thread(s). Each thread takes its share of a batch's rows, so another "
                     "count sums the gradients in another order: expect small differences, not identity.\n",
                     project.threadsUsed);
-    if (threads > 1 && project.model.dropout > 0)
-        std::printf("note: with dropout on more than one thread, the threads draw their dropout masks in whatever "
-                    "order they run, so no two runs are alike; runs on one thread, or without dropout, are.\n");
     if (project.corpus.embedded) {
         const std::string problem = projectfile::corpusFileProblem(project);
         std::printf("corpus: the text embedded in the project%s\n",

@@ -119,7 +119,7 @@ void DecoderImpl::advance(const FusedDecoderWeights &w, const torch::Tensor &fir
         const auto hiddenGates = layer == m_layers - 1 && topHiddenGates.defined() ? topHiddenGates : w.hidden[l](layers[l]);
         layers[l] = gruStep(inputGates, hiddenGates, layers[l]);
         // torch::nn::GRU's dropout between layers (not after the last).
-        input = layer + 1 < m_layers ? torch::dropout(layers[l], m_dropout, is_training()) : layers[l];
+        input = layer + 1 < m_layers ? dropoutFromStream(layers[l], m_dropout, is_training()) : layers[l];
     }
 }
 

@@ -4,6 +4,7 @@
 #include "engine/attention/locationattention.h"
 #include "engine/attention/luongattention.h"
 #include "engine/attention/modelconfig.h"
+#include "engine/core/dropoutstream.h"
 #include "engine/core/parameterversions.h"
 #include "engine/core/torchapi.h"
 #include "engine/fast/recurrentprojection.h"
@@ -91,7 +92,7 @@ public:
     bool hasPointer() const { return !copyGate.is_empty(); }
 
     torch::nn::Embedding embedding{nullptr};
-    torch::nn::Dropout dropout{nullptr};
+    StreamDropout dropout{nullptr};
     BahdanauAttention attention{nullptr};  // bahdanau only
     LocationAttention location{nullptr};   // location only
     LuongAttention luong{nullptr};         // luong-dot and luong-general only

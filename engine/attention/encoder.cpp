@@ -75,7 +75,7 @@ EncoderOutput EncoderImpl::forward(const torch::Tensor &source, const torch::Ten
         }
         input = torch::cat(directions, 2);
         if (layer + 1 < m_layers)
-            input = torch::dropout(input, m_dropout, is_training());
+            input = dropoutFromStream(input, m_dropout, is_training());
     }
     // (layers * directions) final states -> (layers, B, H), forward | backward.
     const auto hidden = torch::stack(finals).view({m_layers, m_directions, batch, -1}).permute({0, 2, 1, 3}).reshape({m_layers, batch, -1});

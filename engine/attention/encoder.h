@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/attention/modelconfig.h"
+#include "engine/core/dropoutstream.h"
 #include "engine/core/parameterversions.h"
 #include "engine/core/torchapi.h"
 
@@ -23,7 +24,7 @@ public:
     EncoderOutput forward(const torch::Tensor &source, const torch::Tensor &lengths);
 
     torch::nn::Embedding embedding{nullptr};
-    torch::nn::Dropout dropout{nullptr};
+    StreamDropout dropout{nullptr};
     torch::nn::GRU gru{nullptr};
     torch::nn::Linear bridge{nullptr};
 

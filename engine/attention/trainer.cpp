@@ -6,6 +6,7 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/core/adam.h"
+#include "engine/core/dropoutstream.h"
 #include "engine/core/gradientclipping.h"
 #include "engine/core/learningrateschedule.h"
 #include "engine/core/maskedloss.h"
@@ -17,6 +18,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 #include <type_traits>
 
@@ -99,8 +101,14 @@ torch::Tensor predictions(const TeacherForcedOutput &out, const Batch &batch, in
 
 // Forward and backward pass of one batch over shards of its rows. Every shard follows the same
 // teacher-forcing decisions and its loss is weighted by its share of the batch's target tokens,
-// so the gradients add up to those of the whole batch. Returns the batch's mean token loss.
-double forwardBackward(Seq2SeqNet &net, const Batch &batch, const std::function<bool()> &teacherForce, int workers)
+// so the gradients add up to those of the whole batch. Shards that run at once draw their dropout
+// masks from streams of their own, keyed by the run's seed, the step (epoch and batch, so that a
+// resumed run does not repeat the masks of its first epochs) and their first row, so a run on
+// several threads repeats exactly; a batch in one shard draws from LibTorch's generator, seeded by
+// run(), as runs before the streams did, whose projects still reproduce. Returns the batch's mean
+// token loss.
+double forwardBackward(Seq2SeqNet &net, const Batch &batch, const std::function<bool()> &teacherForce, int workers,
+                       std::uint64_t seed, std::uint64_t step)
 {
     const torch::Tensor target = batch.target.slice(1, 1);
     std::vector<bool> coins;
@@ -109,6 +117,9 @@ double forwardBackward(Seq2SeqNet &net, const Batch &batch, const std::function<
     const double tokens = double((target != Vocabulary::kPad).sum().item<int64_t>());
     double loss = 0;
     for (double part : overShards(batch.size(), workers, [&](int64_t begin, int64_t end) {
+             std::optional<DropoutStream> masks;
+             if (end - begin < batch.size())
+                 masks.emplace(seed, step, std::uint64_t(begin));
              std::size_t coin = 0;
              const auto out = net->forward(batch.source.slice(0, begin, end), batch.sourceLengths.slice(0, begin, end),
                                            batch.target.slice(0, begin, end), [&] { return bool(coins[coin++]); },
@@ -208,7 +219,7 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
     // updates were slower on two intra-op threads).
     const runtime::IntraOpThreads oneThreadPerOp(1);
     const HelperThread::Standby standby;
-    torch::manual_seed(m_config.seed);  // dropout masks
+    torch::manual_seed(m_config.seed);  // dropout masks of batches that run in one shard
     std::mt19937_64 rng(m_config.seed);
     std::bernoulli_distribution teacherCoin(m_config.teacherForcing);
     auto teacherForce = [&] { return teacherCoin(rng); };
@@ -255,7 +266,8 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
             optimizer.zeroGrad();
             optimizer.setLearningRate(
                 schedule.at(step++, double(epoch - firstEpoch) + double(samples) / double(trainLengths.size())));
-            const double lossValue = forwardBackward(net, batch, teacherForce, threads);
+            const double lossValue = forwardBackward(net, batch, teacherForce, threads, m_config.seed,
+                                                     std::uint64_t(epoch) << 32 | std::uint64_t(b));
             if (!std::isfinite(lossValue) || lossValue > explodedLoss)
                 return finish(TrainingOutcome::Status::Diverged,
                               "Training diverged in epoch " + std::to_string(epoch) + " (batch loss " + std::to_string(lossValue)
