@@ -187,7 +187,10 @@ InferenceNet::InferenceNet(Seq2SeqNetImpl &net)
     m_score = floats(decoder.scoreWeight);
     m_stateToLogits = floats(decoder.stateToLogits);
     m_contextToLogits = floats(decoder.contextToLogits);
-    m_tokenLogits = floats(torch::addmm(decoder.outputBias, decoder.embedding, decoder.embeddingToLogits.t()));
+    m_embed = embed;
+    m_embedding = floats(decoder.embedding);
+    m_embeddingToLogits = floats(decoder.embeddingToLogits);
+    m_outputBias = floats(decoder.outputBias);
 }
 
 void InferenceNet::encode(const std::vector<int> &source)
@@ -296,9 +299,12 @@ void InferenceNet::advance(const std::vector<int> &tokens)
                     state + std::ptrdiff_t(r) * hidden, nullptr, hidden);
     }
 
-    m_logits.resize(std::size_t(rows * m_vocabulary));
+    repeatRow(m_outputBias, rows, m_logits);
+    m_embedded.resize(std::size_t(rows * m_embed));
     for (int r = 0; r < rows; ++r)
-        copyRow(m_tokenLogits, tokens[std::size_t(r)], m_vocabulary, m_logits.data() + std::ptrdiff_t(r) * m_vocabulary);
+        copyRow(m_embedding, tokens[std::size_t(r)], m_embed, m_embedded.data() + std::ptrdiff_t(r) * m_embed);
+    addRowsProduct(m_embedded.data(), rows, m_embed, m_embeddingToLogits.data(), m_vocabulary, m_logits.data(),
+                   m_vocabulary);
     addProductsShared({{m_stateToLogits, m_vocabulary, m_state.back().data(), m_logits.data(), rows}}, hidden);
     addWeightedRows(m_valueLogits, length, m_vocabulary, m_weights.data(), rows, m_logits.data());
 }

@@ -19,7 +19,9 @@ struct InferenceNetOutput {
 // decode in dispatch. What is linear in the encoder outputs or the previous token is multiplied
 // once per sentence or once per vocabulary word, not once per step:
 //   context's share of the GRU gates and logits: sum_i a_i (W h_i) instead of W (sum_i a_i h_i);
-//   the token embedding's share: one row of a table (vocabulary x gates).
+//   the token embedding's share of the GRU gates: one row of a table (vocabulary x gates).
+// The embedding's share of the logits is multiplied at each step: a table of it would be
+// vocabulary x vocabulary, 400 MB for a corpus's 10,000 words.
 // The result equals Seq2SeqNetImpl::greedy's up to float rounding.
 class InferenceNet
 {
@@ -60,12 +62,15 @@ private:
     std::vector<float> m_score;          // v (A)
     std::vector<float> m_contextToGates;  // W_ih(layer 0) context columns (3H, H)
     std::vector<float> m_stateToLogits, m_contextToLogits;  // out.weight columns (V, H) each
-    std::vector<float> m_tokenLogits;    // (V, V): out.weight's embedding columns . embedding + bias
+    int m_embed = 0;
+    std::vector<float> m_embedding;          // the decoder's (V, E)
+    std::vector<float> m_embeddingToLogits;  // out.weight's embedding columns (V, E)
+    std::vector<float> m_outputBias;         // (V)
 
     // Per-sentence scratch; each state and step buffer holds one row per hypothesis (one for greedy).
     int m_length = 0;
     std::vector<float> m_values, m_keys, m_valueGates, m_valueLogits;  // (S, H), (S, A), (S, 3H), (S, V)
     std::vector<std::vector<float>> m_state;        // per layer
     std::vector<std::vector<float>> m_hiddenGates;  // per layer below the top
-    std::vector<float> m_topOut, m_gates, m_inputGates, m_logits, m_energy, m_weights;
+    std::vector<float> m_topOut, m_gates, m_inputGates, m_embedded, m_logits, m_energy, m_weights;
 };

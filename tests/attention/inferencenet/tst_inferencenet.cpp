@@ -6,6 +6,9 @@
 
 #include <QtTest>
 
+#include <fstream>
+#include <unistd.h>
+
 namespace {
 
 ModelConfig config(int embed, int hidden, int layers, bool bidirectional)
@@ -32,6 +35,15 @@ std::vector<std::vector<int64_t>> sentences(int size, int count)
         out.push_back(std::move(s));
     }
     return out;
+}
+
+// This process's resident memory now, from /proc/self/statm (pages).
+double residentMiB()
+{
+    std::ifstream statm("/proc/self/statm");
+    long size = 0, resident = 0;
+    statm >> size >> resident;
+    return double(resident) * double(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
 }
 
 torch::Tensor row(const std::vector<int64_t> &ids)
@@ -170,6 +182,23 @@ private Q_SLOTS:
             QVERIFY2(logGap < 1e-3, qPrintable(QString("log-probabilities differ by %1 at %2 rows").arg(logGap).arg(rows)));
             QVERIFY2(weightGap < 2e-5, qPrintable(QString("attention differs by %1 at %2 rows").arg(weightGap).arg(rows)));
         }
+    }
+
+    // A corpus's vocabulary: InferenceNet's copies grow with vocabulary x width, not vocabulary
+    // squared (a table of the embedding's share of the logits would be 1 GB here), and it still
+    // decodes what the op-by-op decoder decodes.
+    void largeVocabularyStaysSmall()
+    {
+        const int vocabulary = 16000;
+        Seq2SeqNet net(vocabulary, config(8, 8, 1, true));
+        net->eval();
+        torch::InferenceMode inference;
+        const double before = residentMiB();
+        QVERIFY(net->inference());
+        const double grown = residentMiB() - before;
+        QVERIFY2(grown < 100, qPrintable(QString("InferenceNet took %1 MiB").arg(grown)));
+        for (const auto &ids : sentences(vocabulary, 6))
+            compareWithOpByOp(net, ids, int(ids.size()) + 4, /*stopAtEos=*/false);
     }
 
     void followsChangedWeights()
