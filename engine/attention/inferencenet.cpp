@@ -128,7 +128,7 @@ void copyRow(const std::vector<float> &table, int row, int count, float *out)
 
 bool InferenceNet::supports(Seq2SeqNetImpl &net)
 {
-    return net.decoder->kind() == AttentionKind::Bahdanau && !net.decoder->hasPointer();
+    return net.decoder->kind() == AttentionKind::Bahdanau;
 }
 
 InferenceNet::InferenceNet(Seq2SeqNetImpl &net)
@@ -191,10 +191,19 @@ InferenceNet::InferenceNet(Seq2SeqNetImpl &net)
     m_embedding = floats(decoder.embedding);
     m_embeddingToLogits = floats(decoder.embeddingToLogits);
     m_outputBias = floats(decoder.outputBias);
+    m_pointer = decoder.stateToCopy.defined();
+    if (m_pointer) {
+        m_stateToCopy = floats(decoder.stateToCopy);
+        m_contextToCopy = floats(decoder.contextToCopy);
+        m_embeddingToCopy = floats(decoder.embeddingToCopy);
+        m_copyBias = decoder.copyBias.item<float>();
+    }
 }
 
-void InferenceNet::encode(const std::vector<int> &source)
+void InferenceNet::encode(const std::vector<int> &source, const std::vector<int> &extended)
 {
+    m_extended = extended.empty() ? source : extended;
+    m_extendedWidth = std::max(m_vocabulary, *std::max_element(m_extended.begin(), m_extended.end()) + 1);
     const int length = int(source.size());
     const int size = m_encoder.front().size;
     const int width = m_directions * size;
@@ -241,11 +250,19 @@ void InferenceNet::encode(const std::vector<int> &source)
     multiplyRowsShared(m_values.data(), length, m_hidden,
                        {{m_keysWeight, m_attention, m_keys}, {m_contextToGates, 3 * m_hidden, m_valueGates},
                         {m_contextToLogits, m_vocabulary, m_valueLogits}});
+    if (m_pointer) {
+        m_valueCopy.assign(std::size_t(length), 0.0f);
+        addRowsProduct(m_contextToCopy.data(), 1, m_hidden, m_values.data(), length, m_valueCopy.data(), length);
+    }
 }
 
-void InferenceNet::advance(const std::vector<int> &tokens)
+void InferenceNet::advance(const std::vector<int> &extendedTokens)
 {
-    const int rows = int(tokens.size()), length = m_length, hidden = m_hidden, attention = m_attention;
+    const int rows = int(extendedTokens.size()), length = m_length, hidden = m_hidden, attention = m_attention;
+    std::vector<int> tokens(extendedTokens);
+    for (int &token : tokens)
+        if (token >= m_vocabulary)
+            token = Vocabulary::kUnk;
     const int topWidth = int(m_topBias.size()), gateWidth = 3 * hidden;
     // Everything that reads only the previous states, in one loop: the attention query W_s s
     // and the top layer's W_hh s (one matrix, m_top), and each lower layer's W_hh h.
@@ -307,16 +324,55 @@ void InferenceNet::advance(const std::vector<int> &tokens)
                    m_vocabulary);
     addProductsShared({{m_stateToLogits, m_vocabulary, m_state.back().data(), m_logits.data(), rows}}, hidden);
     addWeightedRows(m_valueLogits, length, m_vocabulary, m_weights.data(), rows, m_logits.data());
+    if (m_pointer)
+        mixPointer(rows);
 }
 
-InferenceNetOutput InferenceNet::greedy(const std::vector<int> &source, int maxSteps, bool stopAtEos)
+// P(w) = p_gen softmax(logits)_w + (1 - p_gen) sum_{i: x_i = w} a_i, as pointerDistribution().
+void InferenceNet::mixPointer(int rows)
 {
-    encode(source);
+    const int length = m_length, width = m_extendedWidth;
+    m_copyGates.resize(std::size_t(rows));
+    m_mixture.assign(std::size_t(rows) * std::size_t(width), 0.0f);
+    for (int r = 0; r < rows; ++r) {
+        const float *state = m_state.back().data() + std::ptrdiff_t(r) * m_hidden;
+        const float *weights = m_weights.data() + std::ptrdiff_t(r) * length;
+        const float *embedded = m_embedded.data() + std::ptrdiff_t(r) * m_embed;
+        float sum = m_copyBias;
+        for (int k = 0; k < m_hidden; ++k)
+            sum += m_stateToCopy[std::size_t(k)] * state[k];
+        for (int i = 0; i < length; ++i)
+            sum += m_valueCopy[std::size_t(i)] * weights[i];
+        for (int k = 0; k < m_embed; ++k)
+            sum += m_embeddingToCopy[std::size_t(k)] * embedded[k];
+        const float gate = 1.0f / (1.0f + std::exp(-sum));
+        m_copyGates[std::size_t(r)] = gate;
+
+        const float *logits = m_logits.data() + std::ptrdiff_t(r) * m_vocabulary;
+        float *mixture = m_mixture.data() + std::ptrdiff_t(r) * width;
+        const float highest = *std::max_element(logits, logits + m_vocabulary);
+        float total = 0;
+        for (int v = 0; v < m_vocabulary; ++v)
+            total += (mixture[v] = std::exp(logits[v] - highest));
+        for (int v = 0; v < m_vocabulary; ++v)
+            mixture[v] = mixture[v] / total * gate;
+        for (int i = 0; i < length; ++i)
+            mixture[m_extended[std::size_t(i)]] += weights[i] * (1.0f - gate);
+    }
+}
+
+InferenceNetOutput InferenceNet::greedy(const std::vector<int> &source, int maxSteps, bool stopAtEos,
+                                        const std::vector<int> &extended)
+{
+    encode(source, extended);
     InferenceNetOutput out;
     int token = Vocabulary::kSos;
     for (int step = 0; step < maxSteps; ++step) {
         advance({token});
-        token = int(std::max_element(m_logits.begin(), m_logits.end()) - m_logits.begin());
+        const std::vector<float> &scores = m_pointer ? m_mixture : m_logits;
+        token = int(std::max_element(scores.begin(), scores.end()) - scores.begin());
+        if (m_pointer)
+            out.copyGate.push_back(m_copyGates.front());
         out.tokens.push_back(token);
         out.weights.insert(out.weights.end(), m_weights.begin(), m_weights.end());
         if (stopAtEos && token == Vocabulary::kEos)
@@ -325,9 +381,9 @@ InferenceNetOutput InferenceNet::greedy(const std::vector<int> &source, int maxS
     return out;
 }
 
-void InferenceNet::begin(const std::vector<int> &source)
+void InferenceNet::begin(const std::vector<int> &source, const std::vector<int> &extended)
 {
-    encode(source);
+    encode(source, extended);
 }
 
 BeamScores InferenceNet::step(const std::vector<int> &parents, const std::vector<int> &lastTokens)
@@ -341,6 +397,13 @@ BeamScores InferenceNet::step(const std::vector<int> &parents, const std::vector
     }
     advance(lastTokens);
     BeamScores scores;
+    scores.attention = m_weights;
+    if (m_pointer) {
+        scores.logProbs.resize(m_mixture.size());
+        std::transform(m_mixture.begin(), m_mixture.end(), scores.logProbs.begin(), [](float p) { return std::log(p); });
+        scores.copyGate = m_copyGates;
+        return scores;
+    }
     scores.logProbs = m_logits;
     for (std::size_t r = 0; r < parents.size(); ++r) {
         float *row = scores.logProbs.data() + std::ptrdiff_t(r) * m_vocabulary;
@@ -352,6 +415,5 @@ BeamScores InferenceNet::step(const std::vector<int> &parents, const std::vector
         for (int v = 0; v < m_vocabulary; ++v)
             row[v] -= logSum;
     }
-    scores.attention = m_weights;
     return scores;
 }

@@ -296,9 +296,10 @@ BeamDecoded Seq2SeqModel::beamDecode(const std::vector<std::string> &tokens, con
     const int maxLength = maxOutputLength(ids.ids.size());
     BeamResult found;
     if (InferenceNet *fast = d->net->inference()) {
-        std::vector<int> source = ids.ids;
+        std::vector<int> source = ids.ids, extended = ids.extended;
         source.push_back(Vocabulary::kEos);  // as makeSourceBatch() ends every sentence
-        fast->begin(source);
+        extended.push_back(Vocabulary::kEos);
+        fast->begin(source, extended);
         found = beamSearch([fast](const std::vector<int> &parents,
                                   const std::vector<int> &lastTokens) { return fast->step(parents, lastTokens); },
                            beam, maxLength);

@@ -113,8 +113,11 @@ GreedyOutput Seq2SeqNetImpl::greedy(const torch::Tensor &source, const torch::Te
 {
     const int64_t batch = source.size(0);
     const SingleThreadScope singleThread(batch <= kSingleThreadBatch);
-    if (batch == 1 && !is_training() && !torch::GradMode::is_enabled() && InferenceNet::supports(*this))
-        return greedyOne(source.narrow(1, 0, lengths[0].item<int64_t>()), maxSteps, stopAtEos);
+    if (batch == 1 && !is_training() && !torch::GradMode::is_enabled() && InferenceNet::supports(*this)) {
+        const int64_t length = lengths[0].item<int64_t>();
+        return greedyOne(source.narrow(1, 0, length), maxSteps, stopAtEos,
+                         sourceExtended.defined() ? sourceExtended.narrow(1, 0, length) : torch::Tensor());
+    }
     torch::Tensor hidden;
     const DecoderMemory memory = encode(source, lengths, &hidden);
     const torch::Tensor extended = sourceExtended.defined() ? sourceExtended : source;
@@ -166,16 +169,25 @@ InferenceNet *Seq2SeqNetImpl::inference()
     return m_inference.get();
 }
 
-GreedyOutput Seq2SeqNetImpl::greedyOne(const torch::Tensor &source, int maxSteps, bool stopAtEos)
+GreedyOutput Seq2SeqNetImpl::greedyOne(const torch::Tensor &source, int maxSteps, bool stopAtEos,
+                                       const torch::Tensor &sourceExtended)
 {
     InferenceNet &net = *inference();
-    const torch::Tensor ids = source.to(torch::kLong).contiguous();
-    const int64_t *first = ids.data_ptr<int64_t>();
-    InferenceNetOutput out = net.greedy(std::vector<int>(first, first + ids.numel()), maxSteps, stopAtEos);
+    const auto ints = [](const torch::Tensor &t) {
+        if (!t.defined())
+            return std::vector<int>();
+        const torch::Tensor ids = t.to(torch::kLong).contiguous();
+        return std::vector<int>(ids.data_ptr<int64_t>(), ids.data_ptr<int64_t>() + ids.numel());
+    };
+    InferenceNetOutput out = net.greedy(ints(source), maxSteps, stopAtEos, ints(sourceExtended));
     const int64_t steps = int64_t(out.tokens.size());
     auto tokens = torch::empty({1, steps}, torch::kLong);
     std::copy(out.tokens.begin(), out.tokens.end(), tokens.data_ptr<int64_t>());
     auto weights = torch::empty({1, steps, source.size(1)}, torch::kFloat);
     std::copy(out.weights.begin(), out.weights.end(), weights.data_ptr<float>());
-    return {tokens, weights};
+    if (out.copyGate.empty())
+        return {tokens, weights};
+    auto gates = torch::empty({1, steps}, torch::kFloat);
+    std::copy(out.copyGate.begin(), out.copyGate.end(), gates.data_ptr<float>());
+    return {tokens, weights, gates};
 }

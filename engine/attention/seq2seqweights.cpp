@@ -82,6 +82,13 @@ DecoderWeights weightsOf(const DecoderImpl &decoder)
     case AttentionKind::LuongGeneral: break;
     case AttentionKind::None: w.embeddingToLogits = w.outputWeight.narrow(1, hidden, embed); break;
     }
+    if (decoder.hasPointer()) {
+        const torch::Tensor &gate = decoder.copyGate->weight;
+        w.stateToCopy = gate.narrow(1, 0, hidden);
+        w.contextToCopy = gate.narrow(1, hidden, hidden);
+        w.embeddingToCopy = gate.narrow(1, 2 * hidden, embed);
+        w.copyBias = decoder.copyGate->bias;
+    }
     return w;
 }
 

@@ -56,6 +56,11 @@ struct DecoderWeights {
     torch::Tensor stateToLogits;       // (V, H)
     torch::Tensor contextToLogits;     // (V, H); Bahdanau and location only
     torch::Tensor embeddingToLogits;   // (V, E); Bahdanau, location and none
+    // The pointer's gate p_gen = sigmoid(w . [output; c_t; x] + b), w by the columns' input.
+    torch::Tensor stateToCopy;         // (1, H); with the pointer only
+    torch::Tensor contextToCopy;       // (1, H); with the pointer only
+    torch::Tensor embeddingToCopy;     // (1, E); with the pointer only
+    torch::Tensor copyBias;            // (1); with the pointer only
 };
 
 struct Seq2SeqWeights {

@@ -1,4 +1,5 @@
 #include "engine/attention/inferencenet.h"
+#include "engine/attention/pointermixture.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/core/vocabulary.h"
@@ -81,15 +82,38 @@ void compareWithOpByOp(Seq2SeqNet &net, const std::vector<int64_t> &ids, int max
         QCOMPARE(steps, int64_t(maxSteps));
 }
 
+ModelConfig pointerConfig(int embed, int hidden, int layers)
+{
+    ModelConfig c = config(embed, hidden, layers, true);
+    c.pointer = PointerMode::On;
+    return c;
+}
+
+// `ids` as a pointer model reads them when the top quarter of the vocabulary's words are missing
+// from it: those are <UNK> in the source, and V + k in the extended ids, one k per word.
+std::pair<std::vector<int64_t>, std::vector<int64_t>> withUnknownWords(const std::vector<int64_t> &ids, int vocabulary)
+{
+    const int64_t firstMissing = vocabulary - vocabulary / 4;
+    std::vector<int64_t> source(ids), extended(ids);
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        if (ids[i] >= firstMissing) {
+            source[i] = Vocabulary::kUnk;
+            extended[i] = vocabulary + ids[i] - firstMissing;
+        }
+    return {source, extended};
+}
+
 // A net in eval mode of the shape in the test's data row (embed, hidden, layers, bidirectional).
 // Random weights are too small to make a decoder stop; larger ones give sharp, varied attention.
-Seq2SeqNet fetchedNet(int vocabulary)
+Seq2SeqNet fetchedNet(int vocabulary, bool pointer = false)
 {
     QFETCH(int, embed);
     QFETCH(int, hidden);
     QFETCH(int, layers);
     QFETCH(bool, bidirectional);
-    Seq2SeqNet net(vocabulary, config(embed, hidden, layers, bidirectional));
+    ModelConfig c = config(embed, hidden, layers, bidirectional);
+    c.pointer = pointer ? PointerMode::On : PointerMode::Off;
+    Seq2SeqNet net(vocabulary, c);
     torch::NoGradGuard noGrad;
     for (auto &p : net->parameters())
         p.mul_(4.0);
@@ -181,6 +205,83 @@ private Q_SLOTS:
             const double weightGap = (weights - expected.weights).abs().max().item<double>();
             QVERIFY2(logGap < 1e-3, qPrintable(QString("log-probabilities differ by %1 at %2 rows").arg(logGap).arg(rows)));
             QVERIFY2(weightGap < 2e-5, qPrintable(QString("attention differs by %1 at %2 rows").arg(weightGap).arg(rows)));
+        }
+    }
+
+    // The pointer: greedy decoding of sentences with unknown words (extended ids V, V + 1, ...)
+    // through InferenceNet (one row) and the op-by-op loop (two rows), tokens, attention and p_gen.
+    void pointerMatchesOpByOp_data() { matchesOpByOpDecoder_data(); }
+    void pointerMatchesOpByOp()
+    {
+        const int vocabulary = 40;
+        Seq2SeqNet net = fetchedNet(vocabulary, /*pointer=*/true);
+        torch::InferenceMode inference;
+        QVERIFY(InferenceNet::supports(*net));
+        int copied = 0;
+        for (const auto &words : sentences(vocabulary, 48)) {
+            const auto [ids, extendedIds] = withUnknownWords(words, vocabulary);
+            const auto source = row(ids), extended = row(extendedIds);
+            const auto lengths = torch::tensor({int64_t(ids.size())});
+            const int steps = int(ids.size()) + 4;
+            const GreedyOutput one = net->greedy(source, lengths, steps, false, extended);
+            const GreedyOutput two = net->greedy(torch::cat({source, source}), torch::cat({lengths, lengths}), steps,
+                                                 false, torch::cat({extended, extended}));
+            compareRows(one, two, "op-by-op loop");
+            QVERIFY(one.copyGate.defined());
+            const double gap = (one.copyGate[0] - two.copyGate[0]).abs().max().item<double>();
+            QVERIFY2(gap < 1e-5, qPrintable(QString("p_gen differs by %1").arg(gap)));
+            copied += int((one.tokens >= vocabulary).sum().item<int64_t>());
+        }
+        QVERIFY(copied > 0);  // some steps did copy a word the vocabulary lacks
+    }
+
+    // The pointer's beam steps: rows fed different tokens (extended ids included) must each get the
+    // log of the distribution a teacher-forced pass gives that row's history.
+    void pointerBeamStepsMatchTeacherForcing()
+    {
+        const int vocabulary = 40;
+        Seq2SeqNet net(vocabulary, pointerConfig(16, 32, 2));
+        {
+            torch::NoGradGuard noGrad;
+            for (auto &p : net->parameters())
+                p.mul_(4.0);
+        }
+        net->eval();
+        torch::InferenceMode inference;
+        const std::vector<int64_t> ids{5, Vocabulary::kUnk, 7, Vocabulary::kUnk, 9, Vocabulary::kEos};
+        const std::vector<int64_t> extended{5, 40, 7, 41, 9, Vocabulary::kEos};
+        const std::vector<std::vector<int64_t>> targets{{Vocabulary::kSos, 40, 7, Vocabulary::kEos},
+                                                        {Vocabulary::kSos, 9, 41, 5},
+                                                        {Vocabulary::kSos, 41, 41, 12}};
+        const auto source = row(ids), sourceExtended = row(extended);
+        const auto lengths = torch::tensor({int64_t(ids.size())});
+        std::vector<torch::Tensor> expected, expectedGates;  // per target: (steps, E), (steps)
+        for (const auto &target : targets) {
+            const TeacherForcedOutput out = net->forward(source, lengths, row(target), [] { return true; }, sourceExtended);
+            expected.push_back(pointerDistribution(out.logits, out.weights, out.copyGate, sourceExtended).log()[0]);
+            expectedGates.push_back(out.copyGate[0]);
+        }
+        InferenceNet &fast = *net->inference();
+        fast.begin(std::vector<int>(ids.begin(), ids.end()), std::vector<int>(extended.begin(), extended.end()));
+        for (std::size_t t = 0; t + 1 < targets.front().size(); ++t) {
+            // Step 0 has the one row of <SOS>; later steps a row per target, each its own parent.
+            std::vector<int> parents, tokens;
+            for (std::size_t r = 0; r < (t == 0 ? 1 : targets.size()); ++r) {
+                parents.push_back(t <= 1 ? 0 : int(r));
+                tokens.push_back(int(targets[r][t]));
+            }
+            const BeamScores scores = fast.step(parents, tokens);
+            const int64_t width = expected.front().size(1);
+            QCOMPARE(int64_t(scores.logProbs.size()), int64_t(parents.size()) * width);
+            for (std::size_t r = 0; r < parents.size(); ++r) {
+                const auto got = torch::from_blob(const_cast<float *>(scores.logProbs.data()) + r * width, {width});
+                const auto want = expected[r][int64_t(t)];
+                const auto finite = torch::isfinite(want);
+                QVERIFY(torch::equal(torch::isfinite(got), finite));  // impossible words stay impossible
+                const double gap = (got.masked_select(finite) - want.masked_select(finite)).abs().max().item<double>();
+                QVERIFY2(gap < 1e-3, qPrintable(QString("log P differs by %1 at step %2, row %3").arg(gap).arg(t).arg(r)));
+                QVERIFY(std::abs(scores.copyGate[r] - expectedGates[r][int64_t(t)].item<float>()) < 1e-5);
+            }
         }
     }
 
