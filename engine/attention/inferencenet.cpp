@@ -400,7 +400,8 @@ BeamScores InferenceNet::step(const std::vector<int> &parents, const std::vector
     scores.attention = m_weights;
     if (m_pointer) {
         scores.logProbs.resize(m_mixture.size());
-        std::transform(m_mixture.begin(), m_mixture.end(), scores.logProbs.begin(), [](float p) { return std::log(p); });
+        std::transform(m_mixture.begin(), m_mixture.end(), scores.logProbs.begin(),
+                       [](float p) { return std::log(p); });
         scores.copyGate = m_copyGates;
         return scores;
     }

@@ -59,7 +59,8 @@ public:
     Decoder decoder{nullptr};
 
 private:
-    GreedyOutput greedyOne(const torch::Tensor &source, int maxSteps, bool stopAtEos, const torch::Tensor &sourceExtended);
+    GreedyOutput greedyOne(const torch::Tensor &source, int maxSteps, bool stopAtEos,
+                           const torch::Tensor &sourceExtended);
 
     std::unique_ptr<InferenceNet> m_inference;  // built on first use, rebuilt when a weight changes
     ParameterVersions m_inferenceVersions;

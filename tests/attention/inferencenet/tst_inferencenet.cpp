@@ -257,7 +257,8 @@ private Q_SLOTS:
         const auto lengths = torch::tensor({int64_t(ids.size())});
         std::vector<torch::Tensor> expected, expectedGates;  // per target: (steps, E), (steps)
         for (const auto &target : targets) {
-            const TeacherForcedOutput out = net->forward(source, lengths, row(target), [] { return true; }, sourceExtended);
+            const TeacherForcedOutput out =
+                net->forward(source, lengths, row(target), [] { return true; }, sourceExtended);
             expected.push_back(pointerDistribution(out.logits, out.weights, out.copyGate, sourceExtended).log()[0]);
             expectedGates.push_back(out.copyGate[0]);
         }
@@ -279,7 +280,8 @@ private Q_SLOTS:
                 const auto finite = torch::isfinite(want);
                 QVERIFY(torch::equal(torch::isfinite(got), finite));  // impossible words stay impossible
                 const double gap = (got.masked_select(finite) - want.masked_select(finite)).abs().max().item<double>();
-                QVERIFY2(gap < 1e-3, qPrintable(QString("log P differs by %1 at step %2, row %3").arg(gap).arg(t).arg(r)));
+                QVERIFY2(gap < 1e-3,
+                         qPrintable(QString("log P differs by %1 at step %2, row %3").arg(gap).arg(t).arg(r)));
                 QVERIFY(std::abs(scores.copyGate[r] - expectedGates[r][int64_t(t)].item<float>()) < 1e-5);
             }
         }
