@@ -8,6 +8,7 @@
 #include "engine/core/torchapi.h"
 #include "engine/fast/parallelfor.h"
 #include "engine/fast/singlethreadscope.h"
+#include "engine/fast/vectorsum.h"
 
 #include <algorithm>
 #include <chrono>
@@ -282,9 +283,7 @@ double CharTrainer::Impl::EpochReader::gradients(int64_t targets)
     float *sum = m.gradients.data_ptr<float>();
     for (size_t part = 1; part < shares.size(); ++part)
         if (shares[part].window.steps > 0) {
-            const float *other = shares[part].gradients.data();
-            for (int64_t k = 0, n = m.values.numel(); k < n; ++k)
-                sum[k] += other[k];
+            addInPlace(sum, shares[part].gradients.data(), m.values.numel());
         }
     return loss;
 }

@@ -4,6 +4,7 @@
 #include "engine/fast/lstmcell.h"
 #include "engine/fast/matrixproduct.h"
 #include "engine/fast/rnncell.h"
+#include "engine/fast/vectorsum.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,14 +13,15 @@
 
 namespace {
 
-// to (columns x rows) = from (rows x columns) transposed, in tiles that stay in cache.
+// to (columns x rows) = from (rows x columns) transposed, in tiles that stay in cache, each
+// written a row of `to` at a time.
 void transpose(const float *from, int64_t rows, int64_t columns, float *to)
 {
-    constexpr int64_t kTile = 32;
-    for (int64_t r0 = 0; r0 < rows; r0 += kTile)
-        for (int64_t c0 = 0; c0 < columns; c0 += kTile)
-            for (int64_t r = r0; r < std::min(rows, r0 + kTile); ++r)
-                for (int64_t c = c0; c < std::min(columns, c0 + kTile); ++c)
+    constexpr int64_t kTile = 16;
+    for (int64_t c0 = 0; c0 < columns; c0 += kTile)
+        for (int64_t r0 = 0; r0 < rows; r0 += kTile)
+            for (int64_t c = c0; c < std::min(columns, c0 + kTile); ++c)
+                for (int64_t r = r0; r < std::min(rows, r0 + kTile); ++r)
                     to[c * rows + r] = from[r * columns + c];
 }
 
@@ -29,18 +31,12 @@ void copyRows(float *to, const float *row, int64_t rows, int64_t width)
         std::memcpy(to + r * width, row, size_t(width) * sizeof(float));
 }
 
-void addTo(float *__restrict to, const float *__restrict from, int64_t n)
-{
-    for (int64_t k = 0; k < n; ++k)
-        to[k] += from[k];
-}
-
 // sums = the column sums of a rows x width matrix.
 void columnSums(const float *matrix, int64_t rows, int64_t width, float *sums)
 {
     std::fill(sums, sums + width, 0.0f);
     for (int64_t r = 0; r < rows; ++r)
-        addTo(sums, matrix + r * width, width);
+        addInPlace(sums, matrix + r * width, width);
 }
 
 }
@@ -157,15 +153,16 @@ void RecurrentStack::countActiveRows(const CharWindow &window)
 }
 
 // m_inputGates = W_ih x + b_ih for every step (+ b_hh for the RNN and LSTM, whose two biases
-// only ever appear summed). The first layer's rows are copied from a table of W_ih x + biases per
-// character: the alphabet is far smaller than a window.
+// only ever appear summed). The first layer's rows come from a table of W_ih x + biases per
+// character, the alphabet being far smaller than a window: the GRU, which only reads them, reads
+// the table in place; the RNN and LSTM, which add the recurrent product to them, get copies.
 void RecurrentStack::projectInputs(const CharParameterView<const float> &p, const CharWindow &window, int layer)
 {
     const auto &w = p.layers[size_t(layer)];
     const int h = m_config.hidden, g = m_gateWidth, rows = m_rows, steps = window.steps;
     std::copy(w.inputBias, w.inputBias + g, m_bias.begin());
     if (m_config.cell != RecurrentCell::Gru)
-        addTo(m_bias.data(), w.hiddenBias, g);
+        addInPlace(m_bias.data(), w.hiddenBias, g);
     float *gi = m_inputGates.data();
     if (layer > 0) {
         copyRows(gi, m_bias.data(), int64_t(steps) * rows, g);
@@ -182,6 +179,8 @@ void RecurrentStack::projectInputs(const CharParameterView<const float> &p, cons
         for (int j = 0; j < g; ++j)
             for (int c = 0; c < m_alphabet; ++c)
                 table[size_t(c) * g + j] += w.inputWeights[size_t(j) * m_alphabet + c];
+    if (m_config.cell == RecurrentCell::Gru)
+        return;
     for (int t = 0; t < steps; ++t)
         for (int b = 0; b < m_active[size_t(t)]; ++b) {
             const int32_t c = window.inputs[size_t(t) * rows + b];
@@ -191,7 +190,8 @@ void RecurrentStack::projectInputs(const CharParameterView<const float> &p, cons
 
 // Each step: the recurrent product for the rows still reading, then the cell row by row. Rows that
 // have ended get a zero state, so that the multiplies over all steps read finite numbers there.
-void RecurrentStack::recur(const CharParameterView<const float> &p, int layer, int steps, bool forBackward)
+void RecurrentStack::recur(const CharParameterView<const float> &p, const CharWindow &window, int layer,
+                           bool forBackward)
 {
     const auto &w = p.layers[size_t(layer)];
     LayerActivations &a = m_layers[size_t(layer)];
@@ -200,7 +200,8 @@ void RecurrentStack::recur(const CharParameterView<const float> &p, int layer, i
     // rows through a stored matrix faster than through one it transposes as it goes.
     const float *weights = m_hiddenWeightsTransposed.data();
     transpose(w.hiddenWeights, int64_t(g), int64_t(h), m_hiddenWeightsTransposed.data());
-    for (int t = 0; t < steps; ++t) {
+    const float *inputTable = layer == 0 ? m_inputTable.data() : nullptr;
+    for (int t = 0; t < window.steps; ++t) {
         const int n = m_active[size_t(t)];
         const float *previous = a.hidden.data() + size_t(t) * rows * h;
         float *next = a.hidden.data() + size_t(t + 1) * rows * h;
@@ -212,8 +213,10 @@ void RecurrentStack::recur(const CharParameterView<const float> &p, int layer, i
             copyRows(gh, w.hiddenBias, n, int64_t(g));
             matrixProduct(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 1.0f, gh, int(g));
             std::memcpy(next, previous, size_t(n) * h * sizeof(float));
-            for (int b = 0; b < n; ++b)
-                gruCell(gi + b * g, gh + b * g, next + b * h, gates ? gates + b * g : nullptr, int64_t(h));
+            for (int b = 0; b < n; ++b) {
+                const float *input = inputTable ? inputTable + size_t(window.inputs[size_t(t) * rows + b]) * g : gi + b * g;
+                gruCell(input, gh + b * g, next + b * h, gates ? gates + b * g : nullptr, int64_t(h));
+            }
             break;
         }
         case RecurrentCell::Rnn:
@@ -246,7 +249,7 @@ double RecurrentStack::forward(const CharParameterView<const float> &p, const Ch
         if (lstm)
             std::copy(m_stateCell[size_t(layer)].begin(), m_stateCell[size_t(layer)].end(), a.cell.begin());
         projectInputs(p, window, layer);
-        recur(p, layer, steps, forBackward);
+        recur(p, window, layer, forBackward);
     }
 
     // The logits of every step at once, then the cross-entropy of the rows still reading.
@@ -259,14 +262,14 @@ double RecurrentStack::forward(const CharParameterView<const float> &p, const Ch
         for (int b = 0; b < m_active[size_t(t)]; ++b) {
             float *row = logits + (size_t(t) * rows + b) * v;
             const float largest = *std::max_element(row, row + v);
+            const float target = row[window.targets[size_t(t) * rows + b]];
             float sum = 0;
             for (int c = 0; c < v; ++c)
-                sum += std::exp(row[c] - largest);
-            const float logSum = largest + std::log(sum);
-            loss += double(logSum - row[window.targets[size_t(t) * rows + b]]);
+                sum += row[c] = std::exp(row[c] - largest);
+            loss += double(largest + std::log(sum) - target);
             if (forBackward)
                 for (int c = 0; c < v; ++c)
-                    row[c] = std::exp(row[c] - logSum);
+                    row[c] /= sum;
         }
 
     // Each row carries on from its last step.
@@ -288,20 +291,29 @@ double RecurrentStack::forward(const CharParameterView<const float> &p, const Ch
 }
 
 // Back through the steps of one layer, from m_dHidden (the gradient of its outputs) to the gate
-// pre-activations' gradients of every step. Rows that have ended get zero gradients.
-void RecurrentStack::recurBackward(const CharParameterView<const float> &p, int layer, int steps)
+// pre-activations' gradients of every step (rows that have ended get zeros), and the biases'
+// gradients. What sums the gate gradients over rows (the biases' gradients, and for the first
+// layer m_dInputTable, per character) adds each step's while they are still in cache.
+void RecurrentStack::recurBackward(const CharParameterView<const float> &p, const CharWindow &window, int layer,
+                                   const CharParameterView<float>::Layer &dw)
 {
     const auto &w = p.layers[size_t(layer)];
     const LayerActivations &a = m_layers[size_t(layer)];
     const size_t h = size_t(m_config.hidden), g = size_t(m_gateWidth), rows = size_t(m_rows);
+    const int steps = window.steps;
+    const bool gru = m_config.cell == RecurrentCell::Gru;
     std::fill(m_dRecurrent.begin(), m_dRecurrent.end(), 0.0f);
     std::fill(m_dCell.begin(), m_dCell.end(), 0.0f);
+    std::fill(dw.hiddenBias, dw.hiddenBias + g, 0.0f);
+    std::fill(dw.inputBias, dw.inputBias + g, 0.0f);
+    if (layer == 0)
+        std::fill(m_dInputTable.begin(), m_dInputTable.end(), 0.0f);
     float *dRecurrent = m_dRecurrent.data();
     for (int t = steps - 1; t >= 0; --t) {
         const int n = m_active[size_t(t)], later = t + 1 < steps ? m_active[size_t(t + 1)] : 0;
         float *dNext = m_dHidden.data() + size_t(t) * rows * h;
         // The gradient of this step's output: from above, and from the next step (rows still reading then).
-        addTo(dNext, dRecurrent, int64_t(later) * int64_t(h));
+        addInPlace(dNext, dRecurrent, int64_t(later) * int64_t(h));
         const float *previous = a.hidden.data() + size_t(t) * rows * h;
         float *dgi = m_dInputGates.data() + size_t(t) * rows * g;
         const float *gates = a.gates.empty() ? nullptr : a.gates.data() + size_t(t) * rows * g;
@@ -334,10 +346,21 @@ void RecurrentStack::recurBackward(const CharParameterView<const float> &p, int 
         }
         }
         std::fill(dgi + size_t(n) * g, dgi + rows * g, 0.0f);
-        if (m_config.cell != RecurrentCell::Gru && t > 0)
+        if (!gru && t > 0)
             matrixProduct(false, false, n, int(h), int(g), 1.0f, dgi, int(g), w.hiddenWeights, int(h), 0.0f, dRecurrent,
                           int(h));
+        const float *dgh = gru ? m_dHiddenGates.data() + size_t(t) * rows * g : dgi;
+        for (int b = 0; b < n; ++b) {
+            addInPlace(dw.hiddenBias, dgh + b * g, int64_t(g));
+            if (gru)
+                addInPlace(dw.inputBias, dgi + b * g, int64_t(g));
+            if (layer == 0)
+                addInPlace(m_dInputTable.data() + size_t(window.inputs[size_t(t) * rows + b]) * g, dgi + b * g,
+                           int64_t(g));
+        }
     }
+    if (!gru)
+        std::copy(dw.hiddenBias, dw.hiddenBias + g, dw.inputBias);
 }
 
 void RecurrentStack::backward(const CharParameterView<const float> &p, const CharWindow &window, float lossScale,
@@ -345,7 +368,6 @@ void RecurrentStack::backward(const CharParameterView<const float> &p, const Cha
 {
     const int h = m_config.hidden, v = m_alphabet, g = m_gateWidth, rows = m_rows, steps = window.steps;
     const int all = steps * rows;
-    const bool gru = m_config.cell == RecurrentCell::Gru;
 
     // The logits' gradient, (softmax - one-hot) x scale, and the output layer's.
     float *dLogits = m_logits.data();
@@ -365,19 +387,14 @@ void RecurrentStack::backward(const CharParameterView<const float> &p, const Cha
     matrixProduct(false, false, all, h, v, 1.0f, dLogits, v, p.outputWeights, h, 0.0f, m_dHidden.data(), h);
 
     for (int layer = m_config.layers - 1; layer >= 0; --layer) {
-        recurBackward(p, layer, steps);
         const auto &w = p.layers[size_t(layer)];
         const auto &dw = gradients.layers[size_t(layer)];
-        const float *dgh = gru ? m_dHiddenGates.data() : m_dInputGates.data();
+        recurBackward(p, window, layer, dw);
+        const float *dgh = m_config.cell == RecurrentCell::Gru ? m_dHiddenGates.data() : m_dInputGates.data();
         const float *dgi = m_dInputGates.data();
         // Each weight's gradient once, over all steps: dW_hh = sum_t dG_t^T h_(t-1).
         matrixProduct(true, false, g, h, all, 1.0f, dgh, g, m_layers[size_t(layer)].hidden.data(), h, 0.0f,
                       dw.hiddenWeights, h);
-        columnSums(dgh, all, g, dw.hiddenBias);
-        if (gru)
-            columnSums(dgi, all, g, dw.inputBias);
-        else
-            std::copy(dw.hiddenBias, dw.hiddenBias + g, dw.inputBias);
         if (layer > 0) {
             const float *below = m_layers[size_t(layer - 1)].hidden.data() + size_t(rows) * h;
             matrixProduct(true, false, g, h, all, 1.0f, dgi, g, below, h, 0.0f, dw.inputWeights, h);
@@ -386,11 +403,7 @@ void RecurrentStack::backward(const CharParameterView<const float> &p, const Cha
         }
         // The first layer's input is a character: its gate gradients summed per character give W_ih's
         // and the embedding's gradients from the alphabet's rows rather than the window's.
-        float *perCharacter = m_dInputTable.data();
-        std::fill(m_dInputTable.begin(), m_dInputTable.end(), 0.0f);
-        for (int t = 0; t < steps; ++t)
-            for (int b = 0; b < m_active[size_t(t)]; ++b)
-                addTo(perCharacter + size_t(window.inputs[size_t(t) * rows + b]) * g, dgi + (size_t(t) * rows + b) * g, g);
+        const float *perCharacter = m_dInputTable.data();
         if (p.embedding) {
             matrixProduct(true, false, g, m_inputSize, v, 1.0f, perCharacter, g, p.embedding, m_inputSize, 0.0f,
                           dw.inputWeights, m_inputSize);

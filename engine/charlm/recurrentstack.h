@@ -67,8 +67,9 @@ private:
 
     void countActiveRows(const CharWindow &window);
     void projectInputs(const CharParameterView<const float> &parameters, const CharWindow &window, int layer);
-    void recur(const CharParameterView<const float> &parameters, int layer, int steps, bool forBackward);
-    void recurBackward(const CharParameterView<const float> &parameters, int layer, int steps);
+    void recur(const CharParameterView<const float> &parameters, const CharWindow &window, int layer, bool forBackward);
+    void recurBackward(const CharParameterView<const float> &parameters, const CharWindow &window, int layer,
+                       const CharParameterView<float>::Layer &layerGradients);
 
     CharModelConfig m_config;
     int m_alphabet, m_rows, m_maxSteps, m_inputSize, m_gateWidth;

@@ -1,0 +1,7 @@
+#pragma once
+
+#include <cstdint>
+
+// to[k] += from[k] for k < n, vectorised for the machine's widest registers. The arrays must not
+// overlap.
+void addInPlace(float *to, const float *from, int64_t n);

@@ -1,0 +1,45 @@
+#include "engine/fast/vectorsum.h"
+
+#include <QtTest>
+
+#include <vector>
+
+// addInPlace adds exactly what a plain loop adds, at every length around the vector widths and
+// from any alignment, and writes nothing past the end.
+class TestVectorSum : public QObject
+{
+    Q_OBJECT
+private slots:
+    void addsEveryElementAndNoMore_data();
+    void addsEveryElementAndNoMore();
+};
+
+void TestVectorSum::addsEveryElementAndNoMore_data()
+{
+    QTest::addColumn<int>("length");
+    QTest::addColumn<int>("offset");
+    for (int length : {0, 1, 7, 15, 16, 17, 33, 768, 1001})
+        for (int offset : {0, 1, 3})
+            QTest::addRow("%d from %d", length, offset) << length << offset;
+}
+
+void TestVectorSum::addsEveryElementAndNoMore()
+{
+    QFETCH(int, length);
+    QFETCH(int, offset);
+    const int guard = 20;
+    std::vector<float> to(size_t(offset + length + guard)), from(to.size());
+    for (size_t k = 0; k < to.size(); ++k) {
+        to[k] = 0.25f * float(k) - 3.0f;
+        from[k] = 1.0f / float(k + 1);
+    }
+    std::vector<float> expected = to;
+    for (int k = offset; k < offset + length; ++k)
+        expected[size_t(k)] = to[size_t(k)] + from[size_t(k)];
+
+    addInPlace(to.data() + offset, from.data() + offset, length);
+    QCOMPARE(to, expected);
+}
+
+QTEST_APPLESS_MAIN(TestVectorSum)
+#include "tst_vectorsum.moc"
