@@ -24,6 +24,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Below this many values summing the shares' gradients is not worth a second thread.
+constexpr int64_t kValuesPerThread = 64 * 1024;
+
 // Evaluation reads one stream in windows of this many characters (the state carried between
 // them): long enough that the multiplies over all steps are large, short enough to stay in cache.
 constexpr int kEvaluationSteps = 512;
@@ -186,8 +189,9 @@ struct CharTrainer::Impl::EpochReader {
     void startEpoch();
     // Fills each share's window w; returns its targets, all shares'.
     int64_t readWindow(int64_t w);
-    // The gradients of the window's mean cross-entropy over `targets`; returns the summed
-    // cross-entropy in nats (not finite: the gradients were not computed).
+    // The gradients of the window's mean cross-entropy over `targets`, and gradientNorm, their
+    // global L2 norm; returns the summed cross-entropy in nats (not finite: the gradients were not
+    // computed).
     double gradients(int64_t targets);
 
     const Impl &m;
@@ -196,8 +200,10 @@ struct CharTrainer::Impl::EpochReader {
     std::vector<StreamShare> shares;
     std::vector<CharParameterView<float>> shareGradients;
     const CharParameterView<const float> parameters;
-    // Clipping at an infinite norm still measures it: a gradient that is not finite stops training.
+    // No clipping is clipping at an infinite norm: the norm is still measured, and one that is not
+    // finite stops training.
     const double clip;
+    double gradientNorm = 0;
 };
 
 CharTrainer::Impl::EpochReader::EpochReader(const Impl &impl)
@@ -279,12 +285,23 @@ double CharTrainer::Impl::EpochReader::gradients(int64_t targets)
     if (!std::isfinite(loss))
         return loss;
     // The first share's streams are the longest: it always has a window to read, and its gradients
-    // are written straight into the parameters'.
+    // are written straight into the parameters'. The others' are added to them, and the norm taken,
+    // each thread taking a run of the values.
     float *sum = m.gradients.data_ptr<float>();
-    for (size_t part = 1; part < shares.size(); ++part)
-        if (shares[part].window.steps > 0) {
-            addInPlace(sum, shares[part].gradients.data(), m.values.numel());
-        }
+    const int64_t count = m.values.numel();
+    const int parts = partsFor(count, kValuesPerThread, m.training.threads);
+    std::vector<double> squares(static_cast<size_t>(parts));
+    parallelFor(
+        parts,
+        [&](int part) {
+            const auto [begin, end] = partRange(count, part, parts);
+            for (size_t other = 1; other < shares.size(); ++other)
+                if (shares[other].window.steps > 0)
+                    addInPlace(sum + begin, shares[other].gradients.data() + begin, end - begin);
+            squares[size_t(part)] = sumOfSquares(sum + begin, end - begin);
+        },
+        Workers::Started);
+    gradientNorm = std::sqrt(std::accumulate(squares.begin(), squares.end(), 0.0));
     return loss;
 }
 
@@ -369,12 +386,14 @@ std::vector<CharEpoch> CharTrainer::train(const Callbacks &callbacks, const std:
             const auto start = Clock::now();
             const int64_t targets = reader.readWindow(w);
             const double loss = reader.gradients(targets);
-            if (!std::isfinite(loss) || !std::isfinite(clipGradientNorm(m.parameters, reader.clip)))
+            if (!std::isfinite(loss) || !std::isfinite(reader.gradientNorm))
                 m.diverged(epoch, w + 1, reader.streams.windowsPerEpoch);
+            // Clipping folded into the optimiser's step.
+            const double scale = clipFactor(reader.gradientNorm, reader.clip);
             if (m.adam)
-                m.adam->step();
+                m.adam->step(scale);
             else
-                m.adagrad->step();
+                m.adagrad->step(scale);
             ++m.iteration;
             const double seconds = secondsSince(start);
             epochLoss += loss;

@@ -30,7 +30,7 @@ Adagrad::Adagrad(std::vector<torch::Tensor> parameters, const Options &options)
     }
 }
 
-void Adagrad::step()
+void Adagrad::step(double gradientScale)
 {
     std::vector<Parameter> work;
     std::vector<torch::Tensor> grads;  // kept alive: a non-contiguous gradient is read from a copy
@@ -43,7 +43,8 @@ void Adagrad::step()
         work.push_back({p.data_ptr<float>(), m_sums[i].data_ptr<float>(), grads.back().data_ptr<float>(), p.numel()});
         total += p.numel();
     }
-    const float negativeLearningRate = float(-m_options.learningRate), eps = float(m_options.eps);
+    const float negativeLearningRate = float(-m_options.learningRate), eps = float(m_options.eps),
+                scale = float(gradientScale);
     // Each thread takes an equal run of the values of all parameters, one after another.
     const int threads = partsFor(total, kValuesPerThread, m_options.threads);
     parallelFor(
@@ -54,7 +55,7 @@ void Adagrad::step()
             for (const Parameter &p : work) {
                 const int64_t b = std::max(begin - offset, int64_t(0)), e = std::min(end - offset, p.size);
                 if (b < e)
-                    adagradUpdate(p.value + b, p.sum + b, p.grad + b, e - b, negativeLearningRate, eps);
+                    adagradUpdate(p.value + b, p.sum + b, p.grad + b, e - b, negativeLearningRate, eps, scale);
                 offset += p.size;
             }
         },

@@ -19,7 +19,8 @@ public:
     };
 
     Adagrad(std::vector<torch::Tensor> parameters, const Options &options);
-    void step();
+    // With `gradientScale`, as Adam::step.
+    void step(double gradientScale = 1.0);
 
 private:
     std::vector<torch::Tensor> m_parameters;

@@ -32,7 +32,7 @@ Adam::Adam(std::vector<torch::Tensor> parameters, const Options &options)
     }
 }
 
-void Adam::step()
+void Adam::step(double gradientScale)
 {
     ++m_steps;
     const double correction1 = 1.0 - std::pow(m_options.beta1, double(m_steps));
@@ -44,7 +44,8 @@ void Adam::step()
                              float(std::sqrt(correction2)),
                              float(m_options.eps),
                              float(m_options.weightDecay),
-                             float(-m_options.learningRate / correction1)};
+                             float(-m_options.learningRate / correction1),
+                             float(gradientScale)};
     std::vector<Parameter> work;
     std::vector<torch::Tensor> grads;  // kept alive: a non-contiguous gradient is read from a copy
     int64_t total = 0;

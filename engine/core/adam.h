@@ -20,7 +20,9 @@ public:
     };
 
     Adam(std::vector<torch::Tensor> parameters, const Options &options);
-    void step();
+    // With `gradientScale`, each gradient is taken multiplied by it, as if clipping had scaled it
+    // (clipFactor), without a pass of its own.
+    void step(double gradientScale = 1.0);
     void zeroGrad();
     void setLearningRate(double lr) { m_options.learningRate = lr; }
 

@@ -1,5 +1,6 @@
 #include "engine/core/gradientclipping.h"
 
+#include <algorithm>
 #include <cmath>
 
 double clipGradientNorm(const std::vector<torch::Tensor> &parameters, double maxNorm)
@@ -14,10 +15,15 @@ double clipGradientNorm(const std::vector<torch::Tensor> &parameters, double max
     const double total = torch::stack(norms).norm(2).item<double>();
     if (!std::isfinite(total))
         return total;
-    const double scale = maxNorm / (total + 1e-6);
+    const double scale = clipFactor(total, maxNorm);
     if (scale < 1.0)
         for (const auto &p : parameters)
             if (p.grad().defined())
                 p.grad().mul_(scale);
     return total;
+}
+
+double clipFactor(double norm, double maxNorm)
+{
+    return std::min(1.0, maxNorm / (norm + 1e-6));
 }

@@ -8,3 +8,21 @@ void addInPlace(float *__restrict to, const float *__restrict from, int64_t n)
     for (int64_t k = 0; k < n; ++k)
         to[k] += from[k];
 }
+
+VECTOR_CLONES
+double sumOfSquares(const float *__restrict values, int64_t n)
+{
+    // Lanes summed apart, so that the loop vectorises without reordering any one sum.
+    constexpr int kLanes = 16;
+    double lanes[kLanes] = {};
+    int64_t k = 0;
+    for (; k + kLanes <= n; k += kLanes)
+        for (int l = 0; l < kLanes; ++l)
+            lanes[l] += double(values[k + l]) * double(values[k + l]);
+    for (; k < n; ++k)
+        lanes[0] += double(values[k]) * double(values[k]);
+    double total = 0;
+    for (double lane : lanes)
+        total += lane;
+    return total;
+}

@@ -5,3 +5,6 @@
 // to[k] += from[k] for k < n, vectorised for the machine's widest registers. The arrays must not
 // overlap.
 void addInPlace(float *to, const float *from, int64_t n);
+
+// The sum of values[k]² for k < n, accumulated in double.
+double sumOfSquares(const float *values, int64_t n);

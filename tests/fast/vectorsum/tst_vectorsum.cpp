@@ -2,16 +2,19 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <vector>
 
 // addInPlace adds exactly what a plain loop adds, at every length around the vector widths and
-// from any alignment, and writes nothing past the end.
+// from any alignment, and writes nothing past the end; sumOfSquares sums what a plain loop sums.
 class TestVectorSum : public QObject
 {
     Q_OBJECT
 private slots:
     void addsEveryElementAndNoMore_data();
     void addsEveryElementAndNoMore();
+    void sumOfSquaresMatchesALoop_data();
+    void sumOfSquaresMatchesALoop();
 };
 
 void TestVectorSum::addsEveryElementAndNoMore_data()
@@ -39,6 +42,25 @@ void TestVectorSum::addsEveryElementAndNoMore()
 
     addInPlace(to.data() + offset, from.data() + offset, length);
     QCOMPARE(to, expected);
+}
+
+void TestVectorSum::sumOfSquaresMatchesALoop_data()
+{
+    addsEveryElementAndNoMore_data();
+}
+
+void TestVectorSum::sumOfSquaresMatchesALoop()
+{
+    QFETCH(int, length);
+    QFETCH(int, offset);
+    std::vector<float> values(size_t(offset + length + 4));
+    for (size_t k = 0; k < values.size(); ++k)
+        values[k] = std::sin(float(k)) * 1e3f;
+    double expected = 0;
+    for (int k = offset; k < offset + length; ++k)
+        expected += double(values[size_t(k)]) * double(values[size_t(k)]);
+    const double sum = sumOfSquares(values.data() + offset, length);
+    QVERIFY2(std::abs(sum - expected) <= 1e-12 * expected, qPrintable(QStringLiteral("%1, not %2").arg(sum).arg(expected)));
 }
 
 QTEST_APPLESS_MAIN(TestVectorSum)
