@@ -10,6 +10,7 @@ private slots:
     void matchesTorch_data();
     void matchesTorch();
     void nonFiniteNormLeavesGradients();
+    void clipFactorIsTheScaleClippingApplies();
 };
 
 void TestGradientClipping::matchesTorch_data()
@@ -52,6 +53,18 @@ void TestGradientClipping::nonFiniteNormLeavesGradients()
     p.mutable_grad() = torch::tensor({std::numeric_limits<float>::infinity(), 1.0f});
     QVERIFY(!std::isfinite(clipGradientNorm({p}, 1.0)));
     QCOMPARE(p.grad()[1].item<float>(), 1.0f);
+}
+
+// The factor the optimisers take in place of clipping: what clipGradientNorm scales by, and 1 for
+// a norm within the bound or no bound at all.
+void TestGradientClipping::clipFactorIsTheScaleClippingApplies()
+{
+    auto p = torch::zeros({2}, torch::requires_grad());
+    p.mutable_grad() = torch::tensor({3.0f, 4.0f});
+    const double norm = clipGradientNorm({p}, 1.0);
+    QCOMPARE(p.grad()[1].item<float>(), float(4.0 * clipFactor(norm, 1.0)));
+    QCOMPARE(clipFactor(0.5, 1.0), 1.0);
+    QCOMPARE(clipFactor(5.0, std::numeric_limits<double>::infinity()), 1.0);
 }
 
 QTEST_APPLESS_MAIN(TestGradientClipping)
