@@ -214,7 +214,8 @@ void RecurrentStack::recur(const CharParameterView<const float> &p, const CharWi
             matrixProduct(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 1.0f, gh, int(g));
             std::memcpy(next, previous, size_t(n) * h * sizeof(float));
             for (int b = 0; b < n; ++b) {
-                const float *input = inputTable ? inputTable + size_t(window.inputs[size_t(t) * rows + b]) * g : gi + b * g;
+                const float *input =
+                    inputTable ? inputTable + size_t(window.inputs[size_t(t) * rows + b]) * g : gi + b * g;
                 gruCell(input, gh + b * g, next + b * h, gates ? gates + b * g : nullptr, int64_t(h));
             }
             break;

@@ -78,7 +78,9 @@ void TestAdagrad::matchesTorchAdagrad()
 void TestAdagrad::aScaledStepIsAClippedStep()
 {
     const double difference =
-        scaledAgainstClippedSteps([](const std::vector<torch::Tensor> &params) { return Adagrad(params, {1e-2, 1.0, 2}); });
+        scaledAgainstClippedSteps([](const std::vector<torch::Tensor> &params) {
+            return Adagrad(params, {1e-2, 1.0, 2});
+        });
     QVERIFY2(difference < 1e-6, qPrintable(QStringLiteral("largest difference %1").arg(difference)));
 }
 

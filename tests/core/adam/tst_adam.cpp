@@ -76,7 +76,9 @@ void TestAdam::matchesTorchAdam()
 void TestAdam::aScaledStepIsAClippedStep()
 {
     const double difference =
-        scaledAgainstClippedSteps([](const std::vector<torch::Tensor> &params) { return Adam(params, {1e-2, 0.9, 0.999, 1.0, 0.0, 2}); });
+        scaledAgainstClippedSteps([](const std::vector<torch::Tensor> &params) {
+            return Adam(params, {1e-2, 0.9, 0.999, 1.0, 0.0, 2});
+        });
     QVERIFY2(difference < 1e-6, qPrintable(QStringLiteral("largest difference %1").arg(difference)));
 }
 

@@ -60,7 +60,8 @@ void TestVectorSum::sumOfSquaresMatchesALoop()
     for (int k = offset; k < offset + length; ++k)
         expected += double(values[size_t(k)]) * double(values[size_t(k)]);
     const double sum = sumOfSquares(values.data() + offset, length);
-    QVERIFY2(std::abs(sum - expected) <= 1e-12 * expected, qPrintable(QStringLiteral("%1, not %2").arg(sum).arg(expected)));
+    QVERIFY2(std::abs(sum - expected) <= 1e-12 * expected,
+             qPrintable(QStringLiteral("%1, not %2").arg(sum).arg(expected)));
 }
 
 QTEST_APPLESS_MAIN(TestVectorSum)
