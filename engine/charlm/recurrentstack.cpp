@@ -109,7 +109,7 @@ RecurrentStack::RecurrentStack(const CharModelConfig &config, int alphabetSize, 
         if (lstm)
             layer.cell.resize((t + 1) * r * h);
         if (gru)
-            layer.hiddenGates.resize(t * r * g);
+            layer.hiddenN.resize(t * r * h);
         if (gru || lstm)
             layer.gates.resize(t * r * g);
     }
@@ -118,6 +118,8 @@ RecurrentStack::RecurrentStack(const CharModelConfig &config, int alphabetSize, 
     m_inputTable.resize(size_t(alphabetSize) * g);
     m_bias.resize(g);
     m_hiddenWeightsTransposed.resize(h * g);
+    if (gru)
+        m_hiddenGates.resize(r * g);
     m_logits.resize(t * r * size_t(alphabetSize));
     m_dHidden.resize(t * r * h);
     m_dInputGates.resize(t * r * g);
@@ -153,21 +155,28 @@ void RecurrentStack::countActiveRows(const CharWindow &window)
 }
 
 // m_inputGates = W_ih x + b_ih for every step (+ b_hh for the RNN and LSTM, whose two biases
-// only ever appear summed). The first layer's rows come from a table of W_ih x + biases per
-// character, the alphabet being far smaller than a window: the GRU, which only reads them, reads
-// the table in place; the RNN and LSTM, which add the recurrent product to them, get copies.
+// only ever appear summed; for the GRU, whose cell adds its biases itself, W_ih x alone). The first
+// layer's rows come from a table of them per character, the alphabet being far smaller than a
+// window: the GRU, which only reads them, reads the table in place; the RNN and LSTM, which add the
+// recurrent product to them, get copies.
 void RecurrentStack::projectInputs(const CharParameterView<const float> &p, const CharWindow &window, int layer)
 {
     const auto &w = p.layers[size_t(layer)];
     const int h = m_config.hidden, g = m_gateWidth, rows = m_rows, steps = window.steps;
-    std::copy(w.inputBias, w.inputBias + g, m_bias.begin());
-    if (m_config.cell != RecurrentCell::Gru)
+    const bool gru = m_config.cell == RecurrentCell::Gru;
+    if (gru) {
+        std::fill(m_bias.begin(), m_bias.end(), 0.0f);
+    } else {
+        std::copy(w.inputBias, w.inputBias + g, m_bias.begin());
         addInPlace(m_bias.data(), w.hiddenBias, g);
+    }
     float *gi = m_inputGates.data();
     if (layer > 0) {
-        copyRows(gi, m_bias.data(), int64_t(steps) * rows, g);
+        if (!gru)
+            copyRows(gi, m_bias.data(), int64_t(steps) * rows, g);
         matrixProduct(false, true, steps * rows, g, h, 1.0f,
-                      m_layers[size_t(layer - 1)].hidden.data() + size_t(rows) * h, h, w.inputWeights, h, 1.0f, gi, g);
+                      m_layers[size_t(layer - 1)].hidden.data() + size_t(rows) * h, h, w.inputWeights, h,
+                      gru ? 0.0f : 1.0f, gi, g);
         return;
     }
     float *table = m_inputTable.data();
@@ -179,7 +188,7 @@ void RecurrentStack::projectInputs(const CharParameterView<const float> &p, cons
         for (int j = 0; j < g; ++j)
             for (int c = 0; c < m_alphabet; ++c)
                 table[size_t(c) * g + j] += w.inputWeights[size_t(j) * m_alphabet + c];
-    if (m_config.cell == RecurrentCell::Gru)
+    if (gru)
         return;
     for (int t = 0; t < steps; ++t)
         for (int b = 0; b < m_active[size_t(t)]; ++b) {
@@ -190,8 +199,7 @@ void RecurrentStack::projectInputs(const CharParameterView<const float> &p, cons
 
 // Each step: the recurrent product for the rows still reading, then the cell row by row. Rows that
 // have ended get a zero state, so that the multiplies over all steps read finite numbers there.
-void RecurrentStack::recur(const CharParameterView<const float> &p, const CharWindow &window, int layer,
-                           bool forBackward)
+void RecurrentStack::recur(const CharParameterView<const float> &p, const CharWindow &window, int layer)
 {
     const auto &w = p.layers[size_t(layer)];
     LayerActivations &a = m_layers[size_t(layer)];
@@ -206,17 +214,16 @@ void RecurrentStack::recur(const CharParameterView<const float> &p, const CharWi
         const float *previous = a.hidden.data() + size_t(t) * rows * h;
         float *next = a.hidden.data() + size_t(t + 1) * rows * h;
         float *gi = m_inputGates.data() + size_t(t) * rows * g;
-        float *gates = forBackward && !a.gates.empty() ? a.gates.data() + size_t(t) * rows * g : nullptr;
+        float *gates = a.gates.empty() ? nullptr : a.gates.data() + size_t(t) * rows * g;
         switch (m_config.cell) {
         case RecurrentCell::Gru: {
-            float *gh = a.hiddenGates.data() + size_t(t) * rows * g;
-            copyRows(gh, w.hiddenBias, n, int64_t(g));
-            matrixProduct(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 1.0f, gh, int(g));
-            std::memcpy(next, previous, size_t(n) * h * sizeof(float));
+            float *gh = m_hiddenGates.data(), *hiddenN = a.hiddenN.data() + size_t(t) * rows * h;
+            matrixProduct(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 0.0f, gh, int(g));
             for (int b = 0; b < n; ++b) {
                 const float *input =
                     inputTable ? inputTable + size_t(window.inputs[size_t(t) * rows + b]) * g : gi + b * g;
-                gruCell(input, gh + b * g, next + b * h, gates ? gates + b * g : nullptr, int64_t(h));
+                gruCellAddingBiases(input, w.inputBias, gh + b * g, w.hiddenBias, previous + b * h, next + b * h,
+                                    gates + b * g, hiddenN + b * h, int64_t(h));
             }
             break;
         }
@@ -250,7 +257,7 @@ double RecurrentStack::forward(const CharParameterView<const float> &p, const Ch
         if (lstm)
             std::copy(m_stateCell[size_t(layer)].begin(), m_stateCell[size_t(layer)].end(), a.cell.begin());
         projectInputs(p, window, layer);
-        recur(p, window, layer, forBackward);
+        recur(p, window, layer);
     }
 
     // The logits of every step at once, then the cross-entropy of the rows still reading.
@@ -293,8 +300,9 @@ double RecurrentStack::forward(const CharParameterView<const float> &p, const Ch
 
 // Back through the steps of one layer, from m_dHidden (the gradient of its outputs) to the gate
 // pre-activations' gradients of every step (rows that have ended get zeros), and the biases'
-// gradients. What sums the gate gradients over rows (the biases' gradients, and for the first
-// layer m_dInputTable, per character) adds each step's while they are still in cache.
+// gradients. The sums of the gate gradients over rows (the biases' gradients, and for the first
+// layer m_dInputTable, per character) take each step's as they are made: the GRU's cell adds them
+// itself, the others' are added while still in cache.
 void RecurrentStack::recurBackward(const CharParameterView<const float> &p, const CharWindow &window, int layer,
                                    const CharParameterView<float>::Layer &dw)
 {
@@ -321,15 +329,22 @@ void RecurrentStack::recurBackward(const CharParameterView<const float> &p, cons
         switch (m_config.cell) {
         case RecurrentCell::Gru: {
             float *dgh = m_dHiddenGates.data() + size_t(t) * rows * g;
-            const float *gh = a.hiddenGates.data() + size_t(t) * rows * g;
-            for (int b = 0; b < n; ++b)
-                gruCellBackward(gates + b * g, gh + b * g, previous + b * h, dNext + b * h, dgi + b * g, dgh + b * g,
-                                dRecurrent + b * h, int64_t(h));
+            const float *hiddenN = a.hiddenN.data() + size_t(t) * rows * h;
+            for (int b = 0; b < n; ++b) {
+                // The first layer's input gates need no gradients of their own, only sums per character.
+                float *inputSums = layer == 0 ? m_dInputTable.data() + size_t(window.inputs[size_t(t) * rows + b]) * g
+                                              : dw.inputBias;
+                gruCellBackwardSumming(gates + b * g, hiddenN + b * h, previous + b * h, dNext + b * h,
+                                       layer == 0 ? nullptr : dgi + b * g, inputSums, dgh + b * g, dw.hiddenBias,
+                                       dRecurrent + b * h, int64_t(h));
+            }
             std::fill(dgh + size_t(n) * g, dgh + rows * g, 0.0f);
+            if (layer > 0)
+                std::fill(dgi + size_t(n) * g, dgi + rows * g, 0.0f);
             if (t > 0)
                 matrixProduct(false, false, n, int(h), int(g), 1.0f, dgh, int(g), w.hiddenWeights, int(h), 1.0f,
                               dRecurrent, int(h));
-            break;
+            continue;  // its gradients are summed already
         }
         case RecurrentCell::Rnn: {
             const float *next = a.hidden.data() + size_t(t + 1) * rows * h;
@@ -347,14 +362,11 @@ void RecurrentStack::recurBackward(const CharParameterView<const float> &p, cons
         }
         }
         std::fill(dgi + size_t(n) * g, dgi + rows * g, 0.0f);
-        if (!gru && t > 0)
+        if (t > 0)
             matrixProduct(false, false, n, int(h), int(g), 1.0f, dgi, int(g), w.hiddenWeights, int(h), 0.0f, dRecurrent,
                           int(h));
-        const float *dgh = gru ? m_dHiddenGates.data() + size_t(t) * rows * g : dgi;
         for (int b = 0; b < n; ++b) {
-            addInPlace(dw.hiddenBias, dgh + b * g, int64_t(g));
-            if (gru)
-                addInPlace(dw.inputBias, dgi + b * g, int64_t(g));
+            addInPlace(dw.hiddenBias, dgi + b * g, int64_t(g));
             if (layer == 0)
                 addInPlace(m_dInputTable.data() + size_t(window.inputs[size_t(t) * rows + b]) * g, dgi + b * g,
                            int64_t(g));
@@ -362,6 +374,8 @@ void RecurrentStack::recurBackward(const CharParameterView<const float> &p, cons
     }
     if (!gru)
         std::copy(dw.hiddenBias, dw.hiddenBias + g, dw.inputBias);
+    else if (layer == 0)
+        columnSums(m_dInputTable.data(), m_alphabet, int64_t(g), dw.inputBias);
 }
 
 void RecurrentStack::backward(const CharParameterView<const float> &p, const CharWindow &window, float lossScale,

@@ -61,13 +61,13 @@ private:
     struct LayerActivations {
         std::vector<float> hidden;       // (steps + 1) x rows x hidden: the carried state, then each step's
         std::vector<float> cell;         // the same for the LSTM's cell state
-        std::vector<float> hiddenGates;  // GRU: steps x rows x 3 hidden, W_hh h + b_hh
+        std::vector<float> hiddenN;      // GRU: steps x rows x hidden, W_hn h + b_hn
         std::vector<float> gates;        // GRU r|z|n, LSTM i|f|g|o: steps x rows x gates
     };
 
     void countActiveRows(const CharWindow &window);
     void projectInputs(const CharParameterView<const float> &parameters, const CharWindow &window, int layer);
-    void recur(const CharParameterView<const float> &parameters, const CharWindow &window, int layer, bool forBackward);
+    void recur(const CharParameterView<const float> &parameters, const CharWindow &window, int layer);
     void recurBackward(const CharParameterView<const float> &parameters, const CharWindow &window, int layer,
                        const CharParameterView<float>::Layer &layerGradients);
 
@@ -76,10 +76,11 @@ private:
     std::vector<std::vector<float>> m_stateHidden, m_stateCell;  // per layer, rows x hidden
     std::vector<LayerActivations> m_layers;
     std::vector<int> m_active;                  // per step, the rows still reading
-    std::vector<float> m_inputGates;            // steps x rows x gates: W_ih x + biases
-    std::vector<float> m_inputTable;            // alphabet x gates: the first layer's W_ih x + biases per character
+    std::vector<float> m_inputGates;            // steps x rows x gates: W_ih x + biases (GRU: no biases)
+    std::vector<float> m_inputTable;            // alphabet x gates: the first layer's m_inputGates per character
     std::vector<float> m_bias;                  // gates
     std::vector<float> m_hiddenWeightsTransposed;  // hidden x gates: W_hh^T, the layer's being read
+    std::vector<float> m_hiddenGates;           // GRU: rows x gates, the step's W_hh h
     std::vector<float> m_logits;                // steps x rows x alphabet; probabilities, then their gradients
     std::vector<float> m_dHidden;               // steps x rows x hidden: the gradient of a layer's outputs
     std::vector<float> m_dInputGates, m_dHiddenGates;  // steps x rows x gates (the second for the GRU)

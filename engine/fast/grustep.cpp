@@ -58,6 +58,22 @@ struct GruCell : torch::autograd::Function<GruCell> {
 
 }
 
+// The gradients of one unit k's gate pre-activations (r, z, and n's input and hidden parts) and
+// the direct share of the previous state's, from what gruCell stored.
+struct GruUnitGradients {
+    float r, z, inputN, hiddenN, previous;
+};
+
+inline GruUnitGradients gruUnitGradients(const float *gates, const float *hiddenN, const float *hidden,
+                                         const float *dNext, int64_t n, int64_t k)
+{
+    const float r = gates[k], z = gates[n + k], c = gates[2 * n + k];
+    const float dc = dNext[k] * (1.0f - z) * (1.0f - c * c);
+    const float dz = dNext[k] * (hidden[k] - c) * z * (1.0f - z);
+    const float dr = dc * hiddenN[k] * r * (1.0f - r);
+    return {dr, dz, dc, dc * r, dNext[k] * z};
+}
+
 // No two of the rows overlap; saying so (__restrict) lets GCC vectorise without checking.
 VECTOR_CLONES
 void gruCellBackward(const float *__restrict gates, const float *__restrict hiddenGates, const float *__restrict hidden,
@@ -65,16 +81,67 @@ void gruCellBackward(const float *__restrict gates, const float *__restrict hidd
                      float *__restrict dHidden, int64_t n)
 {
     for (int64_t k = 0; k < n; ++k) {
-        const float r = gates[k], z = gates[n + k], c = gates[2 * n + k];
-        const float dc = dNext[k] * (1.0f - z) * (1.0f - c * c);
-        const float dz = dNext[k] * (hidden[k] - c) * z * (1.0f - z);
-        const float dr = dc * hiddenGates[2 * n + k] * r * (1.0f - r);
-        dInputGates[k] = dHiddenGates[k] = dr;
-        dInputGates[n + k] = dHiddenGates[n + k] = dz;
-        dInputGates[2 * n + k] = dc;
-        dHiddenGates[2 * n + k] = dc * r;
-        dHidden[k] = dNext[k] * z;
+        const GruUnitGradients d = gruUnitGradients(gates, hiddenGates + 2 * n, hidden, dNext, n, k);
+        dInputGates[k] = dHiddenGates[k] = d.r;
+        dInputGates[n + k] = dHiddenGates[n + k] = d.z;
+        dInputGates[2 * n + k] = d.inputN;
+        dHiddenGates[2 * n + k] = d.hiddenN;
+        dHidden[k] = d.previous;
     }
+}
+
+template <bool kWithInputGates>
+inline void gruRowBackwardSumming(const float *__restrict gates, const float *__restrict hiddenN,
+                                  const float *__restrict hidden, const float *__restrict dNext,
+                                  float *__restrict dInputGates, float *__restrict inputSums,
+                                  float *__restrict dHiddenGates, float *__restrict hiddenSums,
+                                  float *__restrict dHidden, int64_t n)
+{
+    // Inlined, the pointers lose __restrict, and ten are too many for GCC to check at run time.
+#pragma GCC ivdep
+    for (int64_t k = 0; k < n; ++k) {
+        const GruUnitGradients d = gruUnitGradients(gates, hiddenN, hidden, dNext, n, k);
+        if constexpr (kWithInputGates) {
+            dInputGates[k] = d.r;
+            dInputGates[n + k] = d.z;
+            dInputGates[2 * n + k] = d.inputN;
+        }
+        dHiddenGates[k] = d.r;
+        dHiddenGates[n + k] = d.z;
+        dHiddenGates[2 * n + k] = d.hiddenN;
+        dHidden[k] = d.previous;
+        inputSums[k] += d.r;
+        inputSums[n + k] += d.z;
+        inputSums[2 * n + k] += d.inputN;
+        hiddenSums[k] += d.r;
+        hiddenSums[n + k] += d.z;
+        hiddenSums[2 * n + k] += d.hiddenN;
+    }
+}
+
+VECTOR_CLONES
+void gruCellBackwardSumming(const float *gates, const float *hiddenN, const float *hidden, const float *dNext,
+                            float *dInputGates, float *inputSums, float *dHiddenGates, float *hiddenSums,
+                            float *dHidden, int64_t n)
+{
+    // Two loops rather than a test per element, which would keep either from vectorising.
+    if (dInputGates)
+        gruRowBackwardSumming<true>(gates, hiddenN, hidden, dNext, dInputGates, inputSums, dHiddenGates,
+                                    hiddenSums, dHidden, n);
+    else
+        gruRowBackwardSumming<false>(gates, hiddenN, hidden, dNext, nullptr, inputSums, dHiddenGates, hiddenSums,
+                                     dHidden, n);
+}
+
+// One unit k of the cell from its summed pre-activations; the n gate's hidden part is W_hn h + b_hn.
+struct GruUnit {
+    float r, z, c;
+};
+
+inline GruUnit gruUnit(float r, float z, float inputN, float hiddenN)
+{
+    const float rr = sigmoid(r), zz = sigmoid(z);
+    return {rr, zz, fastTanh(inputN + rr * hiddenN)};
 }
 
 VECTOR_CLONES
@@ -84,18 +151,37 @@ void gruCell(const float *__restrict inputGates, const float *__restrict hiddenG
     // Two loops rather than a test per element, which would keep either from vectorising.
     if (!gates) {
         for (int64_t k = 0; k < n; ++k) {
-            const float r = sigmoid(inputGates[k] + hiddenGates[k]);
-            const float z = sigmoid(inputGates[n + k] + hiddenGates[n + k]);
-            const float c = fastTanh(inputGates[2 * n + k] + r * hiddenGates[2 * n + k]);
-            hidden[k] = c + z * (hidden[k] - c);
+            const GruUnit u = gruUnit(inputGates[k] + hiddenGates[k], inputGates[n + k] + hiddenGates[n + k],
+                                      inputGates[2 * n + k], hiddenGates[2 * n + k]);
+            hidden[k] = u.c + u.z * (hidden[k] - u.c);
         }
         return;
     }
     for (int64_t k = 0; k < n; ++k) {
-        const float r = gates[k] = sigmoid(inputGates[k] + hiddenGates[k]);
-        const float z = gates[n + k] = sigmoid(inputGates[n + k] + hiddenGates[n + k]);
-        const float c = gates[2 * n + k] = fastTanh(inputGates[2 * n + k] + r * hiddenGates[2 * n + k]);
-        hidden[k] = c + z * (hidden[k] - c);
+        const GruUnit u = gruUnit(inputGates[k] + hiddenGates[k], inputGates[n + k] + hiddenGates[n + k],
+                                  inputGates[2 * n + k], hiddenGates[2 * n + k]);
+        gates[k] = u.r;
+        gates[n + k] = u.z;
+        gates[2 * n + k] = u.c;
+        hidden[k] = u.c + u.z * (hidden[k] - u.c);
+    }
+}
+
+VECTOR_CLONES
+void gruCellAddingBiases(const float *__restrict inputGates, const float *__restrict inputBias,
+                         const float *__restrict hiddenGates, const float *__restrict hiddenBias,
+                         const float *__restrict previous, float *__restrict next, float *__restrict gates,
+                         float *__restrict hiddenN, int64_t n)
+{
+    for (int64_t k = 0; k < n; ++k) {
+        hiddenN[k] = hiddenGates[2 * n + k] + hiddenBias[2 * n + k];
+        const GruUnit u = gruUnit((inputGates[k] + inputBias[k]) + (hiddenGates[k] + hiddenBias[k]),
+                                  (inputGates[n + k] + inputBias[n + k]) + (hiddenGates[n + k] + hiddenBias[n + k]),
+                                  inputGates[2 * n + k] + inputBias[2 * n + k], hiddenN[k]);
+        gates[k] = u.r;
+        gates[n + k] = u.z;
+        gates[2 * n + k] = u.c;
+        next[k] = u.c + u.z * (previous[k] - u.c);
     }
 }
 
