@@ -24,9 +24,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Below this many values summing the shares' gradients is not worth a second thread.
-constexpr int64_t kValuesPerThread = 64 * 1024;
-
 // Evaluation reads one stream in windows of this many characters (the state carried between
 // them): long enough that the multiplies over all steps are large, short enough to stay in cache.
 constexpr int kEvaluationSteps = 512;
@@ -289,7 +286,7 @@ double CharTrainer::Impl::EpochReader::gradients(int64_t targets)
     // each thread taking a run of the values.
     float *sum = m.gradients.data_ptr<float>();
     const int64_t count = m.values.numel();
-    const int parts = partsFor(count, kValuesPerThread, m.training.threads);
+    const int parts = partsFor(count, kValuesPerStartedThread, m.training.threads);
     std::vector<double> squares(static_cast<size_t>(parts));
     parallelFor(
         parts,

@@ -8,9 +8,6 @@
 
 namespace {
 
-// Below this many values in all a step is not worth a second thread (~50 us to start one).
-constexpr int64_t kValuesPerThread = 64 * 1024;
-
 struct Parameter {
     float *value, *sum;
     const float *grad;
@@ -46,7 +43,7 @@ void Adagrad::step(double gradientScale)
     const float negativeLearningRate = float(-m_options.learningRate), eps = float(m_options.eps),
                 scale = float(gradientScale);
     // Each thread takes an equal run of the values of all parameters, one after another.
-    const int threads = partsFor(total, kValuesPerThread, m_options.threads);
+    const int threads = partsFor(total, kValuesPerStartedThread, m_options.threads);
     parallelFor(
         threads,
         [&](int t) {

@@ -9,9 +9,6 @@
 
 namespace {
 
-// Below this many values in all a step is not worth a second thread (~50 us to start one).
-constexpr int64_t kValuesPerThread = 64 * 1024;
-
 struct Parameter {
     float *value, *firstMoment, *secondMoment;
     const float *grad;
@@ -59,7 +56,7 @@ void Adam::step(double gradientScale)
         total += p.numel();
     }
     // Each thread takes an equal run of the values of all parameters, one after another.
-    const int threads = partsFor(total, kValuesPerThread, m_options.threads);
+    const int threads = partsFor(total, kValuesPerStartedThread, m_options.threads);
     parallelFor(
         threads,
         [&](int t) {

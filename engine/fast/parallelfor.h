@@ -23,6 +23,10 @@ enum class Workers {
 // running (the lowest part's when several throw with Started); parts not begun may be skipped.
 void parallelFor(int parts, const std::function<void(int)> &body, Workers workers);
 
+// Below this many values, a pass over floats (an optimiser's step, a sum) is not worth a started
+// thread (~50 us to start one).
+constexpr int64_t kValuesPerStartedThread = 64 * 1024;
+
 // How many parts `work` items make when every part should have at least `minPerPart` of them:
 // at least one, at most `maxParts`.
 inline int partsFor(int64_t work, int64_t minPerPart, int maxParts)
