@@ -49,7 +49,8 @@ public:
     void resetState();
     // Reads `window` on from the state each row carries, which becomes the state after the row's
     // last step; returns the cross-entropy summed over the window's targets, in nats. With
-    // `forBackward`, keeps what backward needs.
+    // `forBackward`, leaves the probabilities backward starts from (the cells' gates are kept
+    // either way).
     double forward(const CharParameterView<const float> &parameters, const CharWindow &window, bool forBackward);
     // The gradients of `lossScale` times the summed cross-entropy of the window the last forward
     // read (and is given again), not carried back into the state that window started from:
