@@ -11,7 +11,6 @@
 namespace checkpointformat {
 namespace {
 
-
 void writeDatasetConfig(BinaryWriter &w, const DatasetConfig &c)
 {
     w.u32(c.task == Task::Copy ? 1 : 0);
@@ -27,34 +26,16 @@ void writeDatasetConfig(BinaryWriter &w, const DatasetConfig &c)
     w.i64(std::int64_t(c.seed));
 }
 
-int readInt(BinaryReader &r)
-{
-    const std::int64_t v = r.i64();
-    if (v < -(1ll << 31) || v > (1ll << 31) - 1)
-        throw BinaryFormatError("integer out of range");
-    return int(v);
-}
-
-// A count of items that take at least `itemBytes` each: more than the bytes left means damage, and
-// is refused before anything is allocated for them.
-std::uint32_t readCount(BinaryReader &r, std::uint32_t max, std::size_t itemBytes)
-{
-    const std::uint32_t n = r.u32();
-    if (n > max || n > r.remaining() / itemBytes)
-        throw BinaryFormatError("count out of range");
-    return n;
-}
-
 DatasetConfig readDatasetConfig(BinaryReader &r)
 {
     DatasetConfig c;
     c.task = r.u32() == 1 ? Task::Copy : Task::Reverse;
-    c.words.resize(readCount(r, 1u << 24, /*itemBytes=*/4));
+    c.words.resize(r.count(/*itemBytes=*/4, 1u << 24));
     for (auto &word : c.words)
         word = r.string();
     c.corpusPath = r.string();
     for (int *v : {&c.minLength, &c.maxLength, &c.trainSize, &c.valSize, &c.testSize, &c.maxVocabulary, &c.minCount})
-        *v = readInt(r);
+        *v = r.integer();
     c.valFraction = r.f64();
     c.testFraction = r.f64();
     c.lowercase = r.u32() != 0;
@@ -125,9 +106,9 @@ Seq2SeqModel decode(const std::string &bytes)
     try {
         BinaryReader r(payload.data, payload.size);
         ModelConfig config;
-        config.embedSize = readInt(r);
-        config.hiddenSize = readInt(r);
-        config.layers = readInt(r);
+        config.embedSize = r.integer();
+        config.hiddenSize = r.integer();
+        config.layers = r.integer();
         config.dropout = r.f64();
         config.bidirectional = r.u32() != 0;
         if (version >= 2) {
@@ -139,7 +120,7 @@ Seq2SeqModel decode(const std::string &bytes)
         const std::string problem = validate(config);
         if (!problem.empty())
             throw CheckpointError("the checkpoint's model settings are invalid: " + problem);
-        std::vector<std::string> words(readCount(r, 1u << 24, /*itemBytes=*/4));
+        std::vector<std::string> words(r.count(/*itemBytes=*/4, 1u << 24));
         for (auto &word : words)
             word = r.string();
         if (words.size() < 4 || words[0] != "<PAD>" || words[1] != "<SOS>" || words[2] != "<EOS>" || words[3] != "<UNK>"
@@ -147,19 +128,19 @@ Seq2SeqModel decode(const std::string &bytes)
             throw CheckpointError("the checkpoint's vocabulary is invalid");
         Vocabulary vocabulary(std::vector<std::string>(words.begin() + 4, words.end()));
         DatasetConfig dataset = readDatasetConfig(r);
-        std::vector<EpochStats> history(readCount(r, 1u << 20, /*itemBytes=*/48));
+        std::vector<EpochStats> history(r.count(/*itemBytes=*/48, 1u << 20));
         for (EpochStats &e : history) {
-            e.epoch = readInt(r);
+            e.epoch = r.integer();
             for (double *v : {&e.trainLoss, &e.valLoss, &e.valExactMatch, &e.seconds, &e.samplesPerSecond})
                 *v = r.f64();
         }
 
         std::map<std::string, std::pair<std::vector<std::int64_t>, std::vector<float>>> tensors;
         std::uint64_t storedFloats = 0;
-        const std::uint32_t count = readCount(r, 4096, /*itemBytes=*/8);
+        const std::uint32_t count = r.count(/*itemBytes=*/8, 4096);
         for (std::uint32_t i = 0; i < count; ++i) {
             std::string name = r.string(1024);
-            std::vector<std::int64_t> shape(readCount(r, 8, /*itemBytes=*/8));
+            std::vector<std::int64_t> shape(r.count(/*itemBytes=*/8, 8));
             std::uint64_t elements = 1;
             for (auto &size : shape) {
                 size = r.i64();

@@ -14,35 +14,11 @@ namespace {
 constexpr std::size_t kMaxFileBytes = std::size_t(4) << 30;
 constexpr std::size_t kEpochStatsBytes = 8 + 5 * 8;
 
-int readInt(BinaryReader &r)
-{
-    const std::int64_t v = r.i64();
-    if (v < -(1ll << 31) || v > (1ll << 31) - 1)
-        throw BinaryFormatError("integer out of range");
-    return int(v);
-}
-
-// A count of items of at least `itemBytes` each: more than the bytes left is damage, refused
-// before anything is allocated for them.
-std::uint32_t readCount(BinaryReader &r, std::size_t itemBytes)
-{
-    const std::uint32_t n = r.u32();
-    if (n > r.remaining() / itemBytes)
-        throw BinaryFormatError("count out of range");
-    return n;
-}
-
-// A string as long as the rest of the payload may be: a model, the weights, a corpus.
-std::string readBlock(BinaryReader &r)
-{
-    return r.string(r.remaining());
-}
-
 template <typename Config>
 Config readConfig(BinaryReader &r, const std::vector<ConfigField<Config>> &fields, const char *what)
 {
     Config config;
-    const std::string problem = readFieldsText(readBlock(r), config, fields);
+    const std::string problem = readFieldsText(r.block(), config, fields);
     if (!problem.empty())
         throw ProjectError(std::string("the project's ") + what + " settings are invalid: " + problem);
     return config;
@@ -60,9 +36,9 @@ void writeHistory(BinaryWriter &w, const std::vector<EpochStats> &history)
 
 std::vector<EpochStats> readHistory(BinaryReader &r)
 {
-    std::vector<EpochStats> history(readCount(r, kEpochStatsBytes));
+    std::vector<EpochStats> history(r.count(kEpochStatsBytes));
     for (EpochStats &e : history) {
-        e.epoch = readInt(r);
+        e.epoch = r.integer();
         for (double *v : {&e.trainLoss, &e.valLoss, &e.valExactMatch, &e.seconds, &e.samplesPerSecond})
             *v = r.f64();
     }
@@ -90,11 +66,11 @@ ExperimentRecord readExperiment(BinaryReader &r)
     e.seed = std::uint64_t(r.i64());
     e.history = readHistory(r);
     e.testExactMatch = r.f64();
-    for (std::uint32_t n = readCount(r, 3 * 8); n > 0; --n) {
-        const int length = readInt(r);
+    for (std::uint32_t n = r.count(3 * 8); n > 0; --n) {
+        const int length = r.integer();
         LengthAccuracy &bucket = e.probeByLength[length];
-        bucket.correct = readInt(r);
-        bucket.total = readInt(r);
+        bucket.correct = r.integer();
+        bucket.total = r.integer();
     }
     return e;
 }
@@ -164,41 +140,41 @@ AttentionProject decode(const std::string &bytes)
         BinaryReader r(payload.data, payload.size);
         AttentionProject p;
         p.dataset = readConfig(r, datasetConfigFields(), "dataset");
-        p.dataset.words.resize(readCount(r, /*itemBytes=*/4));
+        p.dataset.words.resize(r.count(/*itemBytes=*/4));
         for (std::string &word : p.dataset.words)
             word = r.string();
         p.model = readConfig(r, modelConfigFields(), "model");
         p.training = readConfig(r, trainingConfigFields(), "training");
-        p.threadsUsed = readInt(r);
+        p.threadsUsed = r.integer();
 
         CorpusCopy &corpus = p.corpus;
         corpus.embedded = r.u32() != 0;
-        corpus.text = readBlock(r);
+        corpus.text = r.block();
         corpus.crc = r.u32();
         corpus.bytes = std::uint64_t(r.i64());
         if (corpus.embedded
             && (corpus.text.size() != corpus.bytes || crc32(corpus.text.data(), corpus.text.size()) != corpus.crc))
             throw ProjectError("the project's embedded corpus does not match its checksum");
 
-        const std::string checkpoint = readBlock(r);
-        const std::string weights = readBlock(r);
-        p.alignment.resize(readCount(r, /*itemBytes=*/4 * 8));
+        const std::string checkpoint = r.block();
+        const std::string weights = r.block();
+        p.alignment.resize(r.count(/*itemBytes=*/4 * 8));
         for (EpochAlignment &a : p.alignment) {
-            a.epoch = readInt(r);
-            a.score.steps = readInt(r);
-            a.score.alignedSteps = readInt(r);
+            a.epoch = r.integer();
+            a.score.steps = r.integer();
+            a.score.alignedSteps = r.integer();
             a.score.rightWeight = r.f64();
         }
-        p.experiments.resize(readCount(r, /*itemBytes=*/4 + 4 + 8 + 4 + 8 + 4));
+        p.experiments.resize(r.count(/*itemBytes=*/4 + 4 + 8 + 4 + 8 + 4));
         for (ExperimentRecord &e : p.experiments)
             e = readExperiment(r);
-        p.experimentSeeds = readInt(r);
+        p.experimentSeeds = r.integer();
         if (p.experimentSeeds < 1 || p.experimentSeeds > kMaxExperimentSeeds)
             throw BinaryFormatError("the experiments' seeds per configuration, " + std::to_string(p.experimentSeeds)
                                     + ", is outside 1.." + std::to_string(kMaxExperimentSeeds));
-        p.sentence = readBlock(r);
-        p.selectedRow = readInt(r);
-        p.selectedColumn = readInt(r);
+        p.sentence = r.block();
+        p.selectedRow = r.integer();
+        p.selectedColumn = r.integer();
         if (!r.atEnd())
             throw BinaryFormatError("unexpected bytes after the selected cell");
 

@@ -137,25 +137,18 @@ std::string WeightHistory::encode() const
 WeightHistory WeightHistory::decode(const std::string &bytes, std::size_t budgetBytes)
 {
     BinaryReader r(bytes.data(), bytes.size());
-    // Each count is checked against the bytes left before anything is allocated for it.
-    const auto count = [&r](std::uint32_t max, std::size_t itemBytes) {
-        const std::uint32_t n = r.u32();
-        if (n > max || n > r.remaining() / itemBytes)
-            throw BinaryFormatError("count out of range");
-        return n;
-    };
     WeightHistory history(budgetBytes);
-    history.m_copies.resize(count(1u << 20, /*itemBytes=*/12));
+    history.m_copies.resize(r.count(/*itemBytes=*/12, 1u << 20));
     int previous = -1;
     for (Copy &c : history.m_copies) {
         const std::int64_t epoch = r.i64();
         if (epoch <= previous || epoch > (1 << 30))
             throw BinaryFormatError("epochs out of order");
         c.epoch = previous = int(epoch);
-        c.tensors.resize(count(4096, /*itemBytes=*/8));
+        c.tensors.resize(r.count(/*itemBytes=*/8, 4096));
         for (Tensor &t : c.tensors) {
             t.name = r.string(1024);
-            t.shape.resize(count(8, /*itemBytes=*/8));
+            t.shape.resize(r.count(/*itemBytes=*/8, 8));
             std::uint64_t elements = 1;
             for (std::int64_t &size : t.shape) {
                 size = r.i64();

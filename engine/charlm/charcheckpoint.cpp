@@ -4,8 +4,6 @@
 #include "engine/core/binaryio.h"
 #include "engine/core/signedfile.h"
 
-#include <limits>
-
 // The file: signedfile's frame, then the payload: model config, alphabet, every weight array (its
 // length first), training config, history.
 namespace charcheckpoint {
@@ -14,43 +12,6 @@ namespace {
 constexpr unsigned kVersion = 1;
 constexpr uint32_t kLastCodePoint = 0x10FFFF;
 constexpr std::size_t kEpochBytes = 6 * 8;
-
-void writeFloats(BinaryWriter &w, const std::vector<float> &values)
-{
-    w.i64(int64_t(values.size()));
-    w.floats(values.data(), values.size());
-}
-
-// An array whose length the model's sizes fix: any other length is damage, refused before the
-// array is allocated.
-std::vector<float> readFloats(BinaryReader &r, std::size_t expected, const char *what)
-{
-    const int64_t count = r.i64();
-    if (count < 0 || uint64_t(count) != expected)
-        throw CharCheckpointError(std::string("the checkpoint is malformed: ") + what + " has " + std::to_string(count) +
-                                  " values where its model has " + std::to_string(expected));
-    if (expected > r.remaining() / sizeof(float))
-        throw BinaryFormatError(std::string(what) + " runs past the end");
-    std::vector<float> values(expected);
-    r.floats(values.data(), values.size());
-    return values;
-}
-
-int readInt(BinaryReader &r)
-{
-    const int64_t v = r.i64();
-    if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
-        throw BinaryFormatError("integer out of range");
-    return int(v);
-}
-
-uint32_t readChoice(BinaryReader &r, uint32_t choices, const char *what)
-{
-    const uint32_t v = r.u32();
-    if (v >= choices)
-        throw BinaryFormatError(std::string("unknown ") + what);
-    return v;
-}
 
 }
 
@@ -67,12 +28,12 @@ std::string encode(const CharCheckpoint &checkpoint)
     w.u32(uint32_t(weights.alphabet.size()));
     for (char32_t c : weights.alphabet)
         w.u32(uint32_t(c));
-    writeFloats(w, weights.embedding);
+    w.floatArray(weights.embedding);
     for (const CharLayerWeights &layer : weights.layers)
         for (const std::vector<float> *values : {&layer.inputWeights, &layer.hiddenWeights, &layer.inputBias, &layer.hiddenBias})
-            writeFloats(w, *values);
-    writeFloats(w, weights.outputWeights);
-    writeFloats(w, weights.outputBias);
+            w.floatArray(*values);
+    w.floatArray(weights.outputWeights);
+    w.floatArray(weights.outputBias);
 
     const CharTrainingConfig &t = checkpoint.training;
     w.i64(t.seqLen);
@@ -114,10 +75,10 @@ CharCheckpoint decode(const std::string &bytes)
         CharCheckpoint checkpoint;
         CharWeights &weights = checkpoint.weights;
         CharModelConfig &config = weights.config;
-        config.cell = RecurrentCell(readChoice(r, 3, "cell"));
-        config.hidden = readInt(r);
-        config.layers = readInt(r);
-        config.embed = readInt(r);
+        config.cell = RecurrentCell(r.choice(3, "cell"));
+        config.hidden = r.integer();
+        config.layers = r.integer();
+        config.embed = r.integer();
         const std::string problem = validate(config);
         if (!problem.empty())
             throw CharCheckpointError("the checkpoint's model settings are invalid: " + problem);
@@ -139,42 +100,39 @@ CharCheckpoint decode(const std::string &bytes)
         }
 
         const std::size_t v = characters, h = std::size_t(config.hidden), g = std::size_t(gateCount(config.cell));
-        weights.embedding = readFloats(r, config.embed > 0 ? v * std::size_t(config.embed) : 0, "the embedding");
+        weights.embedding = r.floatArray(config.embed > 0 ? v * std::size_t(config.embed) : 0, "the embedding");
         weights.layers.resize(std::size_t(config.layers));
         for (std::size_t l = 0; l < weights.layers.size(); ++l) {
             CharLayerWeights &layer = weights.layers[l];
             const std::size_t input = std::size_t(weights.inputSize(int(l)));
-            layer.inputWeights = readFloats(r, g * h * input, "a layer's input weights");
-            layer.hiddenWeights = readFloats(r, g * h * h, "a layer's recurrent weights");
-            layer.inputBias = readFloats(r, g * h, "a layer's input bias");
-            layer.hiddenBias = readFloats(r, g * h, "a layer's recurrent bias");
+            layer.inputWeights = r.floatArray(g * h * input, "a layer's input weights");
+            layer.hiddenWeights = r.floatArray(g * h * h, "a layer's recurrent weights");
+            layer.inputBias = r.floatArray(g * h, "a layer's input bias");
+            layer.hiddenBias = r.floatArray(g * h, "a layer's recurrent bias");
         }
-        weights.outputWeights = readFloats(r, v * h, "the output weights");
-        weights.outputBias = readFloats(r, v, "the output bias");
+        weights.outputWeights = r.floatArray(v * h, "the output weights");
+        weights.outputBias = r.floatArray(v, "the output bias");
         const std::string sizes = weights.checkSizes();
         if (!sizes.empty())
             throw CharCheckpointError("the checkpoint's weights are inconsistent: " + sizes);
 
         CharTrainingConfig &t = checkpoint.training;
-        t.seqLen = readInt(r);
-        t.batch = readInt(r);
+        t.seqLen = r.integer();
+        t.batch = r.integer();
         t.lr = r.f64();
-        t.optimizer = CharOptimizer(readChoice(r, 2, "optimiser"));
-        t.epochs = readInt(r);
+        t.optimizer = CharOptimizer(r.choice(2, "optimiser"));
+        t.epochs = r.integer();
         t.clip = r.f64();
         t.val = r.f64();
         t.seed = uint64_t(r.i64());
-        t.threads = readInt(r);
+        t.threads = r.integer();
         const std::string training = validate(t);
         if (!training.empty())
             throw CharCheckpointError("the checkpoint's training settings are invalid: " + training);
 
-        const uint32_t epochs = r.u32();
-        if (epochs > r.remaining() / kEpochBytes)
-            throw BinaryFormatError("history length out of range");
-        checkpoint.history.resize(epochs);
+        checkpoint.history.resize(r.count(kEpochBytes));
         for (CharEpoch &e : checkpoint.history) {
-            e.epoch = readInt(r);
+            e.epoch = r.integer();
             for (double *v : {&e.trainBitsPerChar, &e.validationBitsPerChar, &e.seconds, &e.charsPerSecond})
                 *v = r.f64();
             e.iteration = r.i64();

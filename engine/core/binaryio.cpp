@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstring>
+#include <limits>
 
 static_assert(sizeof(float) == 4 && sizeof(double) == 8, "checkpoints assume IEEE-754 floats");
 
@@ -28,6 +29,12 @@ void BinaryWriter::floats(const float *data, std::size_t count)
 void BinaryWriter::u16s(const std::uint16_t *data, std::size_t count)
 {
     raw(data, count * sizeof(std::uint16_t));
+}
+
+void BinaryWriter::floatArray(const std::vector<float> &values)
+{
+    i64(std::int64_t(values.size()));
+    floats(values.data(), values.size());
 }
 
 void BinaryReader::raw(void *out, std::size_t size)
@@ -81,6 +88,43 @@ void BinaryReader::u16s(std::uint16_t *out, std::size_t count)
     if (count > (m_size - m_offset) / sizeof(std::uint16_t))
         throw BinaryFormatError("array length out of range");
     raw(out, count * sizeof(std::uint16_t));
+}
+
+int BinaryReader::integer()
+{
+    const std::int64_t v = i64();
+    if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+        throw BinaryFormatError("integer out of range");
+    return int(v);
+}
+
+std::uint32_t BinaryReader::count(std::size_t itemBytes, std::uint32_t max)
+{
+    const std::uint32_t n = u32();
+    if (n > max || n > remaining() / itemBytes)
+        throw BinaryFormatError("count out of range");
+    return n;
+}
+
+std::uint32_t BinaryReader::choice(std::uint32_t choices, const char *what)
+{
+    const std::uint32_t v = u32();
+    if (v >= choices)
+        throw BinaryFormatError(std::string("unknown ") + what);
+    return v;
+}
+
+std::vector<float> BinaryReader::floatArray(std::size_t expected, const std::string &what)
+{
+    const std::int64_t length = i64();
+    if (length < 0 || std::uint64_t(length) != expected)
+        throw BinaryFormatError(what + " has " + std::to_string(length) + " values where its model has "
+                                + std::to_string(expected));
+    if (expected > remaining() / sizeof(float))
+        throw BinaryFormatError(what + " runs past the end");
+    std::vector<float> values(expected);
+    floats(values.data(), values.size());
+    return values;
 }
 
 std::uint32_t crc32(const char *data, std::size_t size)
