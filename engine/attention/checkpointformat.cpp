@@ -3,7 +3,6 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/core/binaryio.h"
-#include "engine/core/signedfile.h"
 
 #include <map>
 #include <set>
@@ -89,14 +88,14 @@ std::string encode(const Seq2SeqModel &model)
         w.floats(t.data_ptr<float>(), std::size_t(t.numel()));
     }
 
-    return signedfile::wrap(signedfile::kAttentionCheckpoint, version, w.bytes());
+    return signedfile::wrap(kSignature, version, w.bytes());
 }
 
 Seq2SeqModel decode(const std::string &bytes)
 {
     signedfile::Payload payload;
     try {
-        payload = signedfile::unwrap(bytes, signedfile::kAttentionCheckpoint, kVersion, "checkpoint",
+        payload = signedfile::unwrap(bytes, kSignature, kVersion, "checkpoint",
                                      "not an AttnScope checkpoint");
     } catch (const signedfile::Error &e) {
         throw CheckpointError(e.what());

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/core/signedfile.h"
+
 #include <string>
 
 class Seq2SeqModel;
@@ -11,6 +13,7 @@ class Seq2SeqModel;
 // it; a format 1 file is a Bahdanau model. Format 3 adds a pointer flag after the name, and is
 // written only for a model with the pointer.
 namespace checkpointformat {
+inline constexpr signedfile::Signature kSignature = {'A', 'T', 'N', 'S', 'C', 'K', 'P', 'T'};
 constexpr unsigned kVersion = 3;
 std::string encode(const Seq2SeqModel &model);
 // Throws CheckpointError saying what is wrong; builds nothing until the whole file checks out.

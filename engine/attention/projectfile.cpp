@@ -4,7 +4,6 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/core/atomicfile.h"
 #include "engine/core/binaryio.h"
-#include "engine/core/signedfile.h"
 
 #include <fstream>
 
@@ -121,16 +120,16 @@ std::string encode(const AttentionProject &p)
     w.i64(p.selectedRow);
     w.i64(p.selectedColumn);
 
-    return signedfile::wrap(signedfile::kAttentionProject, kVersion, w.bytes());
+    return signedfile::wrap(kSignature, kVersion, w.bytes());
 }
 
 AttentionProject decode(const std::string &bytes)
 {
-    if (signedfile::startsWith(bytes, signedfile::kAttentionCheckpoint))
+    if (signedfile::startsWith(bytes, checkpointformat::kSignature))
         throw ProjectError("this is an AttnScope model checkpoint, not a project; open it as a model (.ckpt)");
     signedfile::Payload payload;
     try {
-        payload = signedfile::unwrap(bytes, signedfile::kAttentionProject, kVersion, "project",
+        payload = signedfile::unwrap(bytes, kSignature, kVersion, "project",
                                      "not an AttnScope project");
     } catch (const signedfile::Error &e) {
         throw ProjectError(e.what());
@@ -197,7 +196,7 @@ bool isProjectFile(const std::string &path)
 {
     std::string start(sizeof(signedfile::Signature), '\0');
     std::ifstream in(path, std::ios::binary);
-    return in.read(start.data(), std::streamsize(start.size())) && signedfile::startsWith(start, signedfile::kAttentionProject);
+    return in.read(start.data(), std::streamsize(start.size())) && signedfile::startsWith(start, kSignature);
 }
 
 void save(const AttentionProject &project, const std::string &path)

@@ -7,6 +7,7 @@
 #include "engine/attention/trainingconfig.h"
 #include "engine/attention/weighthistory.h"
 #include "engine/core/epochstats.h"
+#include "engine/core/signedfile.h"
 
 #include <cstdint>
 #include <map>
@@ -66,6 +67,7 @@ struct AttentionProject {
 // settings are written as fieldsText() so that every field of the config tables is kept; the best
 // model as a checkpoint (checkpointformat) and the weights as WeightHistory::encode() inside it.
 namespace projectfile {
+inline constexpr signedfile::Signature kSignature = {'A', 'T', 'N', 'S', 'P', 'R', 'O', 'J'};
 constexpr unsigned kVersion = 1;
 constexpr const char *kSuffix = "attnscope";
 constexpr int kMaxExperimentSeeds = 10;

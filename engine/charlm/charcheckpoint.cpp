@@ -2,7 +2,6 @@
 
 #include "engine/core/atomicfile.h"
 #include "engine/core/binaryio.h"
-#include "engine/core/signedfile.h"
 
 // The file: signedfile's frame, then the payload: model config, alphabet, every weight array (its
 // length first), training config, history.
@@ -54,17 +53,14 @@ std::string encode(const CharCheckpoint &checkpoint)
         w.i64(e.iteration);
     }
 
-    return signedfile::wrap(signedfile::kCharCheckpoint, kVersion, w.bytes());
+    return signedfile::wrap(kSignature, kVersion, w.bytes());
 }
 
 CharCheckpoint decode(const std::string &bytes)
 {
-    if (signedfile::startsWith(bytes, signedfile::kAttentionCheckpoint))
-        throw CharCheckpointError("this is the attention lab's checkpoint (a reverse-task attention model), not a "
-                                  "character language model: open it in the attention lab");
     signedfile::Payload payload;
     try {
-        payload = signedfile::unwrap(bytes, signedfile::kCharCheckpoint, kVersion, "checkpoint",
+        payload = signedfile::unwrap(bytes, kSignature, kVersion, "checkpoint",
                                      "not a character model checkpoint");
     } catch (const signedfile::Error &e) {
         throw CharCheckpointError(e.what());

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/charlm/chartrainer.h"
+#include "engine/core/signedfile.h"
 
 #include <stdexcept>
 #include <string>
@@ -20,9 +21,10 @@ struct CharCheckpointError : std::runtime_error {
 };
 
 namespace charcheckpoint {
+inline constexpr signedfile::Signature kSignature = {'A', 'T', 'N', 'S', 'C', 'H', 'A', 'R'};
 std::string encode(const CharCheckpoint &checkpoint);
-// Throws CharCheckpointError saying what is wrong: not a checkpoint, another lab's (the attention
-// lab's model), a newer format, damaged.
+// Throws CharCheckpointError saying what is wrong: not a checkpoint, another AttnScope file, a
+// newer format, damaged.
 CharCheckpoint decode(const std::string &bytes);
 }
 

@@ -23,8 +23,11 @@ bool startsWith(const std::string &bytes, const Signature &signature)
 Payload unwrap(const std::string &bytes, const Signature &signature, std::uint32_t maxVersion, const std::string &name,
                const std::string &notThisKind)
 {
-    if (!startsWith(bytes, signature))
-        throw Error(notThisKind + " (the file does not start with its signature)");
+    if (!startsWith(bytes, signature)) {
+        const bool ours = bytes.size() >= sizeof signature && bytes.compare(0, sizeof kFamily - 1, kFamily) == 0;
+        throw Error(notThisKind + (ours ? " (it is another kind of AttnScope file: open it in the lab that saved it)"
+                                        : " (the file does not start with its signature)"));
+    }
     if (bytes.size() < kHeaderSize)
         throw Error("the " + name + " is truncated (" + std::to_string(bytes.size()) + " bytes, shorter than its header)");
     BinaryReader header(bytes.data() + sizeof signature, kHeaderSize - sizeof signature);

@@ -219,7 +219,8 @@ void TestCharCheckpoint::refusesTheAttentionLabsCheckpoint()
         loadCharCheckpoint(path);
         QFAIL("the attention lab's checkpoint was accepted");
     } catch (const CharCheckpointError &e) {
-        QVERIFY2(QString(e.what()).contains("attention lab's checkpoint (a reverse-task attention model)"), e.what());
+        QVERIFY2(QString(e.what()).contains("not a character model checkpoint (it is another kind of AttnScope file"),
+                 e.what());
     }
 }
 

@@ -295,7 +295,7 @@ void TestCharLmCli::badInputIsRefused_data()
     QTest::newRow("prime as argument") << generate + QStringList{"The"} << 2 << "unexpected argument 'The'";
     QTest::newRow("missing model") << QStringList{"generate", "--model", m_dir.filePath("nope.ckpt")} << 1 << "nope.ckpt";
     QTest::newRow("the attention lab's model") << QStringList{"generate", "--model", QStringLiteral(ATTENTION_CHECKPOINT)}
-                                               << 1 << "the attention lab's checkpoint";
+                                               << 1 << "another kind of AttnScope file";
     QTest::newRow("damaged model") << QStringList{"generate", "--model", damaged} << 1 << "damaged (checksum";
     QTest::newRow("truncated model") << QStringList{"generate", "--model", truncated} << 1 << "is truncated";
     QTest::newRow("the text as a model") << QStringList{"generate", "--model", m_textFile} << 1
