@@ -1,7 +1,6 @@
 #include "engine/core/vocabulary.h"
 
 #include <algorithm>
-#include <map>
 #include <stdexcept>
 
 namespace {
@@ -21,14 +20,8 @@ Vocabulary::Vocabulary(const std::vector<std::string> &words)
             throw std::invalid_argument("duplicate word in vocabulary: " + m_words[i]);
 }
 
-Vocabulary Vocabulary::build(const std::vector<SentencePair> &pairs, int maxSize, int minCount)
+Vocabulary Vocabulary::fromCounts(const std::map<std::string, int> &counts, int maxSize, int minCount)
 {
-    std::map<std::string, int> counts;
-    // The source side only: a target holds the same words again, and counting both would keep a
-    // word seen once at a minimum count of 2.
-    for (const auto &p : pairs)
-        for (const auto &w : p.source)
-            ++counts[w];
     std::vector<std::pair<std::string, int>> sorted(counts.begin(), counts.end());
     std::stable_sort(sorted.begin(), sorted.end(),
                      [](const auto &a, const auto &b) { return a.second > b.second; });

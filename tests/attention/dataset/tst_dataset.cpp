@@ -1,4 +1,5 @@
 #include "engine/attention/dataset.h"
+#include "engine/core/vocabulary.h"
 
 #include <QtTest>
 
@@ -21,6 +22,7 @@ private slots:
     void badCorpusFails_data();
     void badCorpusFails();
     void invalidSettingsFail();
+    void vocabularyCountsTheSourcesOnly();
 
 private:
     std::string corpus(const std::string &bytes);
@@ -196,6 +198,15 @@ void TestDataset::invalidSettingsFail()
     c.corpusPath = "corpus.txt";
     c.valFraction = std::nan("");
     QVERIFY(QString::fromStdString(validate(c)).contains("fractions"));
+}
+
+void TestDataset::vocabularyCountsTheSourcesOnly()
+{
+    const std::vector<SentencePair> pairs = {{{"b", "a", "a"}, {"a", "a", "b"}}, {{"c", "a"}, {"a", "c"}}};
+    QCOMPARE(Vocabulary::build(pairs).words(), (std::vector<std::string>{"<PAD>", "<SOS>", "<EOS>", "<UNK>", "a", "b", "c"}));
+    // b and c are seen once as sources, though their targets repeat them.
+    QCOMPARE(Vocabulary::build(pairs, 0, 2).words(), (std::vector<std::string>{"<PAD>", "<SOS>", "<EOS>", "<UNK>", "a"}));
+    QCOMPARE(Vocabulary::build(pairs, 0, 4).size(), 4);
 }
 
 QTEST_APPLESS_MAIN(TestDataset)
