@@ -3,6 +3,7 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/core/binaryio.h"
+#include "engine/core/configrecord.h"
 
 #include <map>
 #include <set>
@@ -10,22 +11,25 @@
 namespace checkpointformat {
 namespace {
 
-void writeDatasetConfig(BinaryWriter &w, const DatasetConfig &c)
+// Formats 1 to 3 wrote the configs field by field, by position. Read only, for the files they wrote.
+ModelConfig readOldModelConfig(BinaryReader &r, std::uint32_t version)
 {
-    w.u32(c.task == Task::Copy ? 1 : 0);
-    w.u32(std::uint32_t(c.words.size()));
-    for (const auto &word : c.words)
-        w.string(word);
-    w.string(c.corpusPath);
-    for (int v : {c.minLength, c.maxLength, c.trainSize, c.valSize, c.testSize, c.maxVocabulary, c.minCount})
-        w.i64(v);
-    w.f64(c.valFraction);
-    w.f64(c.testFraction);
-    w.u32(c.lowercase);
-    w.i64(std::int64_t(c.seed));
+    ModelConfig config;
+    config.embedSize = r.integer();
+    config.hiddenSize = r.integer();
+    config.layers = r.integer();
+    config.dropout = r.f64();
+    config.bidirectional = r.u32() != 0;
+    if (version >= 2) {
+        const std::string attention = r.string(64);
+        if (!parseAttention(attention, &config.attention))
+            throw CheckpointError("the checkpoint's attention variant '" + attention + "' is unknown");
+    }
+    config.pointer = version >= 3 && r.u32() != 0 ? PointerMode::On : PointerMode::Off;
+    return config;
 }
 
-DatasetConfig readDatasetConfig(BinaryReader &r)
+DatasetConfig readOldDatasetConfig(BinaryReader &r)
 {
     DatasetConfig c;
     c.task = r.u32() == 1 ? Task::Copy : Task::Reverse;
@@ -55,17 +59,7 @@ std::string shapeText(const std::vector<std::int64_t> &shape)
 std::string encode(const Seq2SeqModel &model)
 {
     BinaryWriter w;
-    const ModelConfig &c = model.config();
-    for (int v : {c.embedSize, c.hiddenSize, c.layers})
-        w.i64(v);
-    w.f64(c.dropout);
-    w.u32(c.bidirectional);
-    // The oldest version that holds the model, so older builds still read what they can use.
-    const unsigned version = c.usesPointer() ? 3 : c.attention == AttentionKind::Bahdanau ? 1 : 2;
-    if (version >= 2)
-        w.string(attentionName(c.attention));
-    if (version >= 3)
-        w.u32(1);  // the pointer
+    writeConfig(w, model.config(), modelConfigFields());
     const auto &words = model.vocabulary().words();
     w.u32(std::uint32_t(words.size()));
     for (const auto &word : words)
@@ -88,7 +82,7 @@ std::string encode(const Seq2SeqModel &model)
         w.floats(t.data_ptr<float>(), std::size_t(t.numel()));
     }
 
-    return signedfile::wrap(kSignature, version, w.bytes());
+    return signedfile::wrap(kSignature, kVersion, w.bytes());
 }
 
 Seq2SeqModel decode(const std::string &bytes)
@@ -104,18 +98,8 @@ Seq2SeqModel decode(const std::string &bytes)
 
     try {
         BinaryReader r(payload.data, payload.size);
-        ModelConfig config;
-        config.embedSize = r.integer();
-        config.hiddenSize = r.integer();
-        config.layers = r.integer();
-        config.dropout = r.f64();
-        config.bidirectional = r.u32() != 0;
-        if (version >= 2) {
-            const std::string attention = r.string(64);
-            if (!parseAttention(attention, &config.attention))
-                throw CheckpointError("the checkpoint's attention variant '" + attention + "' is unknown");
-        }
-        config.pointer = version >= 3 && r.u32() != 0 ? PointerMode::On : PointerMode::Off;
+        const ModelConfig config
+            = version >= 4 ? readConfig(r, modelConfigFields(), "model") : readOldModelConfig(r, version);
         const std::string problem = validate(config);
         if (!problem.empty())
             throw CheckpointError("the checkpoint's model settings are invalid: " + problem);
@@ -126,7 +110,7 @@ Seq2SeqModel decode(const std::string &bytes)
             || std::set<std::string>(words.begin(), words.end()).size() != words.size())
             throw CheckpointError("the checkpoint's vocabulary is invalid");
         Vocabulary vocabulary(std::vector<std::string>(words.begin() + 4, words.end()));
-        DatasetConfig dataset = readDatasetConfig(r);
+        DatasetConfig dataset = version >= 4 ? readDatasetConfig(r) : readOldDatasetConfig(r);
         std::vector<EpochStats> history(r.count(/*itemBytes=*/48, 1u << 20));
         for (EpochStats &e : history) {
             e.epoch = r.integer();

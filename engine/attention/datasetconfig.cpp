@@ -1,5 +1,7 @@
 #include "engine/attention/datasetconfig.h"
 
+#include "engine/core/configrecord.h"
+
 #include <climits>
 #include <sstream>
 
@@ -85,4 +87,21 @@ std::string validate(const DatasetConfig &c)
     else if (c.maxLength > 0 && c.maxLength < c.minLength)
         out << "maximum length " << c.maxLength << " is below the minimum length " << c.minLength;
     return out.str();
+}
+
+void writeDatasetConfig(BinaryWriter &w, const DatasetConfig &config)
+{
+    writeConfig(w, config, datasetConfigFields());
+    w.u32(std::uint32_t(config.words.size()));
+    for (const std::string &word : config.words)
+        w.string(word);
+}
+
+DatasetConfig readDatasetConfig(BinaryReader &r)
+{
+    DatasetConfig config = readConfig(r, datasetConfigFields(), "dataset");
+    config.words.resize(r.count(/*itemBytes=*/4, 1u << 24));
+    for (std::string &word : config.words)
+        word = r.string();
+    return config;
 }

@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+class BinaryReader;
+class BinaryWriter;
+
 enum class Task { Reverse, Copy };
 
 const char *taskName(Task task);
@@ -42,3 +45,8 @@ const std::vector<ConfigField<DatasetConfig>> &datasetConfigFields();
 
 // Empty when valid, otherwise a message naming the offending field.
 std::string validate(const DatasetConfig &config);
+
+// The config in a binary file (the checkpoint, the project): its table's fields, then `words`.
+// readDatasetConfig() throws BinaryFormatError when the data is damaged.
+void writeDatasetConfig(BinaryWriter &w, const DatasetConfig &config);
+DatasetConfig readDatasetConfig(BinaryReader &r);

@@ -4,6 +4,7 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/core/atomicfile.h"
 #include "engine/core/binaryio.h"
+#include "engine/core/configrecord.h"
 
 #include <fstream>
 
@@ -12,16 +13,6 @@ namespace {
 
 constexpr std::size_t kMaxFileBytes = std::size_t(4) << 30;
 constexpr std::size_t kEpochStatsBytes = 8 + 5 * 8;
-
-template <typename Config>
-Config readConfig(BinaryReader &r, const std::vector<ConfigField<Config>> &fields, const char *what)
-{
-    Config config;
-    const std::string problem = readFieldsText(r.block(), config, fields);
-    if (!problem.empty())
-        throw ProjectError(std::string("the project's ") + what + " settings are invalid: " + problem);
-    return config;
-}
 
 void writeHistory(BinaryWriter &w, const std::vector<EpochStats> &history)
 {
@@ -47,7 +38,7 @@ std::vector<EpochStats> readHistory(BinaryReader &r)
 void writeExperiment(BinaryWriter &w, const ExperimentRecord &e)
 {
     w.string(e.label);
-    w.string(fieldsText(e.model, modelConfigFields()));
+    writeConfig(w, e.model, modelConfigFields());
     w.i64(std::int64_t(e.seed));
     writeHistory(w, e.history);
     w.f64(e.testExactMatch);
@@ -90,12 +81,9 @@ std::string encode(const AttentionProject &p)
     if (!p.best)
         throw std::invalid_argument("a project needs a trained model");
     BinaryWriter w;
-    w.string(fieldsText(p.dataset, datasetConfigFields()));
-    w.u32(std::uint32_t(p.dataset.words.size()));
-    for (const std::string &word : p.dataset.words)
-        w.string(word);
-    w.string(fieldsText(p.model, modelConfigFields()));
-    w.string(fieldsText(p.training, trainingConfigFields()));
+    writeDatasetConfig(w, p.dataset);
+    writeConfig(w, p.model, modelConfigFields());
+    writeConfig(w, p.training, trainingConfigFields());
     w.i64(p.threadsUsed);
 
     w.u32(p.corpus.embedded);
@@ -138,10 +126,7 @@ AttentionProject decode(const std::string &bytes)
     try {
         BinaryReader r(payload.data, payload.size);
         AttentionProject p;
-        p.dataset = readConfig(r, datasetConfigFields(), "dataset");
-        p.dataset.words.resize(r.count(/*itemBytes=*/4));
-        for (std::string &word : p.dataset.words)
-            word = r.string();
+        p.dataset = readDatasetConfig(r);
         p.model = readConfig(r, modelConfigFields(), "model");
         p.training = readConfig(r, trainingConfigFields(), "training");
         p.threadsUsed = r.integer();

@@ -64,11 +64,13 @@ struct AttentionProject {
 };
 
 // The project file: signedfile's frame (signature, format version, CRC-32, length), then the payload. The
-// settings are written as fieldsText() so that every field of the config tables is kept; the best
-// model as a checkpoint (checkpointformat) and the weights as WeightHistory::encode() inside it.
+// settings are written through their field tables (engine/core/configrecord.h) so that every field
+// is kept; the best model as a checkpoint (checkpointformat) and the weights as
+// WeightHistory::encode() inside it. Format 2 is format 1 with a checkpoint of format 4 inside: its
+// version tells older builds that the project is newer, where they would call its model damaged.
 namespace projectfile {
 inline constexpr signedfile::Signature kSignature = {'A', 'T', 'N', 'S', 'P', 'R', 'O', 'J'};
-constexpr unsigned kVersion = 1;
+constexpr unsigned kVersion = 2;
 constexpr const char *kSuffix = "attnscope";
 constexpr int kMaxExperimentSeeds = 10;
 

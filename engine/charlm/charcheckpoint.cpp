@@ -2,15 +2,39 @@
 
 #include "engine/core/atomicfile.h"
 #include "engine/core/binaryio.h"
+#include "engine/core/configrecord.h"
 
-// The file: signedfile's frame, then the payload: model config, alphabet, every weight array (its
-// length first), training config, history.
 namespace charcheckpoint {
 namespace {
 
-constexpr unsigned kVersion = 1;
 constexpr uint32_t kLastCodePoint = 0x10FFFF;
 constexpr std::size_t kEpochBytes = 6 * 8;
+
+// Format 1 wrote the configs field by field, by position. Read only, for the files it wrote.
+CharModelConfig readOldModelConfig(BinaryReader &r)
+{
+    CharModelConfig config;
+    config.cell = RecurrentCell(r.choice(3, "cell"));
+    config.hidden = r.integer();
+    config.layers = r.integer();
+    config.embed = r.integer();
+    return config;
+}
+
+CharTrainingConfig readOldTrainingConfig(BinaryReader &r)
+{
+    CharTrainingConfig t;
+    t.seqLen = r.integer();
+    t.batch = r.integer();
+    t.lr = r.f64();
+    t.optimizer = CharOptimizer(r.choice(2, "optimiser"));
+    t.epochs = r.integer();
+    t.clip = r.f64();
+    t.val = r.f64();
+    t.seed = uint64_t(r.i64());
+    t.threads = r.integer();
+    return t;
+}
 
 }
 
@@ -21,9 +45,7 @@ std::string encode(const CharCheckpoint &checkpoint)
     if (!problem.empty())
         throw CharCheckpointError("cannot save the model: " + problem);
     BinaryWriter w;
-    w.u32(uint32_t(weights.config.cell));
-    for (int v : {weights.config.hidden, weights.config.layers, weights.config.embed})
-        w.i64(v);
+    writeConfig(w, weights.config, charModelFields());
     w.u32(uint32_t(weights.alphabet.size()));
     for (char32_t c : weights.alphabet)
         w.u32(uint32_t(c));
@@ -34,16 +56,7 @@ std::string encode(const CharCheckpoint &checkpoint)
     w.floatArray(weights.outputWeights);
     w.floatArray(weights.outputBias);
 
-    const CharTrainingConfig &t = checkpoint.training;
-    w.i64(t.seqLen);
-    w.i64(t.batch);
-    w.f64(t.lr);
-    w.u32(uint32_t(t.optimizer));
-    w.i64(t.epochs);
-    w.f64(t.clip);
-    w.f64(t.val);
-    w.i64(int64_t(t.seed));
-    w.i64(t.threads);
+    writeConfig(w, checkpoint.training, charTrainingFields());
 
     w.u32(uint32_t(checkpoint.history.size()));
     for (const CharEpoch &e : checkpoint.history) {
@@ -71,10 +84,7 @@ CharCheckpoint decode(const std::string &bytes)
         CharCheckpoint checkpoint;
         CharWeights &weights = checkpoint.weights;
         CharModelConfig &config = weights.config;
-        config.cell = RecurrentCell(r.choice(3, "cell"));
-        config.hidden = r.integer();
-        config.layers = r.integer();
-        config.embed = r.integer();
+        config = payload.version >= 2 ? readConfig(r, charModelFields(), "model") : readOldModelConfig(r);
         const std::string problem = validate(config);
         if (!problem.empty())
             throw CharCheckpointError("the checkpoint's model settings are invalid: " + problem);
@@ -113,15 +123,7 @@ CharCheckpoint decode(const std::string &bytes)
             throw CharCheckpointError("the checkpoint's weights are inconsistent: " + sizes);
 
         CharTrainingConfig &t = checkpoint.training;
-        t.seqLen = r.integer();
-        t.batch = r.integer();
-        t.lr = r.f64();
-        t.optimizer = CharOptimizer(r.choice(2, "optimiser"));
-        t.epochs = r.integer();
-        t.clip = r.f64();
-        t.val = r.f64();
-        t.seed = uint64_t(r.i64());
-        t.threads = r.integer();
+        t = payload.version >= 2 ? readConfig(r, charTrainingFields(), "training") : readOldTrainingConfig(r);
         const std::string training = validate(t);
         if (!training.empty())
             throw CharCheckpointError("the checkpoint's training settings are invalid: " + training);

@@ -20,8 +20,13 @@ struct CharCheckpointError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The file: signedfile's frame, then the payload: model config, alphabet, every weight array (its
+// length first), training config, history. Since format 2 the configs are written through their
+// field tables (engine/core/configrecord.h), so every field is kept; format 1 wrote them field by
+// field, and is still read.
 namespace charcheckpoint {
 inline constexpr signedfile::Signature kSignature = {'A', 'T', 'N', 'S', 'C', 'H', 'A', 'R'};
+constexpr unsigned kVersion = 2;
 std::string encode(const CharCheckpoint &checkpoint);
 // Throws CharCheckpointError saying what is wrong: not a checkpoint, another AttnScope file, a
 // newer format, damaged.

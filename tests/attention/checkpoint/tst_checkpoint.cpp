@@ -1,5 +1,7 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/core/binaryio.h"
+#include "tests/common/configtablechecks.h"
+#include "tests/common/oldcheckpointformat.h"
 
 #include <QtTest>
 
@@ -13,6 +15,9 @@ class TestCheckpoint : public QObject
 private slots:
     void initTestCase();
     void roundTripGivesIdenticalOutputs();
+    void everyFieldRoundTrips();
+    void olderFormatsStillLoad_data();
+    void olderFormatsStillLoad();
     void truncatedAtEveryTenthFails_data();
     void truncatedAtEveryTenthFails();
     void damagedFilesFail_data();
@@ -71,6 +76,45 @@ void TestCheckpoint::roundTripGivesIdenticalOutputs()
     QCOMPARE(b.datasetConfig.words, (std::vector<std::string>{"a", "b", "c"}));
     QCOMPARE(int(b.history.size()), 1);
     QCOMPARE(b.history[0].samplesPerSecond, 400.0);
+}
+
+// Every setting the tables hold, and the dataset's words, come back from the file.
+void TestCheckpoint::everyFieldRoundTrips()
+{
+    const Seq2SeqModel model = changedModel();
+    checkDiffersFromDefaults(model.config(), modelConfigFields());
+    checkDiffersFromDefaults(model.datasetConfig, datasetConfigFields());
+    const std::string path = m_dir.filePath("changed.ckpt").toStdString();
+    model.save(path);
+    compareModels(Seq2SeqModel::load(path), model);
+}
+
+void TestCheckpoint::olderFormatsStillLoad_data()
+{
+    QTest::addColumn<int>("format");
+    QTest::addColumn<int>("attention");
+    QTest::addColumn<bool>("pointer");
+    QTest::newRow("format 1, Bahdanau") << 1 << int(AttentionKind::Bahdanau) << false;
+    QTest::newRow("format 2, Luong general") << 2 << int(AttentionKind::LuongGeneral) << false;
+    QTest::newRow("format 3, location and the pointer") << 3 << int(AttentionKind::Location) << true;
+}
+
+// Files of the formats that wrote the configs field by field open as they were saved.
+void TestCheckpoint::olderFormatsStillLoad()
+{
+    QFETCH(int, format);
+    QFETCH(int, attention);
+    QFETCH(bool, pointer);
+    Seq2SeqModel changed = changedModel();
+    ModelConfig config = changed.config();
+    config.attention = AttentionKind(attention);
+    config.pointer = pointer ? PointerMode::On : PointerMode::Off;
+    Seq2SeqModel model(config, changed.vocabulary(), 9);
+    model.datasetConfig = changed.datasetConfig;
+    model.history = changed.history;
+    const std::string bytes = oldFormatCheckpoint(model, unsigned(format));
+    QCOMPARE(int(bytes[8]), format);
+    compareModels(checkpointformat::decode(bytes), model);
 }
 
 void TestCheckpoint::truncatedAtEveryTenthFails_data()
@@ -136,15 +180,58 @@ void TestCheckpoint::damagedFilesFail()
 namespace {
 // The header: 8-byte signature, u32 version, u32 CRC-32 and i64 length of the payload after it.
 constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 8;
-// The payload starts with embed, hidden and layers (i64), dropout (f64), bidirectional (u32),
-// then the vocabulary: a u32 count and length-prefixed words.
-constexpr std::size_t kHiddenAt = 8;
-constexpr std::size_t kWordsAt = 3 * 8 + 8 + 4;
 
 template <typename T>
 void put(std::string &bytes, std::size_t at, T value)
 {
     std::memcpy(&bytes[at], &value, sizeof value);
+}
+
+// The payload starts with the model's settings: a u32 length and "key=value" lines.
+std::string modelSettings(const std::string &payload)
+{
+    std::uint32_t length;
+    std::memcpy(&length, payload.data(), sizeof length);
+    return payload.substr(4, length);
+}
+
+std::string withModelSettings(const std::string &payload, const std::string &settings)
+{
+    BinaryWriter w;
+    w.string(settings);
+    return w.bytes() + payload.substr(4 + modelSettings(payload).size());
+}
+
+// A model whose every stored setting is off its default: the model's from a small base, so that
+// the weights stay few.
+Seq2SeqModel changedModel()
+{
+    ModelConfig base;
+    base.embedSize = 8;
+    base.hiddenSize = 12;
+    base.layers = 1;
+    Seq2SeqModel model(changedConfig(modelConfigFields(), base), Vocabulary({"a", "b", "c"}), 9);
+    model.datasetConfig = changedConfig(datasetConfigFields());
+    model.datasetConfig.maxLength = 12;  // auto (0) plus 2 would be below the changed minimum length
+    model.datasetConfig.words = {"a", "b", "c", "d"};
+    model.history = {{1, 2.5, 2.0, 0.25, 3.0, 400.0}, {2, 1.75, 1.5, 0.5, 2.75, 410.5}};
+    return model;
+}
+
+void compareModels(const Seq2SeqModel &loaded, const Seq2SeqModel &saved)
+{
+    compareFields(loaded.config(), saved.config(), modelConfigFields());
+    compareFields(loaded.datasetConfig, saved.datasetConfig, datasetConfigFields());
+    QCOMPARE(loaded.datasetConfig.words, saved.datasetConfig.words);
+    QCOMPARE(loaded.vocabulary().words(), saved.vocabulary().words());
+    QCOMPARE(loaded.history.size(), saved.history.size());
+    for (std::size_t i = 0; i < saved.history.size(); ++i) {
+        QCOMPARE(loaded.history[i].epoch, saved.history[i].epoch);
+        QCOMPARE(loaded.history[i].samplesPerSecond, saved.history[i].samplesPerSecond);
+    }
+    const DecodedSentence x = saved.reverse("a b c b"), y = loaded.reverse("a b c b");
+    QCOMPARE(y.outputTokens, x.outputTokens);
+    QCOMPARE(y.attention, x.attention);
 }
 }
 
@@ -152,7 +239,7 @@ void put(std::string &bytes, std::size_t at, T value)
 std::string TestCheckpoint::withValidHeader(const std::string &payload)
 {
     BinaryWriter header;
-    header.u32(1);
+    header.u32(checkpointformat::kVersion);
     header.u32(crc32(payload.data(), payload.size()));
     header.i64(std::int64_t(payload.size()));
     return "ATNSCKPT" + header.bytes() + payload;
@@ -163,6 +250,8 @@ void TestCheckpoint::damagedContentFails_data()
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("message");
     QTest::newRow("another model size") << "hidden" << "in its model";
+    QTest::newRow("unknown setting") << "setting" << "the model settings are invalid: unknown setting 'hiddn'";
+    QTest::newRow("setting out of range") << "range" << "the model settings are invalid: layers expects";
     QTest::newRow("another vocabulary") << "extra word" << "in its model";
     QTest::newRow("duplicate word") << "duplicate" << "vocabulary is invalid";
     QTest::newRow("word count beyond the file") << "count" << "malformed";
@@ -175,23 +264,34 @@ void TestCheckpoint::damagedContentFails()
     QFETCH(QString, message);
     std::string payload = read(m_good).substr(kHeaderSize);
     QCOMPARE(withValidHeader(payload), read(m_good));
-    // The words are <PAD> <SOS> <EOS> <UNK> a b c: four 5-letter words, then three 1-letter ones.
-    const std::size_t lastWord = kWordsAt + 4 + 4 * (4 + 5) + 2 * (4 + 1);
+    const std::string settings = modelSettings(payload);
+    QVERIFY2(settings.find("\nhidden=12\n") != std::string::npos, settings.c_str());
+    // Then the vocabulary, a u32 count and <PAD> <SOS> <EOS> <UNK> a b c: four 5-letter words and
+    // three 1-letter ones.
+    const std::size_t wordsAt = 4 + settings.size();
+    const std::size_t lastWord = wordsAt + 4 + 4 * (4 + 5) + 2 * (4 + 1);
     QCOMPARE(payload.substr(lastWord, 5), std::string("\x01\0\0\0c", 5));
+    const auto replaced = [&settings](const std::string &from, const std::string &to) {
+        std::string s = settings;
+        return s.replace(s.find(from), from.size(), to);
+    };
     if (kind == "hidden") {
-        put<std::int64_t>(payload, kHiddenAt, 16);  // tensors made for 12
+        payload = withModelSettings(payload, replaced("hidden=12", "hidden=16"));  // tensors made for 12
+    } else if (kind == "setting") {
+        payload = withModelSettings(payload, replaced("hidden=", "hiddn="));
+    } else if (kind == "range") {
+        payload = withModelSettings(payload, replaced("layers=2", "layers=80"));
     } else if (kind == "extra word") {
-        put<std::uint32_t>(payload, kWordsAt, 8);
+        put<std::uint32_t>(payload, wordsAt, 8);
         payload.insert(lastWord + 5, std::string("\x01\0\0\0d", 5));
     } else if (kind == "duplicate") {
         payload[lastWord + 4] = 'a';
     } else if (kind == "count") {
-        put<std::uint32_t>(payload, kWordsAt, 0xFFFFFF);
+        put<std::uint32_t>(payload, wordsAt, 0xFFFFFF);
     } else if (kind == "huge") {
         // Built as claimed, this model would need gigabytes; it must be refused before that.
-        for (std::size_t field = 0; field < 2; ++field)
-            put<std::int64_t>(payload, field * 8, 4096);
-        put<std::int64_t>(payload, 16, 8);
+        payload = withModelSettings(
+            payload, replaced("embed=8\nhidden=12\nlayers=2", "embed=4096\nhidden=4096\nlayers=8"));
     }
     try {
         Seq2SeqModel::load(write("damaged.ckpt", withValidHeader(payload)));

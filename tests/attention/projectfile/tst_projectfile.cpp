@@ -2,6 +2,8 @@
 #include "engine/attention/projectfile.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/core/binaryio.h"
+#include "tests/common/configtablechecks.h"
+#include "tests/common/oldcheckpointformat.h"
 
 #include <QtTest>
 
@@ -16,6 +18,8 @@ class TestProjectFile : public QObject
 private slots:
     void initTestCase();
     void roundTripKeepsEveryField();
+    void everySettingRoundTrips();
+    void formatOneStillOpens();
     void longTextsRoundTrip();
     void savedFileLoadsBack();
     void corpusIsEmbeddedOrChecked();
@@ -38,10 +42,10 @@ namespace {
 
 constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 8;
 
-std::string withValidHeader(const std::string &payload)
+std::string withValidHeader(const std::string &payload, std::uint32_t version = projectfile::kVersion)
 {
     BinaryWriter header;
-    header.u32(projectfile::kVersion);
+    header.u32(version);
     header.u32(crc32(payload.data(), payload.size()));
     header.i64(std::int64_t(payload.size()));
     return "ATNSPROJ" + header.bytes() + payload;
@@ -167,6 +171,48 @@ void TestProjectFile::roundTripKeepsEveryField()
     QCOMPARE(p.sentence, std::string("a b c"));
     QCOMPARE(p.selectedRow, 2);
     QCOMPARE(p.selectedColumn, 1);
+}
+
+// Every field of every table comes back, in the project's settings and in an experiment's.
+void TestProjectFile::everySettingRoundTrips()
+{
+    AttentionProject p = fullProject();
+    p.dataset = changedConfig(datasetConfigFields());
+    p.dataset.maxLength = 12;  // auto (0) plus 2 would be below the changed minimum length
+    p.dataset.words = {"x", "y"};
+    p.model = changedConfig(modelConfigFields());
+    p.training = changedConfig(trainingConfigFields());
+    p.experiments[1].model = p.model;
+    checkDiffersFromDefaults(p.dataset, datasetConfigFields());
+    checkDiffersFromDefaults(p.model, modelConfigFields());
+    checkDiffersFromDefaults(p.training, trainingConfigFields());
+    const AttentionProject back = projectfile::decode(projectfile::encode(p));
+    compareFields(back.dataset, p.dataset, datasetConfigFields());
+    QCOMPARE(back.dataset.words, p.dataset.words);
+    compareFields(back.model, p.model, modelConfigFields());
+    compareFields(back.training, p.training, trainingConfigFields());
+    compareFields(back.experiments[1].model, p.model, modelConfigFields());
+    compareFields(back.experiments[0].model, p.experiments[0].model, modelConfigFields());
+}
+
+// A project of format 1 holds its model in a checkpoint of format 1 to 3; it opens as it was saved.
+void TestProjectFile::formatOneStillOpens()
+{
+    const std::string checkpoint = checkpointformat::encode(*m_project.best);
+    std::string payload = m_bytes.substr(kHeaderSize);
+    const std::size_t at = payload.find(checkpoint);
+    QVERIFY(at != std::string::npos);
+    BinaryWriter old;
+    old.string(oldFormatCheckpoint(*m_project.best, 2));
+    payload.replace(at - 4, 4 + checkpoint.size(), old.bytes());
+    const AttentionProject p = projectfile::decode(withValidHeader(payload, 1));
+    compareFields(p.dataset, m_project.dataset, datasetConfigFields());
+    compareFields(p.model, m_project.model, modelConfigFields());
+    compareFields(p.training, m_project.training, trainingConfigFields());
+    QCOMPARE(p.best->config().attention, AttentionKind::LuongGeneral);
+    QCOMPARE(p.best->reverse("a b c b").attention, m_project.best->reverse("a b c b").attention);
+    QCOMPARE(p.weights.epochs(), (std::vector<int>{1, 2}));
+    QCOMPARE(p.sentence, m_project.sentence);
 }
 
 // Whatever the window lets one type is read back: a project that saves must open.

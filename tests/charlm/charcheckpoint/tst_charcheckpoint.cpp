@@ -1,6 +1,7 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/charlm/charcheckpoint.h"
 #include "engine/core/binaryio.h"
+#include "tests/common/configtablechecks.h"
 #include "tests/common/randomcharweights.h"
 
 #include <QtTest>
@@ -14,8 +15,11 @@ class TestCharCheckpoint : public QObject
 {
     Q_OBJECT
 private slots:
+    void configTablesAreSound();
     void roundTripsExactly_data();
     void roundTripsExactly();
+    void everyFieldRoundTrips();
+    void formatOneStillLoads();
     void refusesWhatIsNotACharacterCheckpoint_data();
     void refusesWhatIsNotACharacterCheckpoint();
     void refusesTheAttentionLabsCheckpoint();
@@ -119,11 +123,50 @@ QString refusal(const std::string &bytes)
     return "accepted";
 }
 
+// `checkpoint` as format 1 wrote it, the configs field by field: the encoder of that version, kept
+// to make its files.
+std::string formatOneBytes(const CharCheckpoint &checkpoint)
+{
+    const CharWeights &weights = checkpoint.weights;
+    BinaryWriter w;
+    w.u32(uint32_t(weights.config.cell));
+    for (int v : {weights.config.hidden, weights.config.layers, weights.config.embed})
+        w.i64(v);
+    w.u32(uint32_t(weights.alphabet.size()));
+    for (char32_t c : weights.alphabet)
+        w.u32(uint32_t(c));
+    w.floatArray(weights.embedding);
+    for (const CharLayerWeights &layer : weights.layers)
+        for (const std::vector<float> *values :
+             {&layer.inputWeights, &layer.hiddenWeights, &layer.inputBias, &layer.hiddenBias})
+            w.floatArray(*values);
+    w.floatArray(weights.outputWeights);
+    w.floatArray(weights.outputBias);
+    const CharTrainingConfig &t = checkpoint.training;
+    w.i64(t.seqLen);
+    w.i64(t.batch);
+    w.f64(t.lr);
+    w.u32(uint32_t(t.optimizer));
+    w.i64(t.epochs);
+    w.f64(t.clip);
+    w.f64(t.val);
+    w.i64(int64_t(t.seed));
+    w.i64(t.threads);
+    w.u32(uint32_t(checkpoint.history.size()));
+    for (const CharEpoch &e : checkpoint.history) {
+        w.i64(e.epoch);
+        for (double v : {e.trainBitsPerChar, e.validationBitsPerChar, e.seconds, e.charsPerSecond})
+            w.f64(v);
+        w.i64(e.iteration);
+    }
+    return signedfile::wrap(charcheckpoint::kSignature, 1, w.bytes());
+}
+
 // `bytes` with its payload replaced by `payload` and a header that matches it.
 std::string withPayload(const std::string &bytes, const std::string &payload)
 {
     BinaryWriter header;
-    header.u32(1);
+    header.u32(charcheckpoint::kVersion);
     header.u32(crc32(payload.data(), payload.size()));
     header.i64(int64_t(payload.size()));
     return bytes.substr(0, 8) + header.bytes() + payload;
@@ -131,6 +174,29 @@ std::string withPayload(const std::string &bytes, const std::string &payload)
 
 constexpr std::size_t kHeader = 24;
 
+// The payload starts with the model's settings: a u32 length and "key=value" lines.
+std::string modelSettings(const std::string &payload)
+{
+    uint32_t length;
+    std::memcpy(&length, payload.data(), sizeof length);
+    return payload.substr(4, length);
+}
+
+std::string withModelSettings(const std::string &payload, const std::string &settings)
+{
+    BinaryWriter w;
+    w.string(settings);
+    return w.bytes() + payload.substr(4 + modelSettings(payload).size());
+}
+
+}
+
+void TestCharCheckpoint::configTablesAreSound()
+{
+    checkTable(charModelFields());
+    checkTable(charTrainingFields());
+    checkAddedFieldIsStored(charModelFields());
+    checkAddedFieldIsStored(charTrainingFields());
 }
 
 void TestCharCheckpoint::roundTripsExactly_data()
@@ -158,6 +224,36 @@ void TestCharCheckpoint::roundTripsExactly()
     QCOMPARE(charcheckpoint::encode(loadCharCheckpoint(path)), charcheckpoint::encode(original));
 }
 
+// Every setting the tables hold comes back from the file.
+void TestCharCheckpoint::everyFieldRoundTrips()
+{
+    CharModelConfig base;
+    base.hidden = 6;
+    base.embed = 5;
+    CharCheckpoint c = sampleCheckpoint(RecurrentCell::Gru, 1, 0);
+    const CharModelConfig model = changedConfig(charModelFields(), base);
+    c.weights = randomCharWeights(model, kAlphabet, 5);
+    c.training = changedConfig(charTrainingFields());
+    checkDiffersFromDefaults(c.weights.config, charModelFields());
+    checkDiffersFromDefaults(c.training, charTrainingFields());
+    const CharCheckpoint back = charcheckpoint::decode(charcheckpoint::encode(c));
+    compareFields(back.weights.config, c.weights.config, charModelFields());
+    compareFields(back.training, c.training, charTrainingFields());
+    compareCheckpoints(c, back);
+}
+
+// A file of format 1, which wrote the configs field by field, opens as it was saved.
+void TestCharCheckpoint::formatOneStillLoads()
+{
+    const CharCheckpoint original = sampleCheckpoint(RecurrentCell::Lstm, 2, 3);
+    const std::string bytes = formatOneBytes(original);
+    QCOMPARE(int(bytes[8]), 1);
+    const CharCheckpoint loaded = charcheckpoint::decode(bytes);
+    compareFields(loaded.weights.config, original.weights.config, charModelFields());
+    compareFields(loaded.training, original.training, charTrainingFields());
+    compareCheckpoints(original, loaded);
+}
+
 void TestCharCheckpoint::refusesWhatIsNotACharacterCheckpoint_data()
 {
     const std::string good = charcheckpoint::encode(sampleCheckpoint(RecurrentCell::Gru, 2, 5));
@@ -172,8 +268,8 @@ void TestCharCheckpoint::refusesWhatIsNotACharacterCheckpoint_data()
     row("truncated", good.substr(0, good.size() - 9), "truncated");
     row("extra bytes", good + "x", "extra bytes");
     std::string newer = good;
-    newer[8] = 2;
-    row("newer format", newer, "newer AttnScope (format 2)");
+    newer[8] = char(charcheckpoint::kVersion + 1);
+    row("newer format", newer, "newer AttnScope (format 3)");
     std::string zero = good;
     zero[8] = 0;
     row("format 0", zero, "format version is invalid");
@@ -228,28 +324,27 @@ void TestCharCheckpoint::refusesSizesTheFileCannotHold()
 {
     const std::string good = charcheckpoint::encode(sampleCheckpoint(RecurrentCell::Gru, 1, 0));
     std::string payload = good.substr(kHeader);
-    // The payload starts: cell (4 bytes), hidden, layers, embed (8 each), the alphabet's size (4).
-    const auto setI64 = [&](std::string &p, std::size_t offset, int64_t v) { std::memcpy(&p[offset], &v, 8); };
+    // The payload starts with the model's settings, then the alphabet's size (4 bytes) and characters.
+    const std::string settings = modelSettings(payload);
+    QCOMPARE(QString::fromStdString(settings), QStringLiteral("cell=gru\nhidden=6\nlayers=1\nembed=0\n"));
+    const std::size_t alphabetAt = 4 + settings.size();
     const auto setU32 = [&](std::string &p, std::size_t offset, uint32_t v) { std::memcpy(&p[offset], &v, 4); };
 
-    std::string big = payload;
-    setI64(big, 4, 2048);
-    setI64(big, 12, 4);
+    const std::string big = withModelSettings(payload, "cell=gru\nhidden=2048\nlayers=4\nembed=0\n");
     QVERIFY2(refusal(withPayload(good, big)).contains("too few weights"), qPrintable(refusal(withPayload(good, big))));
-    std::string absurd = payload;
-    setI64(absurd, 4, 5000);
+    const std::string absurd = withModelSettings(payload, "cell=gru\nhidden=5000\nlayers=1\nembed=0\n");
     QVERIFY2(refusal(withPayload(good, absurd)).contains("model settings are invalid"),
              qPrintable(refusal(withPayload(good, absurd))));
     std::string alphabet = payload;
-    setU32(alphabet, 28, 0xFFFFFFF0u);
+    setU32(alphabet, alphabetAt, 0xFFFFFFF0u);
     QVERIFY2(refusal(withPayload(good, alphabet)).contains("malformed"), qPrintable(refusal(withPayload(good, alphabet))));
-    std::string cell = payload;
-    setU32(cell, 0, 7);
-    QVERIFY2(refusal(withPayload(good, cell)).contains("unknown cell"), qPrintable(refusal(withPayload(good, cell))));
+    const std::string cell = withModelSettings(payload, "cell=tanh\nhidden=6\nlayers=1\nembed=0\n");
+    QVERIFY2(refusal(withPayload(good, cell)).contains("cell must be 'rnn', 'gru' or 'lstm', got 'tanh'"),
+             qPrintable(refusal(withPayload(good, cell))));
     // The first character made larger than the second: not sorted.
     std::string order = payload;
-    setU32(order, 32, 0x41);
-    setU32(order, 36, 0x40);
+    setU32(order, alphabetAt + 4, 0x41);
+    setU32(order, alphabetAt + 8, 0x40);
     QVERIFY2(refusal(withPayload(good, order)).contains("sorted"), qPrintable(refusal(withPayload(good, order))));
     QVERIFY2(refusal(withPayload(good, payload + "tail")).contains("unexpected bytes"),
              qPrintable(refusal(withPayload(good, payload + "tail"))));
