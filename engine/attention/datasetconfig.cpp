@@ -1,8 +1,8 @@
 #include "engine/attention/datasetconfig.h"
 
 #include "engine/core/configrecord.h"
+#include "engine/core/trainingfields.h"
 
-#include <climits>
 #include <sstream>
 
 const char *taskName(Task task)
@@ -67,7 +67,7 @@ const std::vector<ConfigField<DatasetConfig>> &datasetConfigFields()
                                    "Words seen fewer times than this in the training split become <UNK>; auto: 2 "
                                    "for a corpus file, 1 for generated sentences.",
                                    "auto"),
-        integerField<&D::seed>("data-seed", "data seed", 0, INT_MAX,
+        integerField<&D::seed>("data-seed", "data seed", 0, kMaxSeed,
                                "Seeds the sentences and their split: the same seed and settings always give the same "
                                "data."),
     };

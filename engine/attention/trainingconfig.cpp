@@ -1,8 +1,6 @@
 #include "engine/attention/trainingconfig.h"
 
-#include <algorithm>
-#include <climits>
-#include <thread>
+#include "engine/core/trainingfields.h"
 
 const std::vector<ConfigField<TrainingConfig>> &trainingConfigFields()
 {
@@ -30,9 +28,8 @@ const std::vector<ConfigField<TrainingConfig>> &trainingConfigFields()
                                      "size: many small steps while the model is far off, then larger batches, "
                                      "which train faster.",
                                      "the batch size"),
-        integerField<&T::epochs>("epochs", "epochs", 1, 100000,
-                                 "Passes over the training sentences, at most: early stopping may end training "
-                                 "sooner."),
+        epochsField<&T::epochs>("Passes over the training sentences, at most: early stopping may end training "
+                                "sooner."),
         realField<&T::teacherForcing>("teacher-forcing", "teacher forcing", 0, 1, 0.05,
                                       "Probability that the decoder is fed the correct previous word while training "
                                       "instead of its own guess."),
@@ -47,13 +44,10 @@ const std::vector<ConfigField<TrainingConfig>> &trainingConfigFields()
                                        "copy unknown words through attention."),
         integerField<&T::patience>("patience", "early-stop patience", 0, 100000,
                                    "Stop after this many epochs without a better validation loss.", "never"),
-        integerField<&T::seed>("seed", "seed", 0, INT_MAX,
-                               "Seeds the initial weights and the batch order: the same seed and settings train the "
-                               "same model."),
-        integerField<&T::threads>("threads", "threads", 0, 1024,
-                                  "CPU threads for training; all cores is fastest but slows the rest of the "
-                                  "computer.",
-                                  "all cores"),
+        seedField<&T::seed>("Seeds the initial weights and the batch order: the same seed and settings train the "
+                            "same model."),
+        threadsField<&T::threads>("CPU threads for training; all cores is fastest but slows the rest of the "
+                                  "computer."),
     };
     return fields;
 }
@@ -65,5 +59,5 @@ std::string validate(const TrainingConfig &c)
 
 int trainingThreads(const TrainingConfig &config)
 {
-    return config.threads > 0 ? config.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+    return resolvedThreads(config.threads);
 }

@@ -32,7 +32,7 @@ struct TrainingConfig {
     double unknownWordRate = 0.02;  // source words replaced by <UNK> in training, so UNK copying is learnt
     int patience = 5;            // epochs without a better validation loss before stopping; 0: never
     std::uint64_t seed = 42;
-    int threads = 0;             // 0: all cores
+    int threads = 0;             // 0: all cores (resolvedThreads())
     std::string checkpointPath;  // best model (by validation loss) is saved here when set
 };
 

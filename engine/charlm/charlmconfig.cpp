@@ -1,5 +1,7 @@
 #include "engine/charlm/charlmconfig.h"
 
+#include "engine/core/trainingfields.h"
+
 const std::vector<ConfigField<CharModelConfig>> &charModelFields()
 {
     using C = CharModelConfig;
@@ -32,7 +34,7 @@ const std::vector<ConfigField<CharTrainingConfig>> &charTrainingFields()
         realField<&C::lr>("lr", "learning rate", 1e-6, 1, 5e-4, "The optimiser's step size."),
         choiceField<&C::optimizer>("optimizer", "optimiser", {"adam", "adagrad"},
                                    "Adam (the reference script's) or Adagrad (the classic minimal char-RNN's)."),
-        integerField<&C::epochs>("epochs", "epochs", 1, 100000, "Passes over the training text."),
+        epochsField<&C::epochs>("Passes over the training text."),
         realField<&C::clip>("clip", "gradient clipping", 0, 1000, 0.5,
                             "The largest global norm of the gradient; larger ones are scaled down to it, so "
                             "that one exploding window cannot wreck the weights.",
@@ -41,11 +43,9 @@ const std::vector<ConfigField<CharTrainingConfig>> &charTrainingFields()
                            "The share of the text held out at its end to measure how well the model does on "
                            "text it has not trained on; a text too short to spare it has none.",
                            "none"),
-        integerField<&C::seed>("seed", "seed", 0, 2147483647.0,
-                               "Seeds the initial weights and the sampling: one thread, the same seed and "
-                               "settings train the same model."),
-        integerField<&C::threads>("threads", "threads", 1, 64,
-                                  "Training threads, each on its own share of the streams."),
+        seedField<&C::seed>("Seeds the initial weights and the sampling: one thread, the same seed and settings "
+                            "train the same model."),
+        threadsField<&C::threads>("Training threads, each on its own share of the streams."),
     };
     return fields;
 }

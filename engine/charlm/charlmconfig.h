@@ -28,7 +28,7 @@ struct CharTrainingConfig {
     double clip = 1.0;   // global gradient norm; 0: off
     double val = 0.05;   // share of the text held out at its end
     uint64_t seed = 0;
-    int threads = 2;
+    int threads = 2;     // 0: all cores (resolvedThreads())
 };
 
 const std::vector<ConfigField<CharModelConfig>> &charModelFields();

@@ -6,6 +6,7 @@
 #include "engine/core/gradientclipping.h"
 #include "engine/core/runtime.h"
 #include "engine/core/torchapi.h"
+#include "engine/core/trainingfields.h"
 #include "engine/fast/parallelfor.h"
 #include "engine/fast/singlethreadscope.h"
 #include "engine/fast/vectorsum.h"
@@ -76,6 +77,7 @@ struct StreamShare {
 struct CharTrainer::Impl {
     CharModelConfig model;
     CharTrainingConfig training;
+    int threads = 1;  // training.threads, with 0 resolved to every core
     std::u32string alphabet;
     std::vector<int32_t> ids;
     int64_t trainLength = 0;
@@ -103,6 +105,7 @@ struct CharTrainer::Impl {
 CharTrainer::Impl::Impl(const CharText &text, const CharModelConfig &modelConfig, const CharTrainingConfig &trainingConfig)
     : model(modelConfig)
     , training(trainingConfig)
+    , threads(resolvedThreads(trainingConfig.threads))
     , alphabet(text.alphabet)
     , ids(text.ids)
     , trainLength(text.trainLength)
@@ -133,9 +136,9 @@ CharTrainer::Impl::Impl(const CharText &text, const CharModelConfig &modelConfig
         offset += size;
     }
     if (training.optimizer == CharOptimizer::Adam)
-        adam = std::make_unique<Adam>(parameters, Adam::Options{training.lr, 0.9, 0.999, 1e-8, 0.0, training.threads});
+        adam = std::make_unique<Adam>(parameters, Adam::Options{training.lr, 0.9, 0.999, 1e-8, 0.0, threads});
     else
-        adagrad = std::make_unique<Adagrad>(parameters, Adagrad::Options{training.lr, 1e-10, training.threads});
+        adagrad = std::make_unique<Adagrad>(parameters, Adagrad::Options{training.lr, 1e-10, threads});
 }
 
 CharParameterView<const float> CharTrainer::Impl::view() const
@@ -213,7 +216,7 @@ CharTrainer::Impl::EpochReader::EpochReader(const Impl &impl)
         streamTargets.push_back(
             std::clamp<int64_t>(streams.targetsPerEpoch - s * streams.streamLength, 0, streams.streamLength));
     const int seqLen = m.training.seqLen;
-    const int parts = std::max(1, std::min(m.training.threads, streams.streams));
+    const int parts = std::max(1, std::min(m.threads, streams.streams));
     shares.resize(static_cast<size_t>(parts));
     for (int part = 0; part < parts; ++part) {
         const auto [first, end] = partRange(streams.streams, part, parts);
@@ -286,7 +289,7 @@ double CharTrainer::Impl::EpochReader::gradients(int64_t targets)
     // each thread taking a run of the values.
     float *sum = m.gradients.data_ptr<float>();
     const int64_t count = m.values.numel();
-    const int parts = partsFor(count, kValuesPerStartedThread, m.training.threads);
+    const int parts = partsFor(count, kValuesPerStartedThread, m.threads);
     std::vector<double> squares(static_cast<size_t>(parts));
     parallelFor(
         parts,

@@ -1,5 +1,7 @@
 #include "engine/word2vec/word2vecconfig.h"
 
+#include "engine/core/trainingfields.h"
+
 const std::vector<ConfigField<CorpusConfig>> &corpusFields()
 {
     using C = CorpusConfig;
@@ -39,14 +41,12 @@ const std::vector<ConfigField<Word2VecConfig>> &word2vecFields()
         realField<&C::noiseExponent>("noise-exponent", "noise exponent", 0, 1, 0.05,
                                      "Noise words are drawn in proportion to count^exponent: 1 follows the word "
                                      "counts, 0 is uniform, and word2vec's 0.75 lifts rare words a little."),
-        integerField<&C::epochs>("epochs", "epochs", 1, 10000, "Passes over the corpus."),
+        epochsField<&C::epochs>("Passes over the corpus."),
         realField<&C::alpha>("alpha", "learning rate", 1e-5, 1, 0.005,
                              "The starting step size; it falls linearly to 1e-4 of this by the end of training."),
-        integerField<&C::seed>("seed", "seed", 0, 2147483647.0,
-                               "Seeds the initial vectors, the windows, the noise words and the subsampling: with "
-                               "one thread the same seed and settings train the same vectors."),
-        integerField<&C::threads>("threads", "threads", 1, 64,
-                                  "Training threads, each on its own share of the lines; they update the shared "
+        seedField<&C::seed>("Seeds the initial vectors, the windows, the noise words and the subsampling: with one "
+                            "thread the same seed and settings train the same vectors."),
+        threadsField<&C::threads>("Training threads, each on its own share of the lines; they update the shared "
                                   "vectors without locks, as word2vec does, so results vary slightly above one."),
     };
     return fields;

@@ -25,7 +25,7 @@ struct Word2VecConfig {
     int epochs = 100;
     double alpha = 0.025;        // start learning rate, decayed linearly to alpha * 1e-4
     uint64_t seed = 1;
-    int threads = 2;
+    int threads = 2;             // 0: all cores (resolvedThreads())
 };
 
 const std::vector<ConfigField<CorpusConfig>> &corpusFields();

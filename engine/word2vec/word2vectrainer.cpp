@@ -1,5 +1,6 @@
 #include "engine/word2vec/word2vectrainer.h"
 
+#include "engine/core/trainingfields.h"
 #include "engine/fast/parallelfor.h"
 #include "engine/word2vec/noisedistribution.h"
 #include "engine/word2vec/sgnsupdate.h"
@@ -116,7 +117,7 @@ std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, co
         keepBelow[w] = uint32_t(std::ceil(keepProbability(m_corpus.counts[w], corpusTokens, m_corpusConfig.sample) *
                                           16777216.0));
 
-    const int threads = std::max(1, std::min(m_config.threads, m_corpus.lines()));
+    const int threads = std::max(1, std::min(resolvedThreads(m_config.threads), m_corpus.lines()));
     std::vector<TrainingShare> shares(static_cast<size_t>(threads));
     // Each thread's stream starts at a mixed number: starts a fixed step apart would make every
     // stream the same sequence shifted by one draw, as splitmix64 walks its state in that step.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/core/configrecord.h"
+#include "engine/core/trainingfields.h"
 
 #include <QtTest>
 
@@ -8,8 +9,8 @@
 #include <cmath>
 #include <set>
 
-// Checks every lab's suites run on its configuration tables: the table itself and the text and
-// binary records derived from it.
+// Checks every lab's suites run on its configuration tables: the table itself, the text and binary
+// records derived from it, and the fields all labs share.
 
 // `base` with every field moved off its value and still in range: one step up (down at the
 // maximum), the other state of a flag, the next choice, a file name. From the defaults, or from a
@@ -86,6 +87,32 @@ void checkTable(const std::vector<ConfigField<Config>> &fields)
     Config back;
     QCOMPARE(QString::fromStdString(readFieldsText(fieldsText(changed, fields), back, fields)), QString());
     compareFields(back, changed, fields);
+}
+
+// Stands in for a config's member in the shared fields' reference specs below.
+struct SharedFieldProbe {
+    int value = 0;
+};
+
+// The threads, epochs and seed fields among `fields` are engine/core/trainingfields.h's: one key,
+// label, range and meaning of the minimum in every lab. Returns how many of them the table has.
+template <typename Config>
+int checkSharedFields(const std::vector<ConfigField<Config>> &fields)
+{
+    const FieldSpec shared[] = {threadsField<&SharedFieldProbe::value>(""),
+                                epochsField<&SharedFieldProbe::value>(""), seedField<&SharedFieldProbe::value>("")};
+    int found = 0;
+    for (const ConfigField<Config> &field : fields)
+        for (const FieldSpec &spec : shared) {
+            if (field.key != spec.key)
+                continue;
+            ++found;
+            QVERIFY2(field.type == spec.type && field.label == spec.label && field.minimum == spec.minimum
+                         && field.maximum == spec.maximum && field.minimumMeans == spec.minimumMeans,
+                     qPrintable(QStringLiteral("%1: %2 to %3").arg(QString::fromStdString(field.key)).arg(field.minimum)
+                                    .arg(field.maximum)));
+        }
+    return found;
 }
 
 namespace configtablechecks_detail {

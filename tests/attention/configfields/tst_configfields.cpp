@@ -6,6 +6,7 @@
 #include "engine/attention/experiment.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/trainer.h"
+#include "tests/common/configtablechecks.h"
 #include "ui/attention/datasetpanel.h"
 #include "ui/attention/trainingpanel.h"
 #include "ui/core/configmap.h"
@@ -17,52 +18,6 @@
 #include <QtTest>
 
 namespace {
-
-// A value of every field other than its default and still valid: one step up (down at the
-// maximum), the other state of a flag, the next choice, a file name.
-template <typename Config>
-Config changedConfig(const std::vector<ConfigField<Config>> &fields)
-{
-    Config config;
-    for (const ConfigField<Config> &field : fields) {
-        FieldValue v = field.get(config);
-        switch (field.type) {
-        case FieldType::Integer:
-            v.number += v.number + 2 <= field.maximum ? 2 : -2;
-            break;
-        case FieldType::Real:
-            v.number += v.number + field.step <= field.maximum ? field.step : -field.step;
-            break;
-        case FieldType::Flag:
-            v.number = 1 - v.number;
-            break;
-        case FieldType::Choice:
-            v.number = double((int(v.number) + 1) % int(field.choices.size()));
-            break;
-        case FieldType::Path:
-            v.text = "corpus file.txt";
-            break;
-        }
-        field.set(config, v);
-    }
-    return config;
-}
-
-// Every field of `actual` equals `expected`'s; reals to within the UI's rounding when `fuzzy`.
-template <typename Config>
-void compareFields(const Config &actual, const Config &expected, const std::vector<ConfigField<Config>> &fields,
-                   bool fuzzy = false)
-{
-    for (const ConfigField<Config> &field : fields) {
-        const FieldValue a = field.get(actual), e = field.get(expected);
-        const bool same = fuzzy ? std::abs(a.number - e.number) <= 1e-12 * std::max(1.0, std::abs(e.number))
-                                : a.number == e.number;
-        QVERIFY2(same && a.text == e.text,
-                 qPrintable(QStringLiteral("%1: %2, expected %3")
-                                .arg(QString::fromStdString(field.key), QString::fromStdString(formatValue(field, a)),
-                                     QString::fromStdString(formatValue(field, e)))));
-    }
-}
 
 // Each field given as --key value, --key=value (alternately) or a flag, as a user would type it.
 template <typename Config>
@@ -131,6 +86,7 @@ class TestConfigFields : public QObject
     Q_OBJECT
 private slots:
     void initTestCase();
+    void tablesAreSound();
     void changedValuesDifferAndAreValid();
     void commandLineToJsonAndBack();
     void comparisonJsonHoldsEveryField();
@@ -158,17 +114,24 @@ void TestConfigFields::initTestCase()
     m_training = changedConfig(trainingConfigFields());
 }
 
+void TestConfigFields::tablesAreSound()
+{
+    checkTable(datasetConfigFields());
+    checkTable(modelConfigFields());
+    checkTable(trainingConfigFields());
+    QCOMPARE(checkSharedFields(datasetConfigFields()), 0);
+    QCOMPARE(checkSharedFields(modelConfigFields()), 0);
+    QCOMPARE(checkSharedFields(trainingConfigFields()), 3);
+    checkAddedFieldIsStored(datasetConfigFields());
+    checkAddedFieldIsStored(modelConfigFields());
+    checkAddedFieldIsStored(trainingConfigFields());
+}
+
 void TestConfigFields::changedValuesDifferAndAreValid()
 {
-    const auto differ = [](const auto &config, const auto &fields) {
-        for (const auto &field : fields) {
-            const FieldValue v = field.get(config), d = field.defaultValue();
-            QVERIFY2(v.number != d.number || v.text != d.text, field.key.c_str());
-        }
-    };
-    differ(m_dataset, datasetConfigFields());
-    differ(m_model, modelConfigFields());
-    differ(m_training, trainingConfigFields());
+    checkDiffersFromDefaults(m_dataset, datasetConfigFields());
+    checkDiffersFromDefaults(m_model, modelConfigFields());
+    checkDiffersFromDefaults(m_training, trainingConfigFields());
     QCOMPARE(QString::fromStdString(validate(m_dataset)), QString());
     QCOMPARE(QString::fromStdString(validate(m_model)), QString());
     QCOMPARE(QString::fromStdString(validate(m_training)), QString());

@@ -195,6 +195,8 @@ void TestCharCheckpoint::configTablesAreSound()
 {
     checkTable(charModelFields());
     checkTable(charTrainingFields());
+    QCOMPARE(checkSharedFields(charModelFields()), 0);
+    QCOMPARE(checkSharedFields(charTrainingFields()), 3);
     checkAddedFieldIsStored(charModelFields());
     checkAddedFieldIsStored(charTrainingFields());
 }

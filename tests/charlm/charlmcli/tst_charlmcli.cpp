@@ -272,7 +272,7 @@ void TestCharLmCli::badInputIsRefused_data()
     QTest::newRow("no hidden units") << train + QStringList{"--hidden", "0"} << 2 << "--hidden expects";
     QTest::newRow("absurd learning rate") << train + QStringList{"--lr", "50"} << 2 << "--lr expects";
     QTest::newRow("negative validation") << train + QStringList{"--val", "-0.1"} << 2 << "--val expects";
-    QTest::newRow("no threads") << train + QStringList{"--threads", "0"} << 2 << "--threads expects";
+    QTest::newRow("negative threads") << train + QStringList{"--threads", "-1"} << 2 << "--threads expects";
     QTest::newRow("empty prime") << train + QStringList{"--prime", ""} << 2 << "--prime needs";
     QTest::newRow("stray argument") << train + QStringList{"extra"} << 2 << "unexpected argument 'extra'";
     QTest::newRow("missing text") << QStringList{"charlm", "--text", m_dir.filePath("nope.txt"), "--out", out} << 1

@@ -1,5 +1,6 @@
 #include "engine/word2vec/builtincorpus.h"
 #include "engine/word2vec/word2vectrainer.h"
+#include "tests/common/configtablechecks.h"
 
 #include <QtTest>
 
@@ -13,6 +14,7 @@ class TestWord2VecTrainer : public QObject
     Q_OBJECT
 private slots:
     void initTestCase();
+    void configTablesAreSound();
     void neighboursStayInTheirCategory_data();
     void neighboursStayInTheirCategory();
     void oneThreadIsDeterministic();
@@ -67,6 +69,16 @@ void TestWord2VecTrainer::initTestCase()
     m_corpus = buildWordCorpus(builtInWordCorpus(), CorpusConfig{});
 }
 
+void TestWord2VecTrainer::configTablesAreSound()
+{
+    checkTable(corpusFields());
+    checkTable(word2vecFields());
+    QCOMPARE(checkSharedFields(corpusFields()), 0);
+    QCOMPARE(checkSharedFields(word2vecFields()), 3);
+    checkAddedFieldIsStored(corpusFields());
+    checkAddedFieldIsStored(word2vecFields());
+}
+
 void TestWord2VecTrainer::neighboursStayInTheirCategory_data()
 {
     QTest::addColumn<bool>("cbow");
@@ -75,6 +87,7 @@ void TestWord2VecTrainer::neighboursStayInTheirCategory_data()
     QTest::newRow("skip-gram") << false << 1;
     QTest::newRow("CBOW") << true << 1;
     QTest::newRow("skip-gram, two threads") << false << 2;
+    QTest::newRow("skip-gram, all cores") << false << 0;
 }
 
 // The lab's first run: the defaults on the built-in corpus.
