@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-// Word vectors as plain numbers: what training produces and what a word2vec text file holds.
+// Word vectors as plain numbers: what training produces and what a word2vec file holds.
 struct WordVectors {
     std::vector<std::string> words;
     int dimensions = 0;
@@ -23,3 +23,20 @@ void writeWord2VecText(const std::string &path, const WordVectors &vectors);
 // numbers, not a number, repeated word, fewer lines than the header says, binary data).
 WordVectors parseWord2VecText(const std::string &text);
 WordVectors readWord2VecText(const std::string &path);
+
+// The binary format of word2vec (-binary 1) and gensim (save_word2vec_format(binary=True)): the
+// same "V D" header line, then per word its bytes, a space and D little-endian float32s. word2vec
+// ends each vector with '\n', gensim does not: both are read, and written with it.
+std::string formatWord2VecBinary(const WordVectors &vectors);
+void writeWord2VecBinary(const std::string &path, const WordVectors &vectors);
+// Throws std::invalid_argument naming the word and what is wrong (bad header, more words than the
+// file can hold, truncated, repeated word, a value not finite, bytes after the last word).
+WordVectors parseWord2VecBinary(const std::string &bytes);
+
+// Either format, told by what follows the header: text is UTF-8 without control characters,
+// a binary vector almost never is. Throws as the format's own parser does.
+WordVectors parseWord2Vec(const std::string &bytes);
+WordVectors readWord2Vec(const std::string &path);
+// Whether the first bytes of a file (a few hundred are enough) look like either format: a
+// "V D" header line, then a word followed by a number or by a space and binary data.
+bool looksLikeWord2Vec(const std::string &firstBytes);

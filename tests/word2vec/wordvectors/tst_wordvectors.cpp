@@ -2,10 +2,13 @@
 
 #include <QtTest>
 
+#include <cmath>
+#include <cstring>
 #include <random>
 
-// The word2vec text format: what is written reads back equal, and damaged files are refused with
-// the line and what is wrong.
+// The word2vec text and binary formats: what is written reads back equal, gensim's files read as
+// gensim wrote them, each format is told by its content, and damaged files are refused with the
+// line or word and what is wrong.
 class TestWordVectors : public QObject
 {
     Q_OBJECT
@@ -15,19 +18,53 @@ private slots:
     void malformedTextIsRefused_data();
     void malformedTextIsRefused();
     void failedWriteLeavesTheOldFile();
+    void binaryReadsBackEqual();
+    void readsGensimBinary();
+    void formatIsToldByTheContent();
+    void malformedBinaryIsRefused_data();
+    void malformedBinaryIsRefused();
+    void sniffsVectorFiles_data();
+    void sniffsVectorFiles();
 };
 
-void TestWordVectors::writtenFileReadsBackEqual()
+namespace {
+
+WordVectors sampleVectors()
 {
     WordVectors v;
-    v.words = {"cat", "dog", "don't", "x"};
+    v.words = {"cat", "dog", "don't", "x", "caf\xC3\xA9"};
     v.dimensions = 7;
     std::mt19937 random(3);
     std::normal_distribution<float> normal(0, 1);
-    for (int i = 0; i < 28; ++i)
+    for (int i = 0; i < 35; ++i)
         v.values.push_back(normal(random) * (i % 3 == 0 ? 1e-7f : 1e3f));
     v.values[5] = 0.f;
     v.values[6] = -0.f;
+    return v;
+}
+
+bool sameBits(const std::vector<float> &a, const std::vector<float> &b)
+{
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+std::string readFixture(const char *name)
+{
+    QFile file(QFINDTESTDATA(name));
+    return file.open(QIODevice::ReadOnly) ? file.readAll().toStdString() : std::string();
+}
+
+// The binary record of one word: its bytes, a space and its values as float32s.
+std::string record(const std::string &word, std::vector<float> values)
+{
+    return word + ' ' + std::string(reinterpret_cast<const char *>(values.data()), values.size() * sizeof(float));
+}
+
+}
+
+void TestWordVectors::writtenFileReadsBackEqual()
+{
+    const WordVectors v = sampleVectors();
     QTemporaryDir dir;
     const std::string path = dir.filePath("v.txt").toStdString();
     writeWord2VecText(path, v);
@@ -85,6 +122,130 @@ void TestWordVectors::failedWriteLeavesTheOldFile()
     QVERIFY_THROWS_EXCEPTION(std::runtime_error,
                              writeWord2VecText(dir.filePath("missing/folder/v.txt").toStdString(), v));
     QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).isEmpty());
+}
+
+// Written as word2vec writes it, a newline after each vector, and read back bit for bit, with the
+// newlines or without them, as gensim writes.
+void TestWordVectors::binaryReadsBackEqual()
+{
+    const WordVectors v = sampleVectors();
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("v.bin").toStdString();
+    writeWord2VecBinary(path, v);
+    const WordVectors back = readWord2Vec(path);
+    QCOMPARE(back.words, v.words);
+    QCOMPARE(back.dimensions, v.dimensions);
+    QVERIFY(sameBits(back.values, v.values));
+
+    const std::string bytes = formatWord2VecBinary(v);
+    QCOMPARE(bytes.substr(0, 4), std::string("5 7\n"));
+    std::string withoutNewlines = bytes.substr(0, 4);
+    for (int w = 0; w < v.size(); ++w)
+        withoutNewlines += record(v.words[std::size_t(w)], {v.values.begin() + w * 7, v.values.begin() + (w + 1) * 7});
+    QCOMPARE(bytes.size(), withoutNewlines.size() + std::size_t(v.size()));
+    QVERIFY(sameBits(parseWord2VecBinary(withoutNewlines).values, v.values));
+    QCOMPARE(parseWord2VecBinary(withoutNewlines).words, v.words);
+}
+
+// A file gensim 4.2 wrote with save_word2vec_format(binary=True) holds the numbers of the text file
+// it wrote beside it. One vector begins with the bytes of '\n', ' ', '\n': a reader that looked for
+// line ends inside vectors would lose it.
+void TestWordVectors::readsGensimBinary()
+{
+    const std::string binary = readFixture("vectors-gensim-4.2.bin");
+    const std::string text = readFixture("vectors-gensim-4.2.txt");
+    QVERIFY(!binary.empty() && !text.empty());
+    const WordVectors b = parseWord2VecBinary(binary), t = parseWord2VecText(text);
+    QCOMPARE(b.words, (std::vector<std::string>{"the", "cat", "na\xC3\xAFve", "</s>", "x"}));
+    QCOMPARE(b.words, t.words);
+    QCOMPARE(b.dimensions, 4);
+    QVERIFY(sameBits(b.values, t.values));
+    QCOMPARE(b.values[3], 1e10f);
+    QVERIFY(std::signbit(b.values[13]));  // </s>'s -0.0
+}
+
+void TestWordVectors::formatIsToldByTheContent()
+{
+    const WordVectors v = sampleVectors();
+    QVERIFY(sameBits(parseWord2Vec(formatWord2VecBinary(v)).values, v.values));
+    QVERIFY(sameBits(parseWord2Vec(formatWord2VecText(v)).values, v.values));
+    // Text in an encoding other than UTF-8 is still text: a binary reading of it would not fail.
+    const WordVectors latin1 = parseWord2Vec("2 2\ncaf\xE9 0.5 1\nna\xEFve 2 3\n");
+    QCOMPARE(latin1.words[0], std::string("caf\xE9"));
+    QCOMPARE(latin1.values, (std::vector<float>{0.5f, 1, 2, 3}));
+    // A binary vector whose bytes start like a number, "1234" and a space, is told by its control bytes.
+    const std::string vector("1234\x20\0\0\x40", 8);
+    std::vector<float> values(2);
+    std::memcpy(values.data(), vector.data(), vector.size());
+    QVERIFY(sameBits(parseWord2Vec("1 2\na " + vector).values, values));
+}
+
+void TestWordVectors::malformedBinaryIsRefused_data()
+{
+    const std::string two = "2 2\n" + record("cat", {0.5f, 1}) + '\n' + record("dog", {2, 3}) + '\n';
+    QCOMPARE(parseWord2VecBinary(two).size(), 2);
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("message");
+    const auto row = [](const char *name, const std::string &bytes, const char *message) {
+        QTest::newRow(name) << QByteArray::fromStdString(bytes) << QString(message);
+    };
+    row("empty", "", "expected the header");
+    row("no header", record("cat", {0.5f, 1}), "expected the header");
+    row("absurd dimensions", "1 1000000\n" + record("cat", {1}), "expected the header");
+    row("promises too much", "100000000 300\n" + two.substr(4), "more than the file can hold");
+    row("huge count", "9223372036854775807 1\n" + two.substr(4), "more than the file can hold");
+    row("cut in a vector", two.substr(0, two.size() - 4), "word 2: the file ends inside the vector of \"dog\"");
+    row("cut in a word", "2 2\n" + record("cat", {0.5f, 1}) + "\ndogdogdog", "word 2: the file ends after 1 of the 2 words");
+    row("cut after a word", "3 2\n" + record("longword1", {0.5f, 1}) + record("longword2", {2, 3}),
+        "word 3: the file ends after 2 of the 3 words");
+    row("repeated word", "2 2\n" + record("cat", {0.5f, 1}) + record("cat", {2, 3}),
+        "word 2: the word \"cat\" appears twice");
+    row("not finite", "1 2\n" + record("cat", {0.5f, std::nanf("")}), "not a finite number");
+    row("infinite", "1 2\n" + record("cat", {INFINITY, 1}), "not a finite number");
+    row("no word", "2 2\n" + record("cat", {0.5f, 1}) + record("", {2, 3}), "word 2: no word before the vector");
+    row("control bytes in a word", "1 2\n" + record("c\x01t", {0.5f, 1}), "word 1: no word before the vector");
+    row("extra data", two + "x", "word 3: more data than the header's 2 words");
+}
+
+void TestWordVectors::malformedBinaryIsRefused()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, message);
+    try {
+        parseWord2VecBinary(bytes.toStdString());
+        QFAIL("accepted");
+    } catch (const std::invalid_argument &e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(message), e.what());
+    }
+}
+
+void TestWordVectors::sniffsVectorFiles_data()
+{
+    const WordVectors v = sampleVectors();
+    QTest::addColumn<QByteArray>("start");
+    QTest::addColumn<bool>("vectors");
+    const auto row = [](const char *name, const std::string &bytes, bool vectors) {
+        QTest::newRow(name) << QByteArray::fromStdString(bytes) << vectors;
+    };
+    row("text", formatWord2VecText(v).substr(0, 64), true);
+    row("text, first line cut", formatWord2VecText(v).substr(0, 14), true);
+    row("binary", formatWord2VecBinary(v).substr(0, 64), true);
+    row("gensim's binary", readFixture("vectors-gensim-4.2.bin"), true);
+    row("gensim's text", readFixture("vectors-gensim-4.2.txt"), true);
+    row("empty", "", false);
+    row("header only", "5 7\n", false);
+    row("prose", "The cat sat on the mat.\nThe dog sat on the log.\n", false);
+    row("a corpus line of numbers", "12 monkeys\n", false);
+    row("table", "word,x,y\ncat,0.5,1\n", false);
+    row("checkpoint", std::string("ATNSCKPT\x04\0\0\0", 12), false);
+    row("header, then no number", "2 3\nthe cat sat\n", false);
+}
+
+void TestWordVectors::sniffsVectorFiles()
+{
+    QFETCH(QByteArray, start);
+    QFETCH(bool, vectors);
+    QCOMPARE(looksLikeWord2Vec(start.toStdString()), vectors);
 }
 
 QTEST_MAIN(TestWordVectors)
