@@ -95,9 +95,9 @@ struct SharedFieldProbe {
 };
 
 // The threads, epochs and seed fields among `fields` are engine/core/trainingfields.h's: one key,
-// label, range and meaning of the minimum in every lab. Returns how many of them the table has.
+// label, range and meaning of the minimum in every lab. The table has `expected` of them.
 template <typename Config>
-int checkSharedFields(const std::vector<ConfigField<Config>> &fields)
+void checkSharedFields(const std::vector<ConfigField<Config>> &fields, int expected)
 {
     const FieldSpec shared[] = {threadsField<&SharedFieldProbe::value>(""),
                                 epochsField<&SharedFieldProbe::value>(""), seedField<&SharedFieldProbe::value>("")};
@@ -112,7 +112,7 @@ int checkSharedFields(const std::vector<ConfigField<Config>> &fields)
                      qPrintable(QStringLiteral("%1: %2 to %3").arg(QString::fromStdString(field.key)).arg(field.minimum)
                                     .arg(field.maximum)));
         }
-    return found;
+    QCOMPARE(found, expected);
 }
 
 namespace configtablechecks_detail {
@@ -157,4 +157,29 @@ void checkAddedFieldIsStored(const std::vector<ConfigField<Config>> &fields)
     BinaryReader older(before.bytes().data(), before.bytes().size());
     compareFields(readConfig(older, extended, "test"), config, fields);
     QCOMPARE(addedValue<Config>, 3.0);
+}
+
+// The whole check of one table: sound, with `sharedFields` of the shared fields (threads, epochs,
+// seed) as every lab has them, and a field added to it stored with no other edit.
+template <typename Config>
+void checkConfigTable(const std::vector<ConfigField<Config>> &fields, int sharedFields)
+{
+    checkTable(fields);
+    checkSharedFields(fields, sharedFields);
+    checkAddedFieldIsStored(fields);
+}
+
+// The text of the writeConfig() record a payload starts with, and the payload with another text
+// in its place: how the tests damage a file's settings.
+inline std::string leadingConfigText(const std::string &payload)
+{
+    BinaryReader r(payload.data(), payload.size());
+    return r.string();
+}
+
+inline std::string withLeadingConfigText(const std::string &payload, const std::string &text)
+{
+    BinaryWriter w;
+    w.string(text);
+    return w.bytes() + payload.substr(4 + leadingConfigText(payload).size());
 }

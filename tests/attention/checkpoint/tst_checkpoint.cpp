@@ -35,6 +35,49 @@ private:
     std::string m_good;
 };
 
+namespace {
+// The header: 8-byte signature, u32 version, u32 CRC-32 and i64 length of the payload after it.
+constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 8;
+
+template <typename T>
+void put(std::string &bytes, std::size_t at, T value)
+{
+    std::memcpy(&bytes[at], &value, sizeof value);
+}
+
+// A model whose every stored setting is off its default: the model's from a small base, so that
+// the weights stay few.
+Seq2SeqModel changedModel()
+{
+    ModelConfig base;
+    base.embedSize = 8;
+    base.hiddenSize = 12;
+    base.layers = 1;
+    Seq2SeqModel model(changedConfig(modelConfigFields(), base), Vocabulary({"a", "b", "c"}), 9);
+    model.datasetConfig = changedConfig(datasetConfigFields());
+    model.datasetConfig.maxLength = 12;  // auto (0) plus 2 would be below the changed minimum length
+    model.datasetConfig.words = {"a", "b", "c", "d"};
+    model.history = {{1, 2.5, 2.0, 0.25, 3.0, 400.0}, {2, 1.75, 1.5, 0.5, 2.75, 410.5}};
+    return model;
+}
+
+void compareModels(const Seq2SeqModel &loaded, const Seq2SeqModel &saved)
+{
+    compareFields(loaded.config(), saved.config(), modelConfigFields());
+    compareFields(loaded.datasetConfig, saved.datasetConfig, datasetConfigFields());
+    QCOMPARE(loaded.datasetConfig.words, saved.datasetConfig.words);
+    QCOMPARE(loaded.vocabulary().words(), saved.vocabulary().words());
+    QCOMPARE(loaded.history.size(), saved.history.size());
+    for (std::size_t i = 0; i < saved.history.size(); ++i) {
+        QCOMPARE(loaded.history[i].epoch, saved.history[i].epoch);
+        QCOMPARE(loaded.history[i].samplesPerSecond, saved.history[i].samplesPerSecond);
+    }
+    const DecodedSentence x = saved.reverse("a b c b"), y = loaded.reverse("a b c b");
+    QCOMPARE(y.outputTokens, x.outputTokens);
+    QCOMPARE(y.attention, x.attention);
+}
+}
+
 std::string TestCheckpoint::write(const std::string &name, const std::string &bytes)
 {
     const std::string path = m_dir.filePath(QString::fromStdString(name)).toStdString();
@@ -177,64 +220,6 @@ void TestCheckpoint::damagedFilesFail()
     }
 }
 
-namespace {
-// The header: 8-byte signature, u32 version, u32 CRC-32 and i64 length of the payload after it.
-constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 8;
-
-template <typename T>
-void put(std::string &bytes, std::size_t at, T value)
-{
-    std::memcpy(&bytes[at], &value, sizeof value);
-}
-
-// The payload starts with the model's settings: a u32 length and "key=value" lines.
-std::string modelSettings(const std::string &payload)
-{
-    std::uint32_t length;
-    std::memcpy(&length, payload.data(), sizeof length);
-    return payload.substr(4, length);
-}
-
-std::string withModelSettings(const std::string &payload, const std::string &settings)
-{
-    BinaryWriter w;
-    w.string(settings);
-    return w.bytes() + payload.substr(4 + modelSettings(payload).size());
-}
-
-// A model whose every stored setting is off its default: the model's from a small base, so that
-// the weights stay few.
-Seq2SeqModel changedModel()
-{
-    ModelConfig base;
-    base.embedSize = 8;
-    base.hiddenSize = 12;
-    base.layers = 1;
-    Seq2SeqModel model(changedConfig(modelConfigFields(), base), Vocabulary({"a", "b", "c"}), 9);
-    model.datasetConfig = changedConfig(datasetConfigFields());
-    model.datasetConfig.maxLength = 12;  // auto (0) plus 2 would be below the changed minimum length
-    model.datasetConfig.words = {"a", "b", "c", "d"};
-    model.history = {{1, 2.5, 2.0, 0.25, 3.0, 400.0}, {2, 1.75, 1.5, 0.5, 2.75, 410.5}};
-    return model;
-}
-
-void compareModels(const Seq2SeqModel &loaded, const Seq2SeqModel &saved)
-{
-    compareFields(loaded.config(), saved.config(), modelConfigFields());
-    compareFields(loaded.datasetConfig, saved.datasetConfig, datasetConfigFields());
-    QCOMPARE(loaded.datasetConfig.words, saved.datasetConfig.words);
-    QCOMPARE(loaded.vocabulary().words(), saved.vocabulary().words());
-    QCOMPARE(loaded.history.size(), saved.history.size());
-    for (std::size_t i = 0; i < saved.history.size(); ++i) {
-        QCOMPARE(loaded.history[i].epoch, saved.history[i].epoch);
-        QCOMPARE(loaded.history[i].samplesPerSecond, saved.history[i].samplesPerSecond);
-    }
-    const DecodedSentence x = saved.reverse("a b c b"), y = loaded.reverse("a b c b");
-    QCOMPARE(y.outputTokens, x.outputTokens);
-    QCOMPARE(y.attention, x.attention);
-}
-}
-
 // The payload behind a correct header, so damage inside it gets past the checksum.
 std::string TestCheckpoint::withValidHeader(const std::string &payload)
 {
@@ -264,7 +249,7 @@ void TestCheckpoint::damagedContentFails()
     QFETCH(QString, message);
     std::string payload = read(m_good).substr(kHeaderSize);
     QCOMPARE(withValidHeader(payload), read(m_good));
-    const std::string settings = modelSettings(payload);
+    const std::string settings = leadingConfigText(payload);  // the model's
     QVERIFY2(settings.find("\nhidden=12\n") != std::string::npos, settings.c_str());
     // Then the vocabulary, a u32 count and <PAD> <SOS> <EOS> <UNK> a b c: four 5-letter words and
     // three 1-letter ones.
@@ -276,11 +261,11 @@ void TestCheckpoint::damagedContentFails()
         return s.replace(s.find(from), from.size(), to);
     };
     if (kind == "hidden") {
-        payload = withModelSettings(payload, replaced("hidden=12", "hidden=16"));  // tensors made for 12
+        payload = withLeadingConfigText(payload, replaced("hidden=12", "hidden=16"));  // tensors made for 12
     } else if (kind == "setting") {
-        payload = withModelSettings(payload, replaced("hidden=", "hiddn="));
+        payload = withLeadingConfigText(payload, replaced("hidden=", "hiddn="));
     } else if (kind == "range") {
-        payload = withModelSettings(payload, replaced("layers=2", "layers=80"));
+        payload = withLeadingConfigText(payload, replaced("layers=2", "layers=80"));
     } else if (kind == "extra word") {
         put<std::uint32_t>(payload, wordsAt, 8);
         payload.insert(lastWord + 5, std::string("\x01\0\0\0d", 5));
@@ -290,7 +275,7 @@ void TestCheckpoint::damagedContentFails()
         put<std::uint32_t>(payload, wordsAt, 0xFFFFFF);
     } else if (kind == "huge") {
         // Built as claimed, this model would need gigabytes; it must be refused before that.
-        payload = withModelSettings(
+        payload = withLeadingConfigText(
             payload, replaced("embed=8\nhidden=12\nlayers=2", "embed=4096\nhidden=4096\nlayers=8"));
     }
     try {

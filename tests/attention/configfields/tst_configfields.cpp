@@ -116,15 +116,9 @@ void TestConfigFields::initTestCase()
 
 void TestConfigFields::tablesAreSound()
 {
-    checkTable(datasetConfigFields());
-    checkTable(modelConfigFields());
-    checkTable(trainingConfigFields());
-    QCOMPARE(checkSharedFields(datasetConfigFields()), 0);
-    QCOMPARE(checkSharedFields(modelConfigFields()), 0);
-    QCOMPARE(checkSharedFields(trainingConfigFields()), 3);
-    checkAddedFieldIsStored(datasetConfigFields());
-    checkAddedFieldIsStored(modelConfigFields());
-    checkAddedFieldIsStored(trainingConfigFields());
+    checkConfigTable(datasetConfigFields(), /*sharedFields=*/0);
+    checkConfigTable(modelConfigFields(), /*sharedFields=*/0);
+    checkConfigTable(trainingConfigFields(), /*sharedFields=*/3);
 }
 
 void TestConfigFields::changedValuesDifferAndAreValid()

@@ -174,31 +174,12 @@ std::string withPayload(const std::string &bytes, const std::string &payload)
 
 constexpr std::size_t kHeader = 24;
 
-// The payload starts with the model's settings: a u32 length and "key=value" lines.
-std::string modelSettings(const std::string &payload)
-{
-    uint32_t length;
-    std::memcpy(&length, payload.data(), sizeof length);
-    return payload.substr(4, length);
-}
-
-std::string withModelSettings(const std::string &payload, const std::string &settings)
-{
-    BinaryWriter w;
-    w.string(settings);
-    return w.bytes() + payload.substr(4 + modelSettings(payload).size());
-}
-
 }
 
 void TestCharCheckpoint::configTablesAreSound()
 {
-    checkTable(charModelFields());
-    checkTable(charTrainingFields());
-    QCOMPARE(checkSharedFields(charModelFields()), 0);
-    QCOMPARE(checkSharedFields(charTrainingFields()), 3);
-    checkAddedFieldIsStored(charModelFields());
-    checkAddedFieldIsStored(charTrainingFields());
+    checkConfigTable(charModelFields(), /*sharedFields=*/0);
+    checkConfigTable(charTrainingFields(), /*sharedFields=*/3);
 }
 
 void TestCharCheckpoint::roundTripsExactly_data()
@@ -327,20 +308,20 @@ void TestCharCheckpoint::refusesSizesTheFileCannotHold()
     const std::string good = charcheckpoint::encode(sampleCheckpoint(RecurrentCell::Gru, 1, 0));
     std::string payload = good.substr(kHeader);
     // The payload starts with the model's settings, then the alphabet's size (4 bytes) and characters.
-    const std::string settings = modelSettings(payload);
+    const std::string settings = leadingConfigText(payload);
     QCOMPARE(QString::fromStdString(settings), QStringLiteral("cell=gru\nhidden=6\nlayers=1\nembed=0\n"));
     const std::size_t alphabetAt = 4 + settings.size();
     const auto setU32 = [&](std::string &p, std::size_t offset, uint32_t v) { std::memcpy(&p[offset], &v, 4); };
 
-    const std::string big = withModelSettings(payload, "cell=gru\nhidden=2048\nlayers=4\nembed=0\n");
+    const std::string big = withLeadingConfigText(payload, "cell=gru\nhidden=2048\nlayers=4\nembed=0\n");
     QVERIFY2(refusal(withPayload(good, big)).contains("too few weights"), qPrintable(refusal(withPayload(good, big))));
-    const std::string absurd = withModelSettings(payload, "cell=gru\nhidden=5000\nlayers=1\nembed=0\n");
+    const std::string absurd = withLeadingConfigText(payload, "cell=gru\nhidden=5000\nlayers=1\nembed=0\n");
     QVERIFY2(refusal(withPayload(good, absurd)).contains("model settings are invalid"),
              qPrintable(refusal(withPayload(good, absurd))));
     std::string alphabet = payload;
     setU32(alphabet, alphabetAt, 0xFFFFFFF0u);
     QVERIFY2(refusal(withPayload(good, alphabet)).contains("malformed"), qPrintable(refusal(withPayload(good, alphabet))));
-    const std::string cell = withModelSettings(payload, "cell=tanh\nhidden=6\nlayers=1\nembed=0\n");
+    const std::string cell = withLeadingConfigText(payload, "cell=tanh\nhidden=6\nlayers=1\nembed=0\n");
     QVERIFY2(refusal(withPayload(good, cell)).contains("cell must be 'rnn', 'gru' or 'lstm', got 'tanh'"),
              qPrintable(refusal(withPayload(good, cell))));
     // The first character made larger than the second: not sorted.

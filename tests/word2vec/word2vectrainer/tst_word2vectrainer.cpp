@@ -71,12 +71,8 @@ void TestWord2VecTrainer::initTestCase()
 
 void TestWord2VecTrainer::configTablesAreSound()
 {
-    checkTable(corpusFields());
-    checkTable(word2vecFields());
-    QCOMPARE(checkSharedFields(corpusFields()), 0);
-    QCOMPARE(checkSharedFields(word2vecFields()), 3);
-    checkAddedFieldIsStored(corpusFields());
-    checkAddedFieldIsStored(word2vecFields());
+    checkConfigTable(corpusFields(), /*sharedFields=*/0);
+    checkConfigTable(word2vecFields(), /*sharedFields=*/3);
 }
 
 void TestWord2VecTrainer::neighboursStayInTheirCategory_data()
