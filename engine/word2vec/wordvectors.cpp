@@ -62,7 +62,7 @@ bool parseHeader(std::string_view line, Header &header)
            header.count >= 1 && header.dimensions >= 1 && header.dimensions <= kMaxDimensions;
 }
 
-// A byte that text other than tabs and line ends never holds.
+// A control byte other than tab and carriage return: no word and no line of a text file holds one.
 bool isControl(char c)
 {
     const auto byte = static_cast<unsigned char>(c);
@@ -81,7 +81,7 @@ bool hasControl(std::string_view bytes)
 bool isPlainText(std::string_view bytes)
 {
     for (char c : bytes)
-        if (isControl(c) || static_cast<unsigned char>(c) >= 0x80)
+        if ((isControl(c) && c != '\n') || static_cast<unsigned char>(c) >= 0x80)
             return false;
     return true;
 }
