@@ -203,9 +203,11 @@ void TestDataset::invalidSettingsFail()
 void TestDataset::vocabularyCountsTheSourcesOnly()
 {
     const std::vector<SentencePair> pairs = {{{"b", "a", "a"}, {"a", "a", "b"}}, {{"c", "a"}, {"a", "c"}}};
-    QCOMPARE(Vocabulary::build(pairs).words(), (std::vector<std::string>{"<PAD>", "<SOS>", "<EOS>", "<UNK>", "a", "b", "c"}));
+    QCOMPARE(Vocabulary::build(pairs).words(),
+             (std::vector<std::string>{"<PAD>", "<SOS>", "<EOS>", "<UNK>", "a", "b", "c"}));
     // b and c are seen once as sources, though their targets repeat them.
-    QCOMPARE(Vocabulary::build(pairs, 0, 2).words(), (std::vector<std::string>{"<PAD>", "<SOS>", "<EOS>", "<UNK>", "a"}));
+    QCOMPARE(Vocabulary::build(pairs, 0, 2).words(),
+             (std::vector<std::string>{"<PAD>", "<SOS>", "<EOS>", "<UNK>", "a"}));
     QCOMPARE(Vocabulary::build(pairs, 0, 4).size(), 4);
 }
 

@@ -31,7 +31,8 @@ void TestVocabulary::buildOrdersByFrequencyAndHonoursLimits()
     QCOMPARE(Vocabulary::build(sentences).words(),
              (std::vector<std::string>{"<PAD>", "<SOS>", "<EOS>", "<UNK>", "a", "b", "c"}));
     QCOMPARE(Vocabulary::build(sentences, 1).size(), 5);
-    QCOMPARE(Vocabulary::build(sentences, 0, 2).words(), (std::vector<std::string>{"<PAD>", "<SOS>", "<EOS>", "<UNK>", "a"}));
+    QCOMPARE(Vocabulary::build(sentences, 0, 2).words(),
+             (std::vector<std::string>{"<PAD>", "<SOS>", "<EOS>", "<UNK>", "a"}));
     QCOMPARE(Vocabulary::build(sentences, 0, 3).size(), 5);
     QCOMPARE(Vocabulary::build(sentences, 0, 4).size(), 4);
     QVERIFY(Vocabulary::build(sentences) == Vocabulary::build(sentences));

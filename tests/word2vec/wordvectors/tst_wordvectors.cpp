@@ -18,7 +18,7 @@ private slots:
     void malformedTextIsRefused_data();
     void malformedTextIsRefused();
     void failedWriteLeavesTheOldFile();
-    void binaryReadsBackEqual();
+    void binaryReadsWithOrWithoutNewlines();
     void readsGensimBinary();
     void formatIsToldByTheContent();
     void malformedBinaryIsRefused_data();
@@ -73,16 +73,19 @@ std::string record(const std::string &word, std::vector<float> values)
 
 }
 
+// Both formats read back bit for bit, the text one as the shortest text that reads back as the same float.
 void TestWordVectors::writtenFileReadsBackEqual()
 {
     const WordVectors v = sampleVectors();
     QTemporaryDir dir;
-    const std::string path = dir.filePath("v.txt").toStdString();
-    writeWord2VecText(path, v);
-    const WordVectors back = readWord2VecText(path);
-    QCOMPARE(back.words, v.words);
-    QCOMPARE(back.dimensions, v.dimensions);
-    QCOMPARE(back.values, v.values);  // bit-for-bit: the shortest text that reads back as the same float
+    const std::string text = dir.filePath("v.txt").toStdString(), binary = dir.filePath("v.bin").toStdString();
+    writeWord2VecText(text, v);
+    writeWord2VecBinary(binary, v);
+    for (const WordVectors &back : {readWord2VecText(text), readWord2Vec(binary)}) {
+        QCOMPARE(back.words, v.words);
+        QCOMPARE(back.dimensions, v.dimensions);
+        QVERIFY(sameBits(back.values, v.values));
+    }
 }
 
 void TestWordVectors::readsGensimStyleText()
@@ -131,25 +134,18 @@ void TestWordVectors::failedWriteLeavesTheOldFile()
     QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).isEmpty());
 }
 
-// Written as word2vec writes it, a newline after each vector, and read back bit for bit, with the
-// newlines or without them, as gensim writes.
-void TestWordVectors::binaryReadsBackEqual()
+// Written as word2vec writes it, a newline after each vector, and read without the newlines too,
+// as gensim writes.
+void TestWordVectors::binaryReadsWithOrWithoutNewlines()
 {
     const WordVectors v = sampleVectors();
-    QTemporaryDir dir;
-    const std::string path = dir.filePath("v.bin").toStdString();
-    writeWord2VecBinary(path, v);
-    const WordVectors back = readWord2Vec(path);
-    QCOMPARE(back.words, v.words);
-    QCOMPARE(back.dimensions, v.dimensions);
-    QVERIFY(sameBits(back.values, v.values));
-
     const std::string bytes = formatWord2VecBinary(v);
     QCOMPARE(bytes.substr(0, 4), std::string("5 7\n"));
     std::string withoutNewlines = bytes.substr(0, 4);
     for (int w = 0; w < v.size(); ++w)
         withoutNewlines += record(v.words[std::size_t(w)], {v.values.begin() + w * 7, v.values.begin() + (w + 1) * 7});
     QCOMPARE(bytes.size(), withoutNewlines.size() + std::size_t(v.size()));
+    QVERIFY(sameBits(parseWord2VecBinary(bytes).values, v.values));
     QVERIFY(sameBits(parseWord2VecBinary(withoutNewlines).values, v.values));
     QCOMPARE(parseWord2VecBinary(withoutNewlines).words, v.words);
 }
@@ -202,7 +198,8 @@ void TestWordVectors::malformedBinaryIsRefused_data()
     row("promises too much", "100000000 300\n" + two.substr(4), "more than the file can hold");
     row("huge count", "9223372036854775807 1\n" + two.substr(4), "more than the file can hold");
     row("cut in a vector", two.substr(0, two.size() - 4), "word 2: the file ends inside the vector of \"dog\"");
-    row("cut in a word", "2 2\n" + record("cat", {0.5f, 1}) + "\ndogdogdog", "word 2: the file ends after 1 of the 2 words");
+    row("cut in a word", "2 2\n" + record("cat", {0.5f, 1}) + "\ndogdogdog",
+        "word 2: the file ends after 1 of the 2 words");
     row("cut after a word", "3 2\n" + record("longword1", {0.5f, 1}) + record("longword2", {2, 3}),
         "word 3: the file ends after 2 of the 3 words");
     row("repeated word", "2 2\n" + record("cat", {0.5f, 1}) + record("cat", {2, 3}),
