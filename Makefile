@@ -4,8 +4,8 @@
 PACKAGES := cmake g++ make ccache qt6-base-dev qt6-base-dev-tools libqcustomplot-dev \
             libqcustomplot2.1-qt6 libtorch-dev libopenblas0-openmp libblas-dev qt6-svg-dev \
             libdnnl-dev help2man dpkg-dev
-# What the tests check the package with: desktop-file-validate and appstreamcli.
-TEST_PACKAGES := desktop-file-utils appstream
+# What the tests check the package with: desktop-file-validate, appstreamcli and update-mime-database.
+TEST_PACKAGES := desktop-file-utils appstream shared-mime-info
 BUILD    ?= build
 JOBS     ?= $(shell nproc)
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -72,8 +72,8 @@ FUZZ_TARGETS   := tokenizer corpus checkpoint
 
 test-sanitize: deps
 	cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
-	  -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)"
-	cmake --build $(SANITIZE_BUILD) -j $(JOBS) --target $(addprefix tst_,$(SANITIZE_UNITS))
+	  -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)" -DATTNSCOPE_TEST_UNITS="$(subst $(eval) ,;,$(strip $(SANITIZE_UNITS)))"
+	cmake --build $(SANITIZE_BUILD) -j $(JOBS) --target attnscope_tests
 	cd $(SANITIZE_BUILD) && $(SANITIZE_ENV) QT_QPA_PLATFORM=offscreen \
 	  ctest --output-on-failure -j $(JOBS) -R '^($(subst $(eval) ,|,$(strip $(SANITIZE_UNITS))))$$'
 

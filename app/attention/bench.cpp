@@ -3,10 +3,11 @@
 #include "app/attention/benchfigures.h"
 #include "app/attention/corpusbench.h"
 #include "app/attention/runfiles.h"
-#include "app/commandline.h"
-#include "app/eventlooplateness.h"
-#include "app/trainingcontroller.h"
-#include "app/trainingworker.h"
+#include "app/core/commandline.h"
+#include "app/workbench/eventlooplateness.h"
+#include "app/workbench/labmodule.h"
+#include "app/workbench/trainingcontroller.h"
+#include "app/workbench/trainingworker.h"
 #include "engine/attention/batch.h"
 #include "engine/attention/corpusdefaults.h"
 #include "engine/attention/dataset.h"
@@ -15,6 +16,7 @@
 #include "engine/attention/seq2seqnet.h"
 #include "engine/attention/trainer.h"
 #include "engine/core/runtime.h"
+#include "engine/core/trainingfields.h"
 #include "ui/attention/attentionlab.h"
 #include "ui/attention/inferencepanel.h"
 #include "ui/workbench/mainwindow.h"
@@ -35,7 +37,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <thread>
 
 using namespace benchfigures;
 
@@ -140,23 +141,25 @@ GuiStall measureGuiStall(const DatasetConfig &datasetConfig, const Plan &plan, i
 {
     QStandardPaths::setTestModeEnabled(true);  // the window's settings are not the user's
     MainWindow window;
-    const Labs labs = addLabs(&window);
-    TrainingController controller(&window, labs);
+    addRegisteredLabs(&window);
+    TrainingController controller(&window);
+    auto *lab = window.lab<AttentionLab>();
+    window.showLab(lab);
     {
         // Opening the window scores the bundled model; its report is drawn before training starts.
         QEventLoop settle;
         QObject::connect(controller.worker(), &TrainingWorker::idle, &settle, &QEventLoop::quit);
         QTimer::singleShot(10000, &settle, &QEventLoop::quit);
         window.show();
-        if (labs.attention->loadBundledModel())
+        if (lab->loadBundledModel())
             settle.exec();
     }
     QEventLoop loop;
     bool trained = false;  // the bundled model's own evaluation ends in idle() too
-    QObject::connect(controller.worker(), &TrainingWorker::reported, [&](const QVariant &result) {
+    QObject::connect(controller.worker(), &TrainingWorker::reported, [&](quint64, const QVariant &result) {
         trained = trained || result.metaType() == QMetaType::fromType<TrainingFinished>();
     });
-    QObject::connect(controller.worker(), &TrainingWorker::idle, [&] {
+    QObject::connect(controller.worker(), &TrainingWorker::idle, [&](quint64) {
         if (trained)
             loop.quit();
     });
@@ -164,14 +167,14 @@ GuiStall measureGuiStall(const DatasetConfig &datasetConfig, const Plan &plan, i
     int typed = 0;
     QObject::connect(&typing, &QTimer::timeout, [&] {
         typed = typed % int(sentence.size()) + 1;
-        labs.attention->inferencePanel()->setText(QString::fromStdString(sentence.substr(0, std::size_t(typed))));
+        lab->inferencePanel()->setText(QString::fromStdString(sentence.substr(0, std::size_t(typed))));
     });
     EventLoopLateness lateness(kTickMs);
     TrainingConfig training = trainingConfig(plan, epochs);
     const auto start = Clock::now();
     lateness.start();
     typing.start(kKeystrokeMs);
-    emit labs.attention->trainRequested(datasetConfig, ModelConfig{}, training);
+    lab->trainWith(datasetConfig, ModelConfig{}, training);
     loop.exec();
     lateness.stop();
     typing.stop();
@@ -243,11 +246,9 @@ int runBench(const std::vector<std::string> &arguments)
     // Found out now rather than after minutes of measuring.
     if (cl.has("json") && !QFileInfo(QString::fromStdString(cl.text("json"))).absoluteDir().exists())
         cl.fail("--json: the folder of '" + cl.text("json") + "' does not exist");
-    if (!cl.ok()) {
-        std::cerr << "attnscope bench: " << cl.error() << "\nRun 'attnscope --help' for the options.\n";
-        return 2;
-    }
-    const int threads = plan.threads > 0 ? plan.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+    if (!cl.ok())
+        return usageError("bench", cl.error());
+    const int threads = resolvedThreads(plan.threads);
     if (cl.has("corpus"))
         return runCorpusBench(cl.text("corpus"), threads, plan.measuredEpochs, cl.has("json") ? cl.text("json") : "");
     const char *waitPolicy = std::getenv("OMP_WAIT_POLICY");

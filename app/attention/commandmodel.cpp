@@ -1,6 +1,6 @@
 #include "app/attention/commandmodel.h"
 
-#include "app/commandline.h"
+#include "app/core/commandline.h"
 #include "engine/attention/checkpointformat.h"
 
 #include <QByteArray>

@@ -3,7 +3,9 @@
 #include "app/attention/commandmodel.h"
 #include "app/attention/runfiles.h"
 #include "app/attention/runoptions.h"
-#include "app/commandline.h"
+#include "app/core/commandline.h"
+#include "app/core/interruptscope.h"
+#include "app/core/runfolder.h"
 #include "engine/attention/alignmentscore.h"
 #include "engine/attention/attentionanalysis.h"
 #include "engine/attention/checkpointformat.h"
@@ -16,13 +18,10 @@
 #include "engine/attention/trainer.h"
 #include "engine/core/tokenizer.h"
 
-#include <QDir>
 #include <QString>
 
 #include <algorithm>
 #include <cmath>
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <set>
@@ -32,7 +31,6 @@
 namespace {
 
 constexpr int kExamplesShown = 10;
-std::atomic<bool> g_interrupted{false};
 
 std::string percent(double share)
 {
@@ -127,11 +125,6 @@ std::string comparisonTable(const std::vector<ExperimentResult> &results, int tr
     return out.str();
 }
 
-QString outputFile(const std::string &folder, const std::string &name)
-{
-    return QDir(QString::fromStdString(folder)).filePath(QString::fromStdString(name));
-}
-
 // The attention field, for compare's list of variants.
 const FieldSpec &attentionField()
 {
@@ -176,20 +169,18 @@ int runTrain(const std::vector<std::string> &arguments)
     const DatasetConfig &d = options.dataset;
     const ModelConfig &m = options.model;
     TrainingConfig t = options.training;
-    const std::string &out = options.out;
-    if (!QDir().mkpath(QString::fromStdString(out)))
-        return failure("cannot create output folder '" + out + "'");
-    const auto file = [&](const std::string &name) { return outputFile(out, name); };
-
     Dataset data;
     try {
         data = Dataset::build(d);
     } catch (const DatasetError &e) {
         return failure(e.what());
     }
+    RunFolder folder(options.out);
+    if (std::string problem; !folder.create(&problem))
+        return failure(problem);
     Seq2SeqModel model = Seq2SeqModel::forDataset(m, data, d, t.seed);
     const Vocabulary &vocabulary = model.vocabulary();
-    t.checkpointPath = file("model.ckpt").toStdString();
+    t.checkpointPath = folder.file("model.ckpt").toStdString();
     std::printf("task %s | %zu train / %zu val / %zu test sentences | vocabulary %d | attention %s%s | %lld "
                 "parameters\n",
                 taskName(d.task), data.train.size(), data.val.size(), data.test.size(), vocabulary.size(),
@@ -198,7 +189,7 @@ int runTrain(const std::vector<std::string> &arguments)
     if (data.fromCorpus)
         printCorpusSettings(data, d, t, vocabulary.size());
 
-    std::signal(SIGINT, [](int) { g_interrupted = true; });
+    const InterruptScope interrupt;
     Trainer trainer(model, data, t);
     Trainer::Callbacks callbacks;
     std::vector<EpochAlignment> alignment;
@@ -212,11 +203,12 @@ int runTrain(const std::vector<std::string> &arguments)
         alignment.push_back({e.epoch, measureAlignment(model, data.val, d.task)});
         printEpoch(e, best, &alignment.back().score);
     };
-    const TrainingOutcome outcome = trainer.run(callbacks, &g_interrupted);
-    std::signal(SIGINT, SIG_DFL);
+    const TrainingOutcome outcome = trainer.run(callbacks, interrupt.flag());
     std::cout << outcome.message << "\n";
-    if (outcome.bestEpoch == 0)
+    if (outcome.bestEpoch == 0) {
+        folder.abandon();
         return failure("no epoch completed, so there is no model to evaluate");
+    }
     try {
         model.save(t.checkpointPath);
     } catch (const CheckpointError &e) {
@@ -230,11 +222,11 @@ int runTrain(const std::vector<std::string> &arguments)
     const DecodedSentence shown = model.decode(heatmapSentence(data.test).source);
 
     QString error;
-    if (!runfiles::writeMetrics(file("metrics.json"), model, data, t, outcome, report, alignment, &error)
-        || !runfiles::writeText(file("examples.txt"), examplesText(report), &error)
-        || !runfiles::writeText(file("analysis.md"), analysisMarkdown(analysis, report, model.history, alignment),
+    if (!folder.writeMetrics(runfiles::metricsJson(model, data, t, outcome, report, alignment), &error)
+        || !runfiles::writeText(folder.file("examples.txt"), examplesText(report), &error)
+        || !runfiles::writeText(folder.file("analysis.md"), analysisMarkdown(analysis, report, model.history, alignment),
                                 &error)
-        || !runfiles::writeHeatmap(file("attention_heatmap.png"), shown, &error))
+        || !runfiles::writeHeatmap(folder.file("attention_heatmap.png"), shown, &error))
         return failure(error.toStdString());
 
     // The run as the desktop app opens it, showing the heatmap sentence above.
@@ -250,13 +242,13 @@ int runTrain(const std::vector<std::string> &arguments)
     try {
         if (!d.corpusPath.empty())
             project.corpus = projectfile::copyCorpus(d.corpusPath, !cl.flag("no-embed-corpus"));
-        projectfile::save(project, file("project.attnscope").toStdString());
+        projectfile::save(project, folder.file("project.attnscope").toStdString());
     } catch (const ProjectError &e) {
         return failure(e.what());
     }
     std::cout << "\nWrote model.ckpt, project.attnscope, metrics.json, examples.txt, analysis.md and "
                  "attention_heatmap.png to "
-              << out << "\n";
+              << folder.path() << "\n";
     return outcome.status == TrainingOutcome::Status::Diverged ? 1 : 0;
 }
 
@@ -299,11 +291,6 @@ int runCompare(const std::vector<std::string> &arguments)
         cl.fail("compare generates its sentences, so that it can probe any length; --corpus is not supported");
     if (!cl.ok())
         return usageError("compare", cl.error());
-    const std::string &out = options.out;
-    if (!QDir().mkpath(QString::fromStdString(out)))
-        return failure("cannot create output folder '" + out + "'");
-    const auto file = [&](const std::string &name) { return outputFile(out, name); };
-
     Dataset data;
     std::vector<SentencePair> probe;
     try {
@@ -312,12 +299,15 @@ int runCompare(const std::vector<std::string> &arguments)
     } catch (const DatasetError &e) {
         return failure(e.what());
     }
+    RunFolder folder(options.out);
+    if (std::string problem; !folder.create(&problem))
+        return failure(problem);
     std::printf("task %s | %zu train / %zu val / %zu test sentences, lengths %d-%d | probe %zu sentences, lengths "
                 "%d-%d\n",
                 taskName(d.task), data.train.size(), data.val.size(), data.test.size(), d.minLength, maxLength,
                 probe.size(), d.minLength, probeMaxLength);
 
-    std::signal(SIGINT, [](int) { g_interrupted = true; });
+    const InterruptScope interrupt;
     std::vector<ModelConfig> variants;
     for (const AttentionKind kind : kinds) {
         variants.push_back(m);
@@ -325,20 +315,20 @@ int runCompare(const std::vector<std::string> &arguments)
     }
     const std::vector<ExperimentRun> runs = experimentRuns(variants, t.seed, seeds);
     std::vector<ExperimentResult> results;
-    for (std::size_t i = 0; i < runs.size() && !g_interrupted; ++i) {
+    for (std::size_t i = 0; i < runs.size() && !interrupt.interrupted(); ++i) {
         const ExperimentRun &run = runs[i];
         std::string name = attentionName(run.model.attention);
         if (seeds > 1)
             name += "-seed" + std::to_string(run.modelSeed);
         TrainingConfig training = t;
-        training.checkpointPath = file(name + ".ckpt").toStdString();
+        training.checkpointPath = folder.file(name + ".ckpt").toStdString();
         std::printf("\n== %s (%zu of %zu) ==\n", name.c_str(), i + 1, runs.size());
         std::fflush(stdout);
         Trainer::Callbacks callbacks;
         callbacks.onEpoch = [](const EpochStats &e, bool best) { printEpoch(e, best); };
         try {
             results.push_back(
-                runExperiment(name, data, d, run.model, run.modelSeed, training, probe, callbacks, &g_interrupted));
+                runExperiment(name, data, d, run.model, run.modelSeed, training, probe, callbacks, interrupt.flag()));
         } catch (const CheckpointError &e) {
             return failure(e.what());
         }
@@ -347,14 +337,13 @@ int runCompare(const std::vector<std::string> &arguments)
                     r.outcome.message.c_str(), percent(r.test.exactMatch).c_str(),
                     percent(r.test.tokenAccuracy).c_str(), r.seconds, static_cast<long long>(r.parameters));
     }
-    std::signal(SIGINT, SIG_DFL);
 
     std::cout << "\n" << comparisonTable(results, d.minLength, maxLength);
     QString error;
-    if (!runfiles::writeComparison(file("comparison.json"), results, d, t, probeMaxLength, int(probe.size()), &error)
-        || !runfiles::writeLengthPlot(file("comparison.png"), results, d.minLength, maxLength, &error))
+    if (!runfiles::writeComparison(folder.file("comparison.json"), results, d, t, probeMaxLength, int(probe.size()), &error)
+        || !runfiles::writeLengthPlot(folder.file("comparison.png"), results, d.minLength, maxLength, &error))
         return failure(error.toStdString());
-    std::cout << "\nWrote comparison.json, comparison.png and a checkpoint per run to " << out << "\n";
+    std::cout << "\nWrote comparison.json, comparison.png and a checkpoint per run to " << folder.path() << "\n";
     const bool allTrained = std::all_of(results.begin(), results.end(), [](const ExperimentResult &r) {
         return r.outcome.bestEpoch > 0 && r.outcome.status != TrainingOutcome::Status::Diverged;
     });

@@ -1,11 +1,9 @@
 #pragma once
 
-#include "app/attention/helptext.h"  // helpText(), which main() prints for --help
-
 #include <string>
 #include <vector>
 
-// The `attnscope` subcommands. Each takes the arguments after its name and returns the process
+// The attention lab's `attnscope` subcommands. Each takes the arguments after its name and returns the process
 // exit code: 0 success, 1 failure while running, 2 bad usage.
 int runTrain(const std::vector<std::string> &arguments);
 int runReverse(const std::vector<std::string> &arguments);

@@ -2,7 +2,7 @@
 
 #include "app/attention/benchfigures.h"
 #include "app/attention/runfiles.h"
-#include "app/commandline.h"
+#include "app/core/commandline.h"
 #include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/seq2seqmodel.h"

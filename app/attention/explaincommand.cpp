@@ -2,7 +2,7 @@
 
 #include "app/attention/commandmodel.h"
 #include "app/attention/runfiles.h"
-#include "app/commandline.h"
+#include "app/core/commandline.h"
 #include "engine/attention/checkpointformat.h"
 #include "engine/attention/dataset.h"
 #include "engine/attention/seq2seqmodel.h"

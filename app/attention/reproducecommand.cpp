@@ -1,6 +1,6 @@
 #include "app/attention/commands.h"
 
-#include "app/commandline.h"
+#include "app/core/commandline.h"
 #include "engine/attention/projectfile.h"
 #include "engine/attention/reproduction.h"
 #include "engine/attention/seq2seqmodel.h"

@@ -11,6 +11,7 @@
 #include "engine/core/seedspread.h"
 #include "engine/core/tokenizer.h"
 #include "ui/attention/lengthaccuracyplot.h"
+#include "ui/attention/decodedheatmap.h"
 #include "ui/core/attentionheatmap.h"
 #include "ui/core/configmap.h"
 #include "ui/core/plotexport.h"
@@ -230,9 +231,9 @@ QJsonObject effectiveJson(const Dataset &data, const DatasetConfig &d, const Tra
 
 }
 
-bool writeMetrics(const QString &path, const Seq2SeqModel &model, const Dataset &data, const TrainingConfig &t,
-                  const TrainingOutcome &outcome, const EvaluationReport &test,
-                  const std::vector<EpochAlignment> &alignment, QString *error)
+QJsonObject metricsJson(const Seq2SeqModel &model, const Dataset &data, const TrainingConfig &t,
+                        const TrainingOutcome &outcome, const EvaluationReport &test,
+                        const std::vector<EpochAlignment> &alignment)
 {
     const QJsonArray epochs = historyJson(model.history, alignment);
     const QJsonObject byLength = byLengthJson(test.byLength);
@@ -260,7 +261,7 @@ bool writeMetrics(const QString &path, const Seq2SeqModel &model, const Dataset 
                      {"config", config},
                      {"effective_settings",
                       effectiveJson(data, model.datasetConfig, t, model.vocabulary().size())}};
-    return writeFileAtomically(path, QJsonDocument(root).toJson(QJsonDocument::Indented), error);
+    return root;
 }
 
 bool writeText(const QString &path, const std::string &text, QString *error)
@@ -271,7 +272,7 @@ bool writeText(const QString &path, const std::string &text, QString *error)
 bool writeHeatmap(const QString &path, const DecodedSentence &sentence, QString *error)
 {
     AttentionHeatmap heatmap;
-    heatmap.setAttention(sentence);
+    showDecodedSentence(heatmap, sentence);
     std::vector<std::string> input(sentence.sourceTokens.begin(), sentence.sourceTokens.end() - 1);
     heatmap.setTitle(QStringLiteral("\"%1\"  →  \"%2\"")
                          .arg(QString::fromStdString(joinTokens(input)), QString::fromStdString(sentence.text())));

@@ -2,6 +2,7 @@
 
 #include "engine/attention/alignmentscore.h"
 
+#include <QJsonObject>
 #include <QString>
 
 #include <string>
@@ -25,12 +26,12 @@ enum class RemovalMode;
 
 // The files `attnscope train` and `attnscope compare` leave in their output folder.
 namespace runfiles {
-// `alignment`: per epoch, for a model with attention (see alignmentscore.h); empty otherwise, and
+// metrics.json of `attnscope train`. `alignment`: per epoch, for a model with attention (see alignmentscore.h); empty otherwise, and
 // each epoch's alignment keys are then null. `data`: what the model trained on, for the settings
 // that took effect where a field says auto ("effective_settings").
-bool writeMetrics(const QString &path, const Seq2SeqModel &model, const Dataset &data,
-                  const TrainingConfig &training, const TrainingOutcome &outcome, const EvaluationReport &test,
-                  const std::vector<EpochAlignment> &alignment, QString *error);
+QJsonObject metricsJson(const Seq2SeqModel &model, const Dataset &data, const TrainingConfig &training,
+                        const TrainingOutcome &outcome, const EvaluationReport &test,
+                        const std::vector<EpochAlignment> &alignment);
 bool writeText(const QString &path, const std::string &text, QString *error);
 // The heatmap as the GUI draws it, rendered offscreen.
 bool writeHeatmap(const QString &path, const DecodedSentence &sentence, QString *error);

@@ -1,6 +1,6 @@
 #include "app/attention/runoptions.h"
 
-#include "app/commandline.h"
+#include "app/core/commandline.h"
 
 #include <algorithm>
 #include <fstream>

@@ -1,8 +1,9 @@
 #include "app/charlm/charlmcommands.h"
 
-#include "app/attention/helptext.h"
 #include "app/charlm/charlmoptions.h"
-#include "app/commandline.h"
+#include "app/core/commandline.h"
+#include "app/core/interruptscope.h"
+#include "app/core/runfolder.h"
 #include "engine/charlm/charcheckpoint.h"
 #include "engine/charlm/charinferencenet.h"
 #include "engine/charlm/charsampling.h"
@@ -12,17 +13,13 @@
 #include "engine/core/plaintext.h"
 #include "ui/core/configmap.h"
 
-#include <QDir>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -37,14 +34,6 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kMaxTextBytes = std::size_t(kMaxCharTextLength) * 4;
 constexpr double kProgressSeconds = 5;           // within a long epoch, a progress line at most this often
 constexpr int kAlphabetShown = 60;               // characters of an alphabet quoted in a message
-std::atomic<bool> g_interrupted{false};
-
-bool wantsHelp(const std::vector<std::string> &arguments)
-{
-    return std::any_of(arguments.begin(), arguments.end(),
-                       [](const std::string &a) { return a == "--help" || a == "-h"; });
-}
-
 double secondsSince(Clock::time_point start)
 {
     return std::chrono::duration<double>(Clock::now() - start).count();
@@ -240,10 +229,6 @@ QJsonObject sampleJson(const SampledText &s, const SamplingOptions &options)
 
 int runCharLm(const std::vector<std::string> &arguments)
 {
-    if (wantsHelp(arguments)) {
-        std::cout << charLmHelpText();
-        return 0;
-    }
     CommandLine cl({"text", "out", "prime"}, {});
     cl.addFields(charModelFields());
     cl.addFields(charTrainingFields());
@@ -288,15 +273,13 @@ int runCharLm(const std::vector<std::string> &arguments)
     } catch (const std::invalid_argument &e) {
         return failure(textFile + ": " + e.what());
     }
-    const QString out = QString::fromStdString(cl.text("out"));
-    const bool created = !QFileInfo::exists(out);
-    if (!QDir().mkpath(out) || !QFileInfo(out).isDir())
-        return failure("cannot create output folder '" + cl.text("out") + "'");
-    const auto file = [&out](const char *name) { return QDir(out).filePath(QString::fromLatin1(name)).toStdString(); };
+    RunFolder folder(cl.text("out"));
+    if (std::string problem; !folder.create(&problem))
+        return failure(problem);
+    const auto file = [&folder](const char *name) { return folder.file(name).toStdString(); };
     // A run that ends with nothing written takes back the folder it made.
     const auto abandon = [&](const std::string &message) {
-        if (created)
-            QDir().rmdir(out);
+        folder.abandon();
         return failure(message);
     };
 
@@ -322,18 +305,16 @@ int runCharLm(const std::vector<std::string> &arguments)
         printEpoch(e, training.epochs, memorised.back());
         lastProgress = Clock::now();
     };
-    std::signal(SIGINT, [](int) { g_interrupted = true; });
+    const InterruptScope interrupt;
     std::vector<CharEpoch> epochs;
     try {
-        epochs = trainer->train(callbacks, &g_interrupted);
+        epochs = trainer->train(callbacks, interrupt.flag());
     } catch (const std::exception &e) {
-        std::signal(SIGINT, SIG_DFL);
         return abandon(std::string("training failed: ") + e.what() + "; nothing written");
     }
-    std::signal(SIGINT, SIG_DFL);
     if (epochs.empty())
         return abandon("interrupted before the first epoch ended: nothing written");
-    if (g_interrupted)
+    if (interrupt.interrupted())
         std::printf("interrupted: writing the model as it is, after %zu of %d epochs\n", epochs.size(),
                     training.epochs);
 
@@ -367,29 +348,25 @@ int runCharLm(const std::vector<std::string> &arguments)
         {"memorisation_limit", double(memorisationLimit(text))},
         {"epochs", epochArray},
         {"epochs_completed", int(epochs.size())},
-        {"interrupted", bool(g_interrupted)},
+        {"interrupted", interrupt.interrupted()},
         {"train_s", seconds},
         {"chars_per_s", trained / seconds},
-        {"peak_rss_mib", peakRssMiB()},
     };
     try {
         saveCharCheckpoint(file("model.ckpt"), CharCheckpoint{weights, training, epochs});
         writeFileAtomically(file("samples.txt"), samples);
-        writeFileAtomically(file("metrics.json"), QJsonDocument(metrics).toJson(QJsonDocument::Indented).toStdString());
     } catch (const std::exception &e) {
         return failure(e.what());
     }
+    if (QString error; !folder.writeMetrics(metrics, &error))
+        return failure(error.toStdString());
     std::printf("%s chars/s over %zu epochs (%.2f s); wrote model.ckpt, metrics.json, samples.txt in %s\n",
-                grouped(std::llround(trained / seconds)).c_str(), epochs.size(), seconds, cl.text("out").c_str());
+                grouped(std::llround(trained / seconds)).c_str(), epochs.size(), seconds, folder.path().c_str());
     return 0;
 }
 
 int runGenerate(const std::vector<std::string> &arguments)
 {
-    if (wantsHelp(arguments)) {
-        std::cout << charLmHelpText();
-        return 0;
-    }
     CommandLine cl({"model", "prime", "latency"}, {"json"});
     cl.addFields(generateFields());
     cl.parse(arguments);

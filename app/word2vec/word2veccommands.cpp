@@ -1,6 +1,8 @@
 #include "app/word2vec/word2veccommands.h"
 
-#include "app/commandline.h"
+#include "app/core/commandline.h"
+#include "app/core/interruptscope.h"
+#include "app/core/runfolder.h"
 #include "engine/core/atomicfile.h"
 #include "engine/core/embeddingprojection.h"
 #include "engine/word2vec/vectorqueries.h"
@@ -11,13 +13,10 @@
 #include "ui/core/embeddingplot.h"
 #include "ui/core/plotexport.h"
 
-#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <stdexcept>
@@ -29,7 +28,6 @@ constexpr std::size_t kMaxQuestionBytes = std::size_t(64) << 20;
 constexpr int kMapWords = 100;        // pca.png: the most frequent words
 constexpr int kNeighbourWords = 50;   // neighbours.txt: the most frequent words ...
 constexpr int kNeighbours = 10;       // ... each with this many nearest
-std::atomic<bool> g_interrupted{false};
 
 std::string neighboursText(const VectorIndex &index, int words)
 {
@@ -79,7 +77,7 @@ LoadedQuery loadQuery(const std::string &command, CommandLine &cl, const std::ve
         return q;
     }
     try {
-        q.index = std::make_unique<VectorIndex>(readWord2VecText(cl.text("vectors")));
+        q.index = std::make_unique<VectorIndex>(readWord2Vec(cl.text("vectors")));
     } catch (const std::exception &e) {
         q.exitCode = failure(cl.text("vectors") + ": " + e.what());
         return q;
@@ -140,10 +138,10 @@ int runWord2Vec(const std::vector<std::string> &arguments)
     } catch (const std::invalid_argument &e) {
         return failure(e.what());
     }
-    const QString out = QString::fromStdString(cl.text("out"));
-    if (!QDir().mkpath(out))
-        return failure("cannot create output folder '" + cl.text("out") + "'");
-    const auto file = [&out](const char *name) { return QDir(out).filePath(QString::fromLatin1(name)); };
+    RunFolder folder(cl.text("out"));
+    if (std::string problem; !folder.create(&problem))
+        return failure(problem);
+    const auto file = [&folder](const char *name) { return folder.file(name); };
 
     const CorpusPreview preview = previewCorpus(*corpus, corpusConfig, config);
     std::fprintf(stderr, "%s | %lld words, %d in the vocabulary (%lld tokens kept) | %lld parameters\n",
@@ -152,16 +150,17 @@ int runWord2Vec(const std::vector<std::string> &arguments)
     for (const std::string &warning : preview.warnings)
         std::fprintf(stderr, "warning: %s\n", warning.c_str());
 
-    std::signal(SIGINT, [](int) { g_interrupted = true; });
+    const InterruptScope interrupt;
     Word2VecTrainer::Callbacks callbacks;
     callbacks.onEpoch = [&config](const Word2VecEpoch &e) {
         std::fprintf(stderr, "epoch %3d/%d | loss %.4f | %.0f words/s | %.1f s\n", e.epoch, config.epochs, e.loss,
                      e.wordsPerSecond, e.seconds);
     };
-    const std::vector<Word2VecEpoch> epochs = trainer->train(callbacks, &g_interrupted);
-    std::signal(SIGINT, SIG_DFL);
-    if (epochs.empty())
+    const std::vector<Word2VecEpoch> epochs = trainer->train(callbacks, interrupt.flag());
+    if (epochs.empty()) {
+        folder.abandon();
         return failure("interrupted before the first epoch ended: nothing written");
+    }
 
     const WordVectors vectors = trainer->vectors();
     const VectorIndex index(vectors);
@@ -190,7 +189,7 @@ int runWord2Vec(const std::vector<std::string> &arguments)
         {"epochs_completed", int(epochs.size())},
         {"train_s", seconds},
         {"words_per_s", wordsTrained / seconds},
-        {"peak_rss_mib", peakRssMiB()},
+        {"interrupted", interrupt.interrupted()},
     };
     if (!analogies.empty()) {
         try {
@@ -225,10 +224,10 @@ int runWord2Vec(const std::vector<std::string> &arguments)
     plot.setProjection(map, QStringLiteral("The %1 most frequent words").arg(map.words.size()));
     if (!writeFileAtomically(file("neighbours.txt"), QByteArray::fromStdString(neighboursText(index, kNeighbourWords)), &error) ||
         !plot.exportImage(file("pca.png"), 1000, 800, &error) ||
-        !writeFileAtomically(file("metrics.json"), QJsonDocument(metrics).toJson(QJsonDocument::Indented), &error))
+        !folder.writeMetrics(metrics, &error))
         return failure(error.toStdString());
     std::printf("%.0f words/s over %zu epochs (%.1f s); wrote vectors.txt, metrics.json, pca.png, neighbours.txt in %s\n",
-                wordsTrained / seconds, epochs.size(), seconds, cl.text("out").c_str());
+                wordsTrained / seconds, epochs.size(), seconds, folder.path().c_str());
     return 0;
 }
 

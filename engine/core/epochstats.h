@@ -17,4 +17,7 @@ struct BatchProgress {
     int batchesPerEpoch = 0;
     double loss = 0;
     double samplesPerSecond = 0; // over the epoch so far
+
+    // Epochs done so far, the current one in part: 2.5 halfway through the third.
+    double epochsDone() const { return epoch - 1 + (batchesPerEpoch > 0 ? double(batch) / batchesPerEpoch : 0.0); }
 };

@@ -274,18 +274,19 @@ WordVectors readWord2Vec(const std::string &path)
     return parseWord2Vec(readWholeFile(path, kMaxFileBytes));
 }
 
-bool looksLikeWord2Vec(const std::string &firstBytes)
+Word2VecFormat word2vecFormat(const std::string &firstBytes)
 {
     const std::size_t headerEnd = firstBytes.find('\n');
     Header header;
     if (headerEnd == std::string::npos || !parseHeader(std::string_view(firstBytes).substr(0, headerEnd), header))
-        return false;
+        return Word2VecFormat::None;
     const std::string_view rest = std::string_view(firstBytes).substr(headerEnd + 1);
     if (textRecordFollows(rest))
-        return true;
+        return Word2VecFormat::Text;
     // A word, its space and the bytes of a vector.
     const std::size_t space = rest.find(' ');
     const std::size_t vectorBytes = std::size_t(header.dimensions) * sizeof(float);
-    return space != std::string_view::npos && space > 0 && !hasControl(rest.substr(0, space)) &&
-           !isPlainText(rest.substr(space + 1, vectorBytes));
+    const bool binary = space != std::string_view::npos && space > 0 && !hasControl(rest.substr(0, space)) &&
+                        !isPlainText(rest.substr(space + 1, vectorBytes));
+    return binary ? Word2VecFormat::Binary : Word2VecFormat::None;
 }

@@ -37,6 +37,7 @@ WordVectors parseWord2VecBinary(const std::string &bytes);
 // a binary vector almost never is. Throws as the format's own parser does.
 WordVectors parseWord2Vec(const std::string &bytes);
 WordVectors readWord2Vec(const std::string &path);
-// Whether the first bytes of a file (a few hundred are enough) look like either format: a
-// "V D" header line, then a word followed by a number or by a space and binary data.
-bool looksLikeWord2Vec(const std::string &firstBytes);
+// Which format the first bytes of a file (a few hundred are enough) are in: a "V D" header line,
+// then a word followed by a number (text) or by a space and binary data; None for anything else.
+enum class Word2VecFormat { None, Text, Binary };
+Word2VecFormat word2vecFormat(const std::string &firstBytes);

@@ -1,9 +1,10 @@
 #pragma once
 
-#include "app/workbench.h"
+#include "app/workbench/labmodule.h"
 #include "engine/core/vocabulary.h"
 #include "tests/common/tinymodel.h"
 #include "ui/attention/metatypes.h"
+#include "ui/workbench/lab.h"
 #include "ui/workbench/mainwindow.h"
 
 #include <QCoreApplication>
@@ -39,12 +40,23 @@ inline ModelSnapshot learntQuickModel()
     return std::make_shared<const Seq2SeqModel>(std::move(model));
 }
 
-// A new window on cleared settings, with every lab, shown.
-inline MainWindow *shownWorkbench(Labs *labs)
+// A new window on cleared settings, with every registered lab, shown with the lab `labId` in front
+// (empty: the start page).
+inline MainWindow *shownWorkbench(const QString &labId = QStringLiteral("attention"))
 {
     QSettings().clear();
+    QSettings().setValue(QStringLiteral("window/lab"), labId);
     auto *window = new MainWindow;
-    *labs = addLabs(window);
+    addRegisteredLabs(window);
     window->show();
     return window;
+}
+
+// Every page of every lab in `window`, in the switcher's order, with its title.
+inline QList<LabPage> everyPage(const MainWindow &window)
+{
+    QList<LabPage> pages;
+    for (const Lab *lab : window.labs())
+        pages << lab->pages();
+    return pages;
 }

@@ -8,6 +8,7 @@
 #include "ui/attention/wordremovalplot.h"
 #include "ui/core/attentionheatmap.h"
 #include "ui/core/embeddingplot.h"
+#include "ui/core/exportactions.h"
 #include "ui/core/exportdialog.h"
 #include "ui/core/lossplot.h"
 
@@ -22,26 +23,28 @@
 AttentionExports::AttentionExports(QWidget *dialogParent, InferencePanel *inference, LossPlot *loss,
                                    AlignmentPlot *alignment, EmbeddingPanel *embeddings, WordRemovalPlot *wordRemoval,
                                    HistoryScrubber *history, QObject *parent)
-    : QObject(parent), m_dialogParent(dialogParent), m_inference(inference), m_loss(loss), m_alignment(alignment),
-      m_embeddings(embeddings), m_wordRemoval(wordRemoval), m_history(history)
+    : QObject(parent), m_dialogParent(dialogParent), m_inference(inference), m_embeddings(embeddings), m_history(history),
+      m_exports(new ExportActions(dialogParent, this))
 {
-    m_heatmap = new QAction(qApp->style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Export Heatmap…"), this);
+    const QString csv = tr("CSV file (*.csv)");
+    AttentionHeatmap *heatmap = inference->heatmap();
+    m_heatmap = m_exports->addImage(tr("&Export Heatmap…"), QStringLiteral("attention_heatmap.png"), heatmap);
+    m_heatmap->setIcon(qApp->style()->standardIcon(QStyle::SP_DialogSaveButton));
     m_heatmap->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     m_heatmap->setStatusTip(tr("Save the attention heatmap as a PNG, PDF, SVG or JPEG image."));
     m_heatmap->setToolTip(tr("Export Heatmap (%1)").arg(m_heatmap->shortcut().toString(QKeySequence::NativeText)));
-    connect(m_heatmap, &QAction::triggered, this, &AttentionExports::exportHeatmap);
-    m_heatmapCsv = new QAction(tr("Export Heatmap &Data (CSV)…"), this);
-    connect(m_heatmapCsv, &QAction::triggered, this, &AttentionExports::exportHeatmapCsv);
-    m_lossPlot = new QAction(tr("Export &Loss Curve…"), this);
-    connect(m_lossPlot, &QAction::triggered, this, &AttentionExports::exportLossPlot);
-    m_lossCsv = new QAction(tr("Export Loss &History (CSV)…"), this);
-    connect(m_lossCsv, &QAction::triggered, this, &AttentionExports::exportLossCsv);
-    m_alignmentPlot = new QAction(tr("Export &Alignment Plot…"), this);
-    connect(m_alignmentPlot, &QAction::triggered, this, &AttentionExports::exportAlignmentPlot);
-    m_embeddingPlot = new QAction(tr("Export E&mbedding Plot…"), this);
-    connect(m_embeddingPlot, &QAction::triggered, this, &AttentionExports::exportEmbeddings);
-    m_wordRemovalPlot = new QAction(tr("Export &Word Removal Plot…"), this);
-    connect(m_wordRemovalPlot, &QAction::triggered, this, &AttentionExports::exportWordRemoval);
+    m_heatmapCsv = m_exports->addFile(tr("Export Heatmap &Data (CSV)…"), QStringLiteral("attention_heatmap.csv"), csv,
+                                      [heatmap](const QString &path, QString *error) {
+                                          return heatmap->exportCsv(path, error);
+                                      });
+    m_lossPlot = m_exports->addImage(tr("Export &Loss Curve…"), QStringLiteral("loss.png"), loss);
+    m_lossCsv = m_exports->addFile(tr("Export Loss &History (CSV)…"), QStringLiteral("loss.csv"), csv,
+                                   [loss](const QString &path, QString *error) { return loss->exportCsv(path, error); });
+    m_alignmentPlot = m_exports->addImage(tr("Export &Alignment Plot…"), QStringLiteral("alignment.png"), alignment);
+    m_embeddingPlot = m_exports->addImage(tr("Export E&mbedding Plot…"), QStringLiteral("embeddings.png"),
+                                          embeddings->plot());
+    m_wordRemovalPlot =
+        m_exports->addImage(tr("Export &Word Removal Plot…"), QStringLiteral("word_removal.png"), wordRemoval);
     m_historyFrames = new QAction(tr("Export History &Frames…"), this);
     m_historyFrames->setStatusTip(tr("Save the heatmap and the embedding map of every kept epoch as numbered PNG "
                                      "images, for a slide show or a video of the run."));
@@ -50,8 +53,7 @@ AttentionExports::AttentionExports(QWidget *dialogParent, InferencePanel *infere
 
 QList<QAction *> AttentionExports::actions() const
 {
-    return {m_heatmap, m_heatmapCsv, m_lossPlot, m_lossCsv, m_alignmentPlot, m_embeddingPlot, m_wordRemovalPlot,
-            m_historyFrames};
+    return m_exports->actions() + QList<QAction *>{m_historyFrames};
 }
 
 void AttentionExports::setAvailable(bool hasSentence, bool hasLoss, bool hasAlignment, bool hasModel,
@@ -65,65 +67,6 @@ void AttentionExports::setAvailable(bool hasSentence, bool hasLoss, bool hasAlig
     m_lossPlot->setEnabled(hasLoss);
     m_lossCsv->setEnabled(hasLoss);
     m_embeddingPlot->setEnabled(hasModel);
-}
-
-// Asks for a path and writes `plot` there as an image of at least exportSize().
-template <typename Plot>
-void AttentionExports::exportImage(const QString &title, const QString &defaultName, Plot *plot)
-{
-    const QString path = askExportPath(m_dialogParent, title, defaultName, plotImageFilters());
-    if (path.isEmpty())
-        return;
-    const QSize size = exportSize(plot);
-    QString error;
-    reportExport(m_dialogParent, plot->exportImage(path, size.width(), size.height(), &error), path, error);
-}
-
-template <typename Plot>
-void AttentionExports::exportCsv(const QString &title, const QString &defaultName, Plot *plot)
-{
-    const QString path = askExportPath(m_dialogParent, title, defaultName, tr("CSV file (*.csv)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    reportExport(m_dialogParent, plot->exportCsv(path, &error), path, error);
-}
-
-void AttentionExports::exportHeatmap()
-{
-    if (m_inference->hasSentence())
-        exportImage(tr("Export Heatmap"), QStringLiteral("attention_heatmap.png"), m_inference->heatmap());
-}
-
-void AttentionExports::exportHeatmapCsv()
-{
-    if (m_inference->hasSentence())
-        exportCsv(tr("Export Heatmap Data"), QStringLiteral("attention_heatmap.csv"), m_inference->heatmap());
-}
-
-void AttentionExports::exportLossPlot()
-{
-    exportImage(tr("Export Loss Curve"), QStringLiteral("loss.png"), m_loss);
-}
-
-void AttentionExports::exportLossCsv()
-{
-    exportCsv(tr("Export Loss History"), QStringLiteral("loss.csv"), m_loss);
-}
-
-void AttentionExports::exportAlignmentPlot()
-{
-    exportImage(tr("Export Alignment Plot"), QStringLiteral("alignment.png"), m_alignment);
-}
-
-void AttentionExports::exportEmbeddings()
-{
-    exportImage(tr("Export Embedding Plot"), QStringLiteral("embeddings.png"), m_embeddings->plot());
-}
-
-void AttentionExports::exportWordRemoval()
-{
-    exportImage(tr("Export Word Removal Plot"), QStringLiteral("word_removal.png"), m_wordRemoval);
 }
 
 void AttentionExports::exportHistoryFrames()

@@ -8,6 +8,7 @@
 
 class AlignmentPlot;
 class EmbeddingPanel;
+class ExportActions;
 class HistoryScrubber;
 class InferencePanel;
 class LossPlot;
@@ -42,26 +43,13 @@ public:
                             const std::function<bool(int, int)> &progress = {});
 
 private:
-    void exportHeatmap();
-    void exportHeatmapCsv();
-    void exportLossPlot();
-    void exportLossCsv();
-    void exportAlignmentPlot();
-    void exportEmbeddings();
-    void exportWordRemoval();
     void exportHistoryFrames();
-    template <typename Plot>
-    void exportImage(const QString &title, const QString &defaultName, Plot *plot);
-    template <typename Plot>
-    void exportCsv(const QString &title, const QString &defaultName, Plot *plot);
 
     QWidget *m_dialogParent;
     InferencePanel *m_inference;
-    LossPlot *m_loss;
-    AlignmentPlot *m_alignment;
     EmbeddingPanel *m_embeddings;
-    WordRemovalPlot *m_wordRemoval;
     HistoryScrubber *m_history;
+    ExportActions *m_exports;
     QAction *m_heatmap;
     QAction *m_heatmapCsv;
     QAction *m_lossPlot;

@@ -1,6 +1,7 @@
 #include "ui/attention/attentionlab.h"
 
 #include "ui/attention/alignmentplot.h"
+#include "ui/attention/attentionjobs.h"
 #include "ui/attention/attentionexports.h"
 #include "ui/attention/compareview.h"
 #include "ui/attention/datasetpanel.h"
@@ -16,10 +17,11 @@
 #include "ui/attention/wordremovalview.h"
 #include "engine/attention/corpusdefaults.h"
 #include "engine/attention/epochreplay.h"
-#include "ui/core/guidepane.h"
 #include "ui/core/lossplot.h"
 #include "ui/core/markdownview.h"
-#include "ui/workbench/mainwindow.h"
+#include "ui/workbench/document.h"
+#include "ui/workbench/sharedembeddings.h"
+#include "ui/workbench/workbench.h"
 
 #include <QCoreApplication>
 #include <QDockWidget>
@@ -48,20 +50,14 @@ QScrollArea *scrolled(QWidget *widget)
     return area;
 }
 
-QString noAttentionToAlign()
-{
-    return QCoreApplication::translate("AttentionLab", "This model has no attention (variant none): there is no "
-                                                       "alignment to measure.");
 }
 
-}
-
-AttentionLab::AttentionLab(MainWindow *window)
-    // Pages and docks are the window's children from the start; addLab() places them.
-    : Lab(window), m_run(window->runState()), m_document(window->document()), m_datasetPanel(new DatasetPanel),
-      m_trainingPanel(new TrainingPanel), m_inference(new InferencePanel(window)),
-      m_scrubber(new HistoryScrubber), m_reversePage(new QWidget(window)),
-      m_experiments(new ExperimentsPanel(window)),
+AttentionLab::AttentionLab(Workbench *workbench)
+    // Panels that open dialogs have the window as their parent from the start; addLab() places the pages and docks.
+    : Lab(workbench), m_datasetPanel(new DatasetPanel), m_trainingPanel(new TrainingPanel),
+      m_inference(new InferencePanel(workbench->dialogParent())), m_scrubber(new HistoryScrubber),
+      m_reversePage(new QWidget(workbench->dialogParent())),
+      m_experiments(new ExperimentsPanel(workbench->dialogParent())),
       m_loss(new LossPanel), m_alignment(new AlignmentPlot), m_embeddings(new EmbeddingPanel),
       m_examples(new ExamplesTable), m_analysis(new QTextBrowser), m_wordRemoval(new WordRemovalView)
 {
@@ -78,7 +74,7 @@ AttentionLab::AttentionLab(MainWindow *window)
     m_analysis->setOpenExternalLinks(true);
     m_analysis->setPlaceholderText(tr("How the model's attention behaves on the test set appears here when "
                                       "training ends or a model is opened."));
-    m_exports = new AttentionExports(window, m_inference, m_loss->plot(), m_alignment, m_embeddings,
+    m_exports = new AttentionExports(workbench->dialogParent(), m_inference, m_loss->plot(), m_alignment, m_embeddings,
                                      m_wordRemoval->plot(), m_scrubber, this);
     m_scrubber->setObjectName(QStringLiteral("historyScrubber"));
     m_reversePage->setObjectName(QStringLiteral("reversePage"));
@@ -91,16 +87,15 @@ AttentionLab::AttentionLab(MainWindow *window)
     const QMargins margins = m_inference->layout()->contentsMargins();
     m_scrubber->layout()->setContentsMargins(margins.left(), 0, margins.right(), margins.bottom());
 
-    m_setupDock = createSetupDock(window);
-    m_lossDock = dock(tr("Loss"), QStringLiteral("lossDock"), m_loss, window);
-    m_alignmentDock = dock(tr("Alignment"), QStringLiteral("alignmentDock"), m_alignment, window);
-    m_embeddingDock = dock(tr("Embeddings"), QStringLiteral("embeddingDock"), m_embeddings, window);
-    m_examplesDock = dock(tr("Test Examples"), QStringLiteral("examplesDock"), m_examples, window);
-    m_analysisDock = dock(tr("Attention Analysis"), QStringLiteral("analysisDock"), m_analysis, window);
-    m_wordRemovalDock = dock(tr("Word Removal"), QStringLiteral("wordRemovalDock"), m_wordRemoval, window);
-    m_document->setContent(this);
+    m_setupDock = createSetupDock();
+    m_lossDock = dock(tr("Loss"), QStringLiteral("lossDock"), m_loss);
+    m_alignmentDock = dock(tr("Alignment"), QStringLiteral("alignmentDock"), m_alignment);
+    m_embeddingDock = dock(tr("Embeddings"), QStringLiteral("embeddingDock"), m_embeddings);
+    m_examplesDock = dock(tr("Test Examples"), QStringLiteral("examplesDock"), m_examples);
+    m_analysisDock = dock(tr("Attention Analysis"), QStringLiteral("analysisDock"), m_analysis);
+    m_wordRemovalDock = dock(tr("Word Removal"), QStringLiteral("wordRemovalDock"), m_wordRemoval);
     // Here, not in the initialiser list: it reads the history, the last member to be built.
-    m_compare = new CompareView(m_weightHistory, window);
+    m_compare = new CompareView(m_weightHistory, workbench->dialogParent());
     m_compare->setObjectName(QStringLiteral("compareView"));
 
     connect(m_datasetPanel, &DatasetPanel::configChanged, this, &AttentionLab::actionsChanged);
@@ -123,31 +118,44 @@ AttentionLab::AttentionLab(MainWindow *window)
     };
     connect(m_datasetPanel, &DatasetPanel::configChanged, this, followSettings);
     connect(m_trainingPanel, &TrainingPanel::configChanged, this, followSettings);
-    connect(m_experiments, &ExperimentsPanel::stopRequested, window, [this, window] {
-        if (m_run->phase() == RunState::Phase::Comparing)
-            emit window->stopRequested();
+    connect(m_experiments, &ExperimentsPanel::stopRequested, this, [this] {
+        if (runState()->phase() == RunState::Phase::Comparing)
+            this->workbench()->stopRun();
     });
     m_saveProjectAction = new QAction(tr("Save &Project…"), this);
     m_saveProjectAction->setStatusTip(tr("Save the run and the window as one .attnscope file: settings, corpus, "
                                          "every epoch, experiments, the sentence."));
     connect(m_saveProjectAction, &QAction::triggered, this, &AttentionLab::saveProjectWithDialog);
-    connect(m_run, &RunState::changed, this, &AttentionLab::followRunState);
+    connect(runState(), &RunState::changed, this, &AttentionLab::followRunState);
     connect(m_scrubber, &HistoryScrubber::epochShown, this, &AttentionLab::showHistoryEpoch);
+    onResult(&AttentionLab::addEpoch);
+    onResult(&AttentionLab::finishTraining);
+    onResult(&AttentionLab::evaluationStarted);
+    onResult(&AttentionLab::showEvaluation);
+    onResult(&AttentionLab::startExperiment);
+    onResult(&AttentionLab::addExperimentEpoch);
+    onResult(&AttentionLab::finishExperiment);
+    onResult(&AttentionLab::finishExperiments);
     followSettings();
     followRunState();
 }
 
 AttentionLab::~AttentionLab() = default;
 
-QDockWidget *AttentionLab::dock(const QString &title, const QString &name, QWidget *widget, MainWindow *window)
+QString AttentionLab::noAttentionToAlign()
 {
-    auto *dock = new QDockWidget(title, window);
+    return tr("This model has no attention (variant none): there is no alignment to measure.");
+}
+
+QDockWidget *AttentionLab::dock(const QString &title, const QString &name, QWidget *widget)
+{
+    auto *dock = new QDockWidget(title);
     dock->setObjectName(name);
     dock->setWidget(widget);
     return dock;
 }
 
-QDockWidget *AttentionLab::createSetupDock(MainWindow *window)
+QDockWidget *AttentionLab::createSetupDock()
 {
     m_datasetPanel->setObjectName(QStringLiteral("datasetPanel"));
     m_trainingPanel->setObjectName(QStringLiteral("trainingPanel"));
@@ -158,7 +166,7 @@ QDockWidget *AttentionLab::createSetupDock(MainWindow *window)
     tabs->setDocumentMode(true);
 
     auto *buttons = new QHBoxLayout;
-    for (QAction *action : window->runActions()) {
+    for (QAction *action : workbench()->runActions()) {
         auto *button = new QToolButton;
         button->setDefaultAction(action);
         button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
@@ -170,7 +178,7 @@ QDockWidget *AttentionLab::createSetupDock(MainWindow *window)
     layout->setContentsMargins(0, 0, 0, 4);
     layout->addWidget(tabs, 1);
     layout->addLayout(buttons);
-    return dock(tr("Setup"), QStringLiteral("setupDock"), setup, window);
+    return dock(tr("Setup"), QStringLiteral("setupDock"), setup);
 }
 
 QList<LabPage> AttentionLab::pages() const
@@ -238,11 +246,6 @@ void AttentionLab::restoreSettings(QSettings &settings)
     settings.endGroup();
 }
 
-QString AttentionLab::guide() const
-{
-    return GuidePane::read(QStringLiteral("attention"));
-}
-
 QString AttentionLab::trainProblem() const
 {
     const QString problem = m_datasetPanel->problem();
@@ -251,10 +254,10 @@ QString AttentionLab::trainProblem() const
 
 void AttentionLab::followRunState()
 {
-    const bool idle = m_run->phase() == RunState::Phase::Idle;
+    const bool idle = runState()->phase() == RunState::Phase::Idle;
     m_datasetPanel->setEnabled(idle);
     m_trainingPanel->setEnabled(idle);
-    if (m_run->isTraining())
+    if (runState()->owner() == this && runState()->isTraining())
         m_inference->setNoModelMessage(tr("Training… the first model arrives when epoch 1 ends"),
                                        tr("Waiting for epoch 1…"));
     else
@@ -273,25 +276,31 @@ void AttentionLab::updateActions()
 
 bool AttentionLab::runInProgress() const
 {
-    return m_run->owner() == this && (m_run->isTraining() || m_run->phase() == RunState::Phase::Comparing);
+    const RunState *run = runState();
+    return run->owner() == this && (run->isTraining() || run->phase() == RunState::Phase::Comparing);
 }
 
 void AttentionLab::train()
+{
+    trainWith(m_datasetPanel->config(), m_trainingPanel->modelConfig(), m_trainingPanel->trainingConfig());
+}
+
+void AttentionLab::trainWith(const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
+                             const TrainingConfig &trainingConfig)
 {
     m_weightHistory.clear();
     m_scrubber->setEmptyMessage(tr("No history yet: each epoch of the run is kept here as it ends."));
     m_scrubber->setHistory(m_weightHistory, nullptr);
     m_compare->historyChanged(true);
-    const TrainingConfig trainingConfig = m_trainingPanel->trainingConfig();
     m_trainingUsed = trainingConfig;
     m_threadsUsed = trainingThreads(trainingConfig);
     m_alignmentHistory.clear();
     // The text as it is now, when the run reads it: a project saved later keeps this, not a file
     // edited since. Unreadable, training itself says why.
     m_corpus = {};
-    if (const std::string corpus = m_datasetPanel->config().corpusPath; !corpus.empty()) {
+    if (!datasetConfig.corpusPath.empty()) {
         try {
-            m_corpus = projectfile::copyCorpus(corpus, /*embed=*/true);
+            m_corpus = projectfile::copyCorpus(datasetConfig.corpusPath, /*embed=*/true);
         } catch (const ProjectError &) {
         }
     }
@@ -300,71 +309,21 @@ void AttentionLab::train()
     m_examples->showMessage(tr("Training… the test set is scored when training ends."));
     m_embeddingDock->raise();  // it follows every epoch; the examples wait for the end
     m_analysis->clear();
-    m_run->submitted(this, RunState::Phase::Training);
     emit statusMessage(tr("Preparing the data…"));
-    emit trainRequested(m_datasetPanel->config(), m_trainingPanel->modelConfig(), trainingConfig);
+    submit(attentionTrainingJob(datasetConfig, modelConfig, trainingConfig), RunState::Phase::Training);
 }
 
-void AttentionLab::runExperiments(const QVector<ModelConfig> &configs, int probeMaxLength, int seeds)
+void AttentionLab::jobStarted(const QString &description)
 {
-    const DatasetConfig dataset = m_datasetPanel->config();
-    QString problem = m_run->phase() != RunState::Phase::Idle ? tr("wait until the current work ends") : trainProblem();
-    if (problem.isEmpty() && !dataset.corpusPath.empty())
-        problem = tr("experiments generate their sentences so they can probe any length; choose the synthetic dataset");
-    if (!problem.isEmpty()) {
-        m_experiments->queueFinished(tr("Cannot run: %1.").arg(problem));
-        return;
-    }
-    m_experiments->setTrainedRange(dataset.minLength, generatedMaxLength(dataset));
-    const TrainingConfig training = m_trainingPanel->trainingConfig();
-    const std::vector<ExperimentRun> runs =
-        experimentRuns(std::vector<ModelConfig>(configs.begin(), configs.end()), training.seed, seeds);
-    m_experimentRuns = QVector<ExperimentRun>(runs.begin(), runs.end());
-    m_compare->clearExperimentModels();
-    m_run->submitted(this, RunState::Phase::Comparing);
-    emit statusMessage(tr("Comparing %n configuration(s)…", nullptr, int(configs.size())));
-    emit experimentsRequested(dataset, training, m_experimentRuns, probeMaxLength);
-}
-
-void AttentionLab::trainingStarted(const QString &description)
-{
-    if (m_run->owner() != this || !m_run->isTraining())
-        return;
     m_loss->setMessage(description);
-    if (m_run->phase() == RunState::Phase::Training)
+    if (runState()->phase() == RunState::Phase::Training)
         emit statusMessage(description);
 }
 
-void AttentionLab::showBatch(const BatchProgress &progress)
+void AttentionLab::jobBatch(const BatchProgress &progress)
 {
-    if (m_run->owner() != this || !m_run->isTraining())
-        return;
     m_loss->addBatch(progress);
     updateActions();
-}
-
-void AttentionLab::handleResult(const QVariant &result)
-{
-    const QMetaType type = result.metaType();
-    if (type == QMetaType::fromType<EpochTrained>())
-        addEpoch(result.value<EpochTrained>());
-    else if (type == QMetaType::fromType<TrainingFinished>())
-        finishTraining(result.value<TrainingFinished>());
-    else if (type == QMetaType::fromType<EvaluationStarted>())
-        evaluationStarted(result.value<EvaluationStarted>());
-    else if (type == QMetaType::fromType<EvaluationFinished>())
-        showEvaluation(result.value<EvaluationFinished>());
-    else if (type == QMetaType::fromType<ExperimentStarted>()) {
-        const auto started = result.value<ExperimentStarted>();
-        m_experiments->runStarted(started.index, started.seed);
-    } else if (type == QMetaType::fromType<ExperimentEpoch>())
-        m_experiments->addEpoch(result.value<ExperimentEpoch>().index, result.value<ExperimentEpoch>().stats);
-    else if (type == QMetaType::fromType<ExperimentFinished>()) {
-        const auto finished = result.value<ExperimentFinished>();
-        m_experiments->runFinished(finished.index, finished.testExactMatch, finished.probe);
-        addExperimentModel(finished);
-    } else if (type == QMetaType::fromType<ExperimentsFinished>())
-        finishExperiments(result.value<ExperimentsFinished>());
 }
 
 void AttentionLab::addEpoch(const EpochTrained &epoch)
@@ -387,10 +346,10 @@ void AttentionLab::addEpoch(const EpochTrained &epoch)
         m_best = epoch.snapshot;
         m_inference->setBestModel(epoch.snapshot, describeEpoch(epoch.stats));
         m_compare->setBestModel(epoch.snapshot, describeEpoch(epoch.stats));
-        m_document->setUnsaved();
+        document()->setUnsaved();
     }
     m_embeddings->setModel(epoch.snapshot, tr("Epoch %1").arg(epoch.stats.epoch));
-    emit modelChanged(epoch.snapshot, tr("epoch %1").arg(epoch.stats.epoch));
+    shareModel(epoch.snapshot, tr("the model of epoch %1").arg(epoch.stats.epoch));
     updateActions();
 }
 
@@ -405,9 +364,9 @@ void AttentionLab::finishTraining(const TrainingFinished &finished)
             it != history.end() ? describeEpoch(*it) : describeModel(*finished.best, tr("Trained model"));
         m_inference->setBestModel(finished.best, description);
         m_compare->setBestModel(finished.best, description);
-        m_document->setUnsaved();
+        document()->setUnsaved();
     }
-    m_run->setPhase(RunState::Phase::Evaluating);
+    runState()->setPhase(RunState::Phase::Evaluating);
     emit statusMessage(QString::fromStdString(finished.outcome.message));
     if (!finished.best)
         m_examples->showMessage(tr("No epoch completed, so there is no model to score."));
@@ -415,15 +374,15 @@ void AttentionLab::finishTraining(const TrainingFinished &finished)
 
 void AttentionLab::evaluationStarted(const EvaluationStarted &started)
 {
-    // Scoring of an opened model that was still queued when training began belongs to no one now.
-    if (m_run->isTraining())
+    // Scoring of an opened model that was still queued when this lab began training is of no use now.
+    if (runInProgress())
         return;
     m_examples->showMessage(tr("Scoring %1 test sentences…").arg(QLocale().toString(started.sentences)));
 }
 
 void AttentionLab::showEvaluation(const EvaluationFinished &evaluation)
 {
-    if (m_run->isTraining())
+    if (runInProgress())
         return;
     m_examples->setReport(evaluation.report);
     showMarkdown(m_analysis, evaluation.analysisMarkdown);
@@ -433,31 +392,12 @@ void AttentionLab::showEvaluation(const EvaluationFinished &evaluation)
                            .arg(percent(evaluation.report.exactMatch), percent(evaluation.report.tokenAccuracy)));
 }
 
-void AttentionLab::addExperimentModel(const ExperimentFinished &finished)
+void AttentionLab::jobFailed(const QString &message)
 {
-    if (!finished.best || finished.index < 0 || finished.index >= m_experimentRuns.size())
-        return;
-    const ExperimentRun &run = m_experimentRuns[finished.index];
-    m_compare->addExperimentModel(tr("run %1, %2, seed %3")
-                                      .arg(finished.index + 1)
-                                      .arg(ExperimentsPanel::labelOf(run.model))
-                                      .arg(run.modelSeed),
-                                  finished.best);
-}
-
-void AttentionLab::finishExperiments(const ExperimentsFinished &finished)
-{
-    m_experiments->queueFinished(finished.message);
-    emit statusMessage(finished.message, 10000);
-}
-
-void AttentionLab::showFailure(const QString &message)
-{
-    if (m_run->owner() != this)
-        return;
-    if (m_run->phase() == RunState::Phase::Comparing) {
+    const bool mine = runState()->owner() == this;
+    if (mine && runState()->phase() == RunState::Phase::Comparing) {
         finishExperiments({tr("Comparison failed: %1").arg(message)});
-    } else if (m_run->isTraining()) {
+    } else if (mine && runState()->isTraining()) {
         m_loss->setMessage(tr("Training did not start."));
         m_examples->showMessage(tr("No evaluation: training did not run."));
         emit statusMessage(tr("Training failed."), 10000);
@@ -466,35 +406,6 @@ void AttentionLab::showFailure(const QString &message)
         m_examples->showMessage(tr("Cannot score this model: %1").arg(message));
         emit statusMessage(tr("Cannot score this model: %1").arg(message), 10000);
     }
-}
-
-void AttentionLab::useLoadedModel(const ModelSnapshot &model, const QString &origin, const QString &corpusProblem)
-{
-    m_weightHistory.clear();
-    m_scrubber->setEmptyMessage(tr("No history: a model file keeps none. Train to replay a run."));
-    m_scrubber->setHistory(m_weightHistory, model);
-    m_compare->historyChanged(true);
-    m_best = m_latest = model;
-    m_trainingUsed.reset();
-    m_compare->clearExperimentModels();
-    m_alignmentHistory.clear();
-    m_corpus = {};
-    m_inference->setModel(model, describeModel(*model, origin));
-    m_compare->setBestModel(model, describeModel(*model, origin));
-    m_compare->setLatestModel(model, describeModel(*model, origin));
-    m_embeddings->setModel(model, origin);
-    emit modelChanged(model, origin);
-    m_loss->setHistory(model->history);
-    m_alignment->showMessage(model->hasAttention()
-                                 ? tr("Alignment is measured while a model trains; a model file does not keep it.")
-                                 : noAttentionToAlign());
-    m_analysis->clear();
-    // The test set comes from the corpus file: one that is not as the model saw it has another.
-    if (corpusProblem.isEmpty())
-        requestEvaluation(model);
-    else
-        m_examples->showMessage(tr("The test set is not scored: %1.").arg(corpusProblem));
-    updateActions();
 }
 
 void AttentionLab::setWeightHistory(WeightHistory history)
@@ -523,6 +434,15 @@ void AttentionLab::requestEvaluation(const ModelSnapshot &model)
 {
     // The worker gets its own copy: the one shown here keeps decoding on this thread.
     m_examples->showMessage(tr("Scoring the test set…"));
-    m_run->submitted(this, RunState::Phase::Idle);
-    emit evaluationRequested(std::make_shared<const Seq2SeqModel>(model->clone()));
+    submit(attentionEvaluationJob(std::make_shared<const Seq2SeqModel>(model->clone())), RunState::Phase::Idle);
+}
+
+void AttentionLab::shareModel(const ModelSnapshot &model, const QString &description)
+{
+    SharedEmbeddings shared;
+    shared.source = model.get();
+    shared.table = [model] { return model->encoderEmbeddings(); };
+    shared.lowercase = model->lowercase();
+    shared.description = tr("the attention lab's encoder (%1)").arg(description);
+    workbench()->shareEmbeddings(this, shared);
 }

@@ -20,44 +20,45 @@ class ExperimentsPanel;
 class HistoryScrubber;
 class InferencePanel;
 class LossPanel;
-class MainWindow;
 class QDockWidget;
 class QTextBrowser;
-class RunState;
 class TrainingPanel;
 class WordRemovalView;
 
 // The attention lab: train the reversal model and look inside it. Its pages are the live inference
 // view (Reverse), the variant experiments and the comparison of two models; its docks the setup, the loss curves, the alignment
 // over training, the embeddings, the scored test examples, the attention analysis and what
-// removing each word of the typed sentence does. The models it trains are the window's
-// document. It asks for work through its signals; the results come back to its slots.
+// removing each word of the typed sentence does. Its document is the model it trains, or the whole
+// run as a project.
 class AttentionLab : public Lab, public DocumentContent
 {
     Q_OBJECT
 public:
-    explicit AttentionLab(MainWindow *window);
+    explicit AttentionLab(Workbench *workbench);
     ~AttentionLab() override;
 
     QList<LabPage> pages() const override;
     QList<LabDock> docks() const override;
     QList<QAction *> fileActions() const override;
     QList<QAction *> exportActions() const override;
+    DocumentContent *documentContent() override { return this; }
     void saveSettings(QSettings &settings) const override;
     void restoreSettings(QSettings &settings) override;
-    QString guide() const override;
     bool trains() const override { return true; }
     QString trainProblem() const override;
-    void train() override;
+    void train() override;  // with the setup panels' settings
+    void trainWith(const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
+                   const TrainingConfig &trainingConfig);
+    void jobStarted(const QString &description) override;
+    void jobBatch(const BatchProgress &progress) override;
+    void jobFailed(const QString &message) override;
 
-    // A path ending in .attnscope is a project (projectfile.h): the run and the window as they
-    // are; any other a checkpoint of the best model. Open tells them apart by their first bytes.
-    QString fileFilter() const override;
-    QString openFilter() const override;
-    QString defaultSuffix() const override { return QStringLiteral("ckpt"); }
+    // A project (projectfile.h, .attnscope): the run and the window as they are; a model (.ckpt): a
+    // checkpoint of the best model. The file type says which.
+    QString documentName() const override { return tr("Model"); }
     bool hasContent() const override { return m_best != nullptr; }
-    bool open(const QString &path, QString *error) override;
-    bool save(const QString &path, QString *error) override;
+    bool open(const QString &path, const FileType &type, QString *error) override;
+    bool save(const QString &path, const FileType &type, QString *error) override;
     // File ▸ Save Project…: asks whether to embed the corpus text (when there is a corpus), then
     // where to save.
     void saveProjectWithDialog();
@@ -85,26 +86,13 @@ public:
     // Replaces the run's history (e.g. from a project file); its epochs must fit the model shown.
     void setWeightHistory(WeightHistory history);
     HistoryScrubber *historyScrubber() const { return m_scrubber; }
-
-signals:
-    void trainRequested(const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
-                        const TrainingConfig &trainingConfig);
-    void evaluationRequested(const ModelSnapshot &privateCopy);
-    // Train each of `runs` in turn on the dataset and training settings of the setup panels.
-    void experimentsRequested(const DatasetConfig &datasetConfig, const TrainingConfig &trainingConfig,
-                              const QVector<ExperimentRun> &runs, int probeMaxLength);
-    // The model the lab shows now, for the labs that look at it too.
-    void modelChanged(const ModelSnapshot &model, const QString &description);
-
-public slots:
-    void trainingStarted(const QString &description);
-    void showBatch(const BatchProgress &progress);
-    void handleResult(const QVariant &result);
-    void showFailure(const QString &message);
+    // The runs of the Experiments queue running or last run, in order.
+    const QVector<ExperimentRun> &queuedRuns() const { return m_experimentRuns; }
 
 private:
-    QDockWidget *createSetupDock(MainWindow *window);
-    QDockWidget *dock(const QString &title, const QString &name, QWidget *widget, MainWindow *window);
+    static QString noAttentionToAlign();
+    QDockWidget *createSetupDock();
+    QDockWidget *dock(const QString &title, const QString &name, QWidget *widget);
     void followRunState();
     void updateActions();
     // This lab's training or Experiments queue is running: the run is not whole yet.
@@ -113,6 +101,7 @@ private:
     void addExperimentModel(const ExperimentFinished &finished);
     void useLoadedModel(const ModelSnapshot &model, const QString &origin, const QString &corpusProblem = {});
     void requestEvaluation(const ModelSnapshot &model);
+    void shareModel(const ModelSnapshot &model, const QString &description);  // with the other labs
     AttentionProject project() const;
     void showProject(const AttentionProject &project, const QString &origin);
     void showHistoryEpoch(int epoch);
@@ -121,10 +110,11 @@ private:
     void finishTraining(const TrainingFinished &finished);
     void evaluationStarted(const EvaluationStarted &started);
     void showEvaluation(const EvaluationFinished &evaluation);
+    void startExperiment(const ExperimentStarted &started);
+    void addExperimentEpoch(const ExperimentEpoch &epoch);
+    void finishExperiment(const ExperimentFinished &finished);
     void finishExperiments(const ExperimentsFinished &finished);
 
-    RunState *m_run;
-    Document *m_document;
     DatasetPanel *m_datasetPanel;
     TrainingPanel *m_trainingPanel;
     InferencePanel *m_inference;

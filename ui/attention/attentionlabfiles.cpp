@@ -2,12 +2,19 @@
 #include "ui/attention/attentionlab.h"
 
 #include "ui/attention/alignmentplot.h"
+#include "ui/attention/compareview.h"
 #include "ui/attention/datasetpanel.h"
+#include "ui/attention/embeddingpanel.h"
+#include "ui/attention/examplestable.h"
 #include "ui/attention/experimentspanel.h"
+#include "ui/attention/historyscrubber.h"
 #include "ui/attention/inferencepanel.h"
+#include "ui/attention/losspanel.h"
+#include "ui/attention/modeltext.h"
 #include "ui/attention/trainingpanel.h"
 #include "ui/core/attentionheatmap.h"
-#include "ui/workbench/runstate.h"
+#include "ui/workbench/document.h"
+#include "ui/workbench/workbench.h"
 
 #include <QAction>
 #include <QFile>
@@ -33,27 +40,17 @@ ModelSnapshot loadModel(const QString &path)
     return std::make_shared<const Seq2SeqModel>(Seq2SeqModel::load(localPath(path)));
 }
 
-bool isProjectPath(const QString &path)
+bool isProject(const FileType &type)
 {
-    return QFileInfo(path).suffix().compare(QLatin1String(projectfile::kSuffix), Qt::CaseInsensitive) == 0;
+    return type.suffixes.contains(QLatin1String(projectfile::kSuffix));
 }
 
 }
 
-QString AttentionLab::fileFilter() const
-{
-    return tr("AttnScope models (*.ckpt)");
-}
-
-QString AttentionLab::openFilter() const
-{
-    return tr("AttnScope projects and models (*.attnscope *.ckpt);;AttnScope projects (*.attnscope);;") + fileFilter();
-}
-
-bool AttentionLab::open(const QString &path, QString *error)
+bool AttentionLab::open(const QString &path, const FileType &type, QString *error)
 {
     try {
-        if (isProjectPath(path) || projectfile::isProjectFile(localPath(path))) {
+        if (isProject(type)) {
             showProject(projectfile::load(localPath(path)), QFileInfo(path).fileName());
             return true;
         }
@@ -70,11 +67,10 @@ bool AttentionLab::open(const QString &path, QString *error)
     }
 }
 
-bool AttentionLab::save(const QString &path, QString *error)
+bool AttentionLab::save(const QString &path, const FileType &type, QString *error)
 {
     try {
-        // A project keeps being one, whatever its name.
-        if (isProjectPath(path) || projectfile::isProjectFile(localPath(path))) {
+        if (isProject(type)) {
             if (!m_trainingUsed)
                 throw std::runtime_error(tr("This model was opened from a checkpoint, which does not keep how it was "
                                             "trained; a project needs a run trained here or opened from a project. "
@@ -94,6 +90,35 @@ bool AttentionLab::save(const QString &path, QString *error)
     }
 }
 
+void AttentionLab::useLoadedModel(const ModelSnapshot &model, const QString &origin, const QString &corpusProblem)
+{
+    m_weightHistory.clear();
+    m_scrubber->setEmptyMessage(tr("No history: a model file keeps none. Train to replay a run."));
+    m_scrubber->setHistory(m_weightHistory, model);
+    m_compare->historyChanged(true);
+    m_best = m_latest = model;
+    m_trainingUsed.reset();
+    m_compare->clearExperimentModels();
+    m_alignmentHistory.clear();
+    m_corpus = {};
+    m_inference->setModel(model, describeModel(*model, origin));
+    m_compare->setBestModel(model, describeModel(*model, origin));
+    m_compare->setLatestModel(model, describeModel(*model, origin));
+    m_embeddings->setModel(model, origin);
+    shareModel(model, origin);
+    m_loss->setHistory(model->history);
+    m_alignment->showMessage(model->hasAttention()
+                                 ? tr("Alignment is measured while a model trains; a model file does not keep it.")
+                                 : noAttentionToAlign());
+    m_analysis->clear();
+    // The test set comes from the corpus file: one that is not as the model saw it has another.
+    if (corpusProblem.isEmpty())
+        requestEvaluation(model);
+    else
+        m_examples->showMessage(tr("The test set is not scored: %1.").arg(corpusProblem));
+    updateActions();
+}
+
 void AttentionLab::saveProjectWithDialog()
 {
     if (!m_best)
@@ -109,7 +134,9 @@ void AttentionLab::saveProjectWithDialog()
             return;
         m_embedCorpus = answer == QMessageBox::Yes;
     }
-    m_document->saveAsFormat(tr("AttnScope projects (*.attnscope)"), QLatin1String(projectfile::kSuffix));
+    for (const FileType &type : document()->types())
+        if (isProject(type))
+            workbench()->saveAs(this, type);
 }
 
 AttentionProject AttentionLab::project() const
@@ -184,7 +211,7 @@ bool AttentionLab::loadBundledModel()
         return false;
     try {
         useLoadedModel(loadModel(path), tr("bundled default model"));
-        m_document->setOrigin(tr("bundled default model"));
+        document()->setOrigin(tr("bundled default model"));
         return true;
     } catch (const std::exception &e) {
         emit statusMessage(tr("The bundled model could not be read: %1").arg(QString::fromStdString(e.what())));

@@ -1,4 +1,5 @@
 #include "ui/attention/compareview.h"
+#include "ui/attention/decodedheatmap.h"
 
 #include "engine/attention/weighthistory.h"
 #include "ui/core/attentionheatmap.h"
@@ -422,7 +423,7 @@ void CompareView::showOutputs()
         p.output->setText(tr("<b>%1 outputs:</b> %2")
                               .arg(sideName(side), QString::fromStdString(decoded.text()).toHtmlEscaped()));
         p.heatmap->setTitle(QStringLiteral("%1: %2").arg(sideName(side), p.picker->currentText()));
-        p.heatmap->setAttention(decoded);
+        showDecodedSentence(*p.heatmap, decoded);
     }
 }
 
@@ -451,10 +452,8 @@ void CompareView::exportHeatmap(AttentionHeatmap *heatmap, const QString &title,
 {
     if (!m_hasComparison)
         return;
-    const QString path = askExportPath(this, title, defaultName, plotImageFilters());
-    if (path.isEmpty())
-        return;
-    const QSize size = exportSize(heatmap);
-    QString error;
-    reportExport(this, heatmap->exportImage(path, size.width(), size.height(), &error), path, error);
+    exportImageWithDialog(this, title, defaultName, heatmap,
+                          [heatmap](const QString &path, int width, int height, QString *error) {
+                              return heatmap->exportImage(path, width, height, error);
+                          });
 }

@@ -127,13 +127,8 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
 
     // Each plot as an image, through the dialog every export shares.
     const auto exportWithDialog = [this](const QString &title, const QString &defaultName, QWidget *plot,
-                                         const std::function<bool(const QString &, int, int, QString *)> &write) {
-        const QString path = askExportPath(this, title, defaultName, plotImageFilters());
-        if (path.isEmpty())
-            return;
-        const QSize size = exportSize(plot);
-        QString error;
-        reportExport(this, write(path, size.width(), size.height(), &error), path, error);
+                                         const ImageWriter &write) {
+        exportImageWithDialog(this, title, defaultName, plot, write);
     };
     auto *exportMenu = new QMenu(m_export);
     exportMenu->addAction(tr("&Validation Curves…"), this, [this, exportWithDialog] {

@@ -1,4 +1,5 @@
 #include "ui/attention/inferencepanel.h"
+#include "ui/attention/decodedheatmap.h"
 
 #include "engine/attention/alignmentscore.h"
 #include "ui/attention/attentionexplanationtext.h"
@@ -141,7 +142,7 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
     auto *modelRow = new QHBoxLayout;
     modelRow->addWidget(modelLabel);
     modelRow->addWidget(m_choice);
-    modelRow->addWidget(m_modelInfo, 1);
+    modelRow->addStretch(1);
     auto *beamLabel = new QLabel(tr("&Beam:"));
     beamLabel->setBuddy(m_beamWidth);
     modelRow->addWidget(beamLabel);
@@ -161,6 +162,7 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addLayout(modelRow);
+    layout->addWidget(m_modelInfo);
     layout->addLayout(tokens);
     layout->addWidget(m_notice);
     auto *cellRow = new QHBoxLayout;
@@ -317,7 +319,7 @@ void InferencePanel::decode()
     const int row = m_row;
     const int column = m_column;
     m_row = m_column = -1;
-    m_heatmap->setAttention(m_sentence);
+    showDecodedSentence(*m_heatmap, m_sentence);
     m_heatmap->setRightCells(rightSourcePositions(model->datasetConfig.task, m_sentence));
     // A new snapshot of the same sentence keeps the cell the user clicked.
     if (row >= 0 && row < m_sentence.rows() && column >= 0 && column < m_sentence.columns()) {

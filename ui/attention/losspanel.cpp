@@ -42,7 +42,7 @@ void LossPanel::setMessage(const QString &message)
 void LossPanel::addBatch(const BatchProgress &progress)
 {
     if (progress.batchesPerEpoch > 0)
-        m_plot->addBatch(progress.epoch - 1 + double(progress.batch) / progress.batchesPerEpoch, progress.loss);
+        m_plot->addBatch(progress);
 }
 
 void LossPanel::addEpoch(const EpochStats &stats, bool isBest)

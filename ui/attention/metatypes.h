@@ -60,7 +60,6 @@ struct ExperimentsFinished {
 Q_DECLARE_METATYPE(DatasetConfig)
 Q_DECLARE_METATYPE(ModelConfig)
 Q_DECLARE_METATYPE(TrainingConfig)
-Q_DECLARE_METATYPE(BatchProgress)
 Q_DECLARE_METATYPE(EpochStats)
 Q_DECLARE_METATYPE(TrainingOutcome)
 Q_DECLARE_METATYPE(EvaluationReport)
@@ -80,7 +79,6 @@ inline void registerMetaTypes()
     qRegisterMetaType<DatasetConfig>();
     qRegisterMetaType<ModelConfig>();
     qRegisterMetaType<TrainingConfig>();
-    qRegisterMetaType<BatchProgress>();
     qRegisterMetaType<EpochStats>();
     qRegisterMetaType<TrainingOutcome>();
     qRegisterMetaType<EvaluationReport>();

@@ -8,16 +8,15 @@
 #include "ui/charlm/readoutpanel.h"
 #include "ui/charlm/samplebox.h"
 #include "ui/charlm/samplehistory.h"
-#include "ui/core/exportdialog.h"
-#include "ui/core/guidepane.h"
+#include "ui/core/exportactions.h"
 #include "ui/core/lossplot.h"
 #include "ui/core/plotexport.h"
-#include "ui/workbench/mainwindow.h"
-#include "ui/workbench/runstate.h"
+#include "ui/charlm/charlmjobs.h"
+#include "ui/workbench/runsummary.h"
+#include "ui/workbench/workbench.h"
 
 #include <QAction>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
@@ -63,9 +62,9 @@ QString describeModel(const CharModelConfig &model, int64_t parameters)
 
 }
 
-CharLmLab::CharLmLab(MainWindow *window)
-    : Lab(window), m_run(window->runState()), m_panel(new CharTextPanel),
-      m_setupDock(new QDockWidget(tr("Character Model Setup"), window)), m_loss(new LossPlot),
+CharLmLab::CharLmLab(Workbench *workbench)
+    : Lab(workbench), m_panel(new CharTextPanel), m_setupDock(new QDockWidget(tr("Character Model Setup"))),
+      m_loss(new LossPlot),
       m_memory(new MemorisationPlot), m_samples(new SampleHistory), m_sampler(new SampleBox),
       m_readout(new ReadoutPanel), m_status(new QLabel)
 {
@@ -76,10 +75,16 @@ CharLmLab::CharLmLab(MainWindow *window)
     m_setupDock->setWidget(setup);
     m_trainingPage = createTrainingPage();
     m_insidePage = createInsidePage();
+    m_exports = new ExportActions(m_trainingPage, this);
     createActions();
     connect(m_panel, &CharTextPanel::changed, this, &Lab::actionsChanged);
     connect(m_sampler, &SampleBox::sampled, this, &CharLmLab::updateActions);
-    connect(m_run, &RunState::changed, this, &CharLmLab::updateActions);
+    connect(runState(), &RunState::changed, this, &CharLmLab::updateActions);
+    onResult(&CharLmLab::showBaseline);
+    onResult(&CharLmLab::showProbe);
+    onResult(&CharLmLab::addEpoch);
+    onResult(&CharLmLab::showRanking);
+    onResult(&CharLmLab::finishTraining);
     updateActions();
 }
 
@@ -96,7 +101,7 @@ QWidget *CharLmLab::createTrainingPage()
     m_status->setObjectName(QStringLiteral("charlmStatus"));
     m_status->setWordWrap(true);
     m_status->setText(tr("Press Train (F5) to train a character model on the text on the left, or open a saved one "
-                         "(File ▸ Open Character Model)."));
+                         "(File ▸ Open, Ctrl+O)."));
 
     auto *plots = new QSplitter(Qt::Vertical);
     plots->addWidget(m_loss);
@@ -141,67 +146,20 @@ void CharLmLab::setupLossPlot()
 
 void CharLmLab::createActions()
 {
-    auto add = [this](const QString &text, const QString &name, auto slot) {
-        auto *action = new QAction(text, this);
-        action->setObjectName(name);
-        connect(action, &QAction::triggered, this, slot);
-        m_exports << action;
-        return action;
-    };
-    QWidget *dialogParent = m_trainingPage;
-    const struct {
-        QString text, name, title, file;
-        QCustomPlot *plot;
-    } plots[] = {
-        {tr("Export Character &Loss Curve…"), QStringLiteral("exportCharLoss"), tr("Export Loss Curve"),
-         QStringLiteral("charlm_loss.png"), m_loss},
-        {tr("Export &Memorisation Plot…"), QStringLiteral("exportMemorisation"), tr("Export Memorisation Plot"),
-         QStringLiteral("charlm_memorisation.png"), m_memory},
-    };
-    for (const auto &plot : plots)
-        add(plot.text, plot.name, [this, dialogParent, plot] {
-            const QString path = askExportPath(dialogParent, plot.title, plot.file, plotImageFilters());
-            QString error;
-            if (!path.isEmpty()) {
-                const QSize size = exportSize(plot.plot);
-                const bool written = plot.plot == m_loss ? m_loss->exportImage(path, size.width(), size.height(), &error)
-                                                         : m_memory->exportImage(path, size.width(), size.height(), &error);
-                reportExport(dialogParent, written, path, error);
-            }
-        });
-    const struct {
-        QString text, name, title, file, filter;
-        bool (CharLmLab::*write)(const QString &, QString *) const;
-    } files[] = {
-        {tr("Export Samples over &Training (text)…"), QStringLiteral("exportSamples"), tr("Export Samples over Training"),
-         QStringLiteral("charlm_samples.txt"), tr("Text (*.txt)"), &CharLmLab::exportSamples},
-        {tr("Export S&ample (text)…"), QStringLiteral("exportSample"), tr("Export Sample"), QStringLiteral("charlm_sample.txt"),
-         tr("Text (*.txt)"), &CharLmLab::exportSample},
-        {tr("Export &Activation View…"), QStringLiteral("exportActivations"), tr("Export Activation View"),
-         QStringLiteral("charlm_activations.png"), plotImageFilters(),
-         &CharLmLab::exportActivations},
-    };
-    for (const auto &file : files)
-        add(file.text, file.name, [this, dialogParent, file] {
-            const QString path = askExportPath(dialogParent, file.title, file.file, file.filter);
-            QString error;
-            if (!path.isEmpty())
-                reportExport(dialogParent, (this->*file.write)(path, &error), path, error);
-        });
-    m_openAction = add(tr("Open C&haracter Model…"), QStringLiteral("openCharModel"), [this, dialogParent] {
-        const QString path = QFileDialog::getOpenFileName(dialogParent, tr("Open Character Model"), QString(),
-                                                          tr("Character models (*.ckpt);;All files (*)"));
-        QString error;
-        if (!path.isEmpty() && !openModel(path, &error))
-            QMessageBox::warning(dialogParent, tr("Open Character Model"), error);
-    });
-    m_saveAction = add(tr("Save Cha&racter Model…"), QStringLiteral("saveCharModel"), [this, dialogParent] {
-        const QString path = askExportPath(dialogParent, tr("Save Character Model"), QStringLiteral("charlm.ckpt"),
-                                           tr("Character models (*.ckpt)"));
-        QString error;
-        if (!path.isEmpty())
-            reportExport(dialogParent, saveModel(path, &error), path, error);
-    });
+    m_exports->addImage(tr("Export Character &Loss Curve…"), QStringLiteral("charlm_loss.png"), m_loss)
+        ->setObjectName(QStringLiteral("exportCharLoss"));
+    m_exports->addImage(tr("Export &Memorisation Plot…"), QStringLiteral("charlm_memorisation.png"), m_memory)
+        ->setObjectName(QStringLiteral("exportMemorisation"));
+    m_exports->addFile(tr("Export Samples over &Training (text)…"), QStringLiteral("charlm_samples.txt"),
+                       tr("Text (*.txt)"), [this](const QString &path, QString *error) { return exportSamples(path, error); })
+        ->setObjectName(QStringLiteral("exportSamples"));
+    m_exports->addFile(tr("Export S&ample (text)…"), QStringLiteral("charlm_sample.txt"), tr("Text (*.txt)"),
+                       [this](const QString &path, QString *error) { return exportSample(path, error); })
+        ->setObjectName(QStringLiteral("exportSample"));
+    m_exports->addImage(tr("Export &Activation View…"), QStringLiteral("charlm_activations.png"),
+                        m_readout->activationView(),
+                        [this](const QString &path, int, int, QString *error) { return exportActivations(path, error); })
+        ->setObjectName(QStringLiteral("exportActivations"));
 }
 
 QList<LabPage> CharLmLab::pages() const
@@ -216,19 +174,18 @@ QList<LabDock> CharLmLab::docks() const
 
 QList<QAction *> CharLmLab::exportActions() const
 {
-    return m_exports;
+    return m_exports->actions();
 }
 
 void CharLmLab::updateActions()
 {
-    const bool quiet = m_run->isQuiet();
-    for (QAction *action : std::as_const(m_exports))
+    const QList<QAction *> &exports = m_exports->actions();
+    for (QAction *action : exports)
         action->setEnabled(m_net != nullptr);
-    m_exports[2]->setEnabled(m_samples->sampleCount() > 0);
-    m_exports[3]->setEnabled(m_sampler->hasSample());
-    m_openAction->setEnabled(quiet);
-    m_saveAction->setEnabled(m_net != nullptr && !m_run->isTraining());
-    m_panel->setEnabled(m_run->phase() == RunState::Phase::Idle);
+    exports[2]->setEnabled(m_samples->sampleCount() > 0);
+    exports[3]->setEnabled(m_sampler->hasSample());
+    m_panel->setEnabled(runState()->phase() == RunState::Phase::Idle);
+    emit actionsChanged();
 }
 
 void CharLmLab::saveSettings(QSettings &settings) const
@@ -249,11 +206,6 @@ void CharLmLab::restoreSettings(QSettings &settings)
     m_sampler->restoreSettings(settings);
     m_readout->restoreSettings(settings);
     settings.endGroup();
-}
-
-QString CharLmLab::guide() const
-{
-    return GuidePane::read(QStringLiteral("charlm"));
 }
 
 QString CharLmLab::trainProblem() const
@@ -281,57 +233,41 @@ void CharLmLab::train()
     m_samples->clear();
     m_readout->clearRanking(tr("The units are ranked when training ends."));
     setStatus(tr("Preparing…"));
-    m_run->submitted(this, RunState::Phase::Training);
-    emit trainRequested(m_panel->text(), m_panel->modelConfig(), training, m_samples->settings());
+    submit(charTrainingJob(m_panel->text(), m_panel->modelConfig(), training, m_samples->settings()),
+           RunState::Phase::Training);
 }
 
-void CharLmLab::trainingStarted(const QString &description)
+void CharLmLab::jobStarted(const QString &description)
 {
-    if (m_run->owner() != this || !m_run->isTraining())
-        return;
     setStatus(description);
     emit statusMessage(description);
 }
 
-void CharLmLab::showBatch(const BatchProgress &progress)
+void CharLmLab::jobBatch(const BatchProgress &progress)
 {
-    if (m_run->owner() != this || !m_run->isTraining())
-        return;
-    m_loss->addBatch(progress.epoch - 1 + double(progress.batch) / std::max(1, progress.batchesPerEpoch), progress.loss);
+    m_loss->addBatch(progress);
 }
 
-void CharLmLab::handleResult(const QVariant &result)
+void CharLmLab::finishTraining(const CharTrainingFinished &finished)
 {
-    if (result.metaType() == QMetaType::fromType<CharBaselineReady>())
-        showBaseline(result.value<CharBaselineReady>().baseline);
-    else if (result.metaType() == QMetaType::fromType<CharProbe>())
-        showProbe(result.value<CharProbe>());
-    else if (result.metaType() == QMetaType::fromType<CharEpochDone>())
-        addEpoch(result.value<CharEpochDone>().stats);
-    else if (result.metaType() == QMetaType::fromType<CharUnitsRanked>())
-        showRanking(result.value<CharUnitsRanked>());
-    else if (result.metaType() == QMetaType::fromType<CharTrainingFinished>()) {
-        const auto finished = result.value<CharTrainingFinished>();
-        QString text = finished.epochsDone < finished.epochs
-                           ? tr("Stopped after %1 of %2 epochs.").arg(finished.epochsDone).arg(finished.epochs)
-                           : tr("Trained %1 epochs at %2 characters/s.")
-                                 .arg(finished.epochs)
-                                 .arg(QLocale().toString(finished.charsPerSecond, 'f', 0));
-        if (!m_history.empty()) {
-            const CharEpoch &last = m_history.back();
-            text += QLatin1Char(' ') + (std::isfinite(last.validationBitsPerChar)
-                                            ? tr("Last epoch: %1 bits/char on training, %2 on validation.")
-                                                  .arg(bits(last.trainBitsPerChar), bits(last.validationBitsPerChar))
-                                            : tr("Last epoch: %1 bits/char.").arg(bits(last.trainBitsPerChar)));
-        }
-        text += QLatin1Char(' ') + tr("Sample it and look inside on the next tab.");
-        setStatus(text);
-        emit statusMessage(text, 8000);
+    QString text = runSummary(finished.epochsDone, finished.epochs, finished.charsPerSecond, tr("characters"));
+    if (!m_history.empty()) {
+        const CharEpoch &last = m_history.back();
+        text += QLatin1Char(' ') + (std::isfinite(last.validationBitsPerChar)
+                                        ? tr("Last epoch: %1 bits/char on training, %2 on validation.")
+                                              .arg(bits(last.trainBitsPerChar), bits(last.validationBitsPerChar))
+                                        : tr("Last epoch: %1 bits/char.").arg(bits(last.trainBitsPerChar)));
     }
+    text += QLatin1Char(' ') + tr("Sample it and look inside on the next tab.");
+    setStatus(text);
+    emit statusMessage(text, 8000);
+    if (m_net)
+        document()->setUnsaved();
 }
 
-void CharLmLab::showBaseline(const NgramBaseline &baseline)
+void CharLmLab::showBaseline(const CharBaselineReady &ready)
 {
+    const NgramBaseline &baseline = ready.baseline;
     if (baseline.bitsPerChar.empty())
         return;
     m_loss->setReferenceLine(baseline.best(), baseline.onTraining
@@ -351,8 +287,6 @@ void CharLmLab::showBaseline(const NgramBaseline &baseline)
 
 void CharLmLab::showProbe(const CharProbe &probe)
 {
-    if (m_run->owner() != this)
-        return;
     m_samples->addSample(probe);
     if (m_memory->pointCount() == 0)
         m_memory->setLimit(probe.memorisedLimit, probe.memorisedWholeText);
@@ -360,10 +294,9 @@ void CharLmLab::showProbe(const CharProbe &probe)
     useNet(probe.net);
 }
 
-void CharLmLab::addEpoch(const CharEpoch &epoch)
+void CharLmLab::addEpoch(const CharEpochDone &done)
 {
-    if (m_run->owner() != this)
-        return;
+    const CharEpoch &epoch = done.stats;
     m_history.push_back(epoch);
     const bool best = std::isfinite(epoch.validationBitsPerChar)
                       && (m_bestValidation == 0 || epoch.validationBitsPerChar < m_bestValidation);
@@ -396,11 +329,9 @@ void CharLmLab::showRanking(const CharUnitsRanked &ranked)
     updateActions();
 }
 
-void CharLmLab::showFailure(const QString &message)
+void CharLmLab::jobFailed(const QString &message)
 {
-    if (m_run->owner() != this)
-        return;
-    if (m_run->isTraining()) {
+    if (runState()->owner() == this && runState()->isTraining()) {
         setStatus(m_net ? tr("Training stopped: %1 The last weights stay to explore.").arg(message)
                         : tr("Training did not start: %1").arg(message));
         emit statusMessage(tr("Training failed."), 10000);
@@ -436,11 +367,10 @@ void CharLmLab::requestRanking()
         return;
     }
     m_readout->clearRanking(tr("Ranking the units…"));
-    m_run->submitted(this, RunState::Phase::Idle);
-    emit unitRankingRequested(m_net, text);
+    submit(charUnitRankingJob(m_net, text), RunState::Phase::Idle);
 }
 
-bool CharLmLab::openModel(const QString &path, QString *error)
+bool CharLmLab::open(const QString &path, const FileType &, QString *error)
 {
     CharCheckpoint checkpoint;
     std::shared_ptr<const CharInferenceNet> net;
@@ -474,7 +404,7 @@ bool CharLmLab::openModel(const QString &path, QString *error)
     return true;
 }
 
-bool CharLmLab::saveModel(const QString &path, QString *error) const
+bool CharLmLab::save(const QString &path, const FileType &, QString *error)
 {
     if (!m_net) {
         if (error)

@@ -3,19 +3,19 @@
 #include "engine/charlm/charlmconfig.h"
 #include "engine/charlm/chartrainer.h"
 #include "ui/charlm/charlmresults.h"
+#include "ui/workbench/document.h"
 #include "ui/workbench/lab.h"
 
 #include <memory>
 #include <vector>
 
 class CharTextPanel;
+class ExportActions;
 class LossPlot;
-class MainWindow;
 class MemorisationPlot;
 class QDockWidget;
 class QLabel;
 class ReadoutPanel;
-class RunState;
 class SampleBox;
 class SampleHistory;
 struct BatchProgress;
@@ -25,22 +25,31 @@ struct NgramBaseline;
 // The character language-model lab: an RNN, GRU or LSTM learns to write a text, and people watch
 // the loss fall to and below counting's (the n-gram baseline), read samples getting better, see it
 // learn the text by heart, sample at any temperature, and look inside: what it expects next as they
-// type and what its units track. A trained model can be saved and opened again.
-class CharLmLab : public Lab
+// type and what its units track. Its document is the trained model, saved and opened again.
+class CharLmLab : public Lab, public DocumentContent
 {
     Q_OBJECT
 public:
-    explicit CharLmLab(MainWindow *window);
+    explicit CharLmLab(Workbench *workbench);
 
     QList<LabPage> pages() const override;
     QList<LabDock> docks() const override;
     QList<QAction *> exportActions() const override;
+    DocumentContent *documentContent() override { return this; }
     void saveSettings(QSettings &settings) const override;
     void restoreSettings(QSettings &settings) override;
-    QString guide() const override;
     bool trains() const override { return true; }
     QString trainProblem() const override;
     void train() override;
+    void jobStarted(const QString &description) override;
+    void jobBatch(const BatchProgress &progress) override;
+    void jobFailed(const QString &message) override;
+
+    // False (and `error` says why, in the engine's words) when the file is not a character model.
+    QString documentName() const override { return tr("Character Model"); }
+    bool hasContent() const override { return m_net != nullptr; }
+    bool open(const QString &path, const FileType &type, QString *error) override;
+    bool save(const QString &path, const FileType &type, QString *error) override;
 
     CharTextPanel *textPanel() const { return m_panel; }
     LossPlot *lossPlot() const { return m_loss; }
@@ -53,23 +62,9 @@ public:
     const CharInferenceNet *net() const { return m_net.get(); }
     const std::vector<CharEpoch> &history() const { return m_history; }
 
-    // False (and `error` says why, in the engine's words) when the file is not a character model.
-    bool openModel(const QString &path, QString *error);
-    bool saveModel(const QString &path, QString *error) const;
     bool exportSamples(const QString &path, QString *error) const;
     bool exportSample(const QString &path, QString *error) const;
     bool exportActivations(const QString &path, QString *error) const;
-
-signals:
-    void trainRequested(std::shared_ptr<const CharText> text, const CharModelConfig &model,
-                        const CharTrainingConfig &training, const CharProbeSettings &probes);
-    void unitRankingRequested(std::shared_ptr<const CharInferenceNet> net, std::shared_ptr<const CharText> text);
-
-public slots:
-    void trainingStarted(const QString &description);
-    void showBatch(const BatchProgress &progress);
-    void handleResult(const QVariant &result);
-    void showFailure(const QString &message);
 
 private:
     QWidget *createTrainingPage();
@@ -77,15 +72,15 @@ private:
     void createActions();
     void setupLossPlot();
     void useNet(std::shared_ptr<const CharInferenceNet> net);
-    void showBaseline(const NgramBaseline &baseline);
+    void showBaseline(const CharBaselineReady &ready);
     void showProbe(const CharProbe &probe);
-    void addEpoch(const CharEpoch &epoch);
+    void addEpoch(const CharEpochDone &done);
+    void finishTraining(const CharTrainingFinished &finished);
     void showRanking(const CharUnitsRanked &ranked);
     void requestRanking();
     void setStatus(const QString &text);
     void updateActions();
 
-    RunState *m_run;
     CharTextPanel *m_panel;
     QDockWidget *m_setupDock;
     LossPlot *m_loss;
@@ -96,9 +91,7 @@ private:
     QLabel *m_status;
     QWidget *m_trainingPage;
     QWidget *m_insidePage;
-    QList<QAction *> m_exports;
-    QAction *m_openAction = nullptr;
-    QAction *m_saveAction = nullptr;
+    ExportActions *m_exports;
     std::shared_ptr<const CharInferenceNet> m_net;
     std::vector<CharEpoch> m_history;
     CharTrainingConfig m_trainedWith;  // the settings of the run or the opened model

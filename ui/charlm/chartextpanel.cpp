@@ -1,17 +1,15 @@
 #include "ui/charlm/chartextpanel.h"
 
 #include "engine/charlm/builtintexts.h"
-#include "engine/core/atomicfile.h"
 #include "ui/core/configmap.h"
+#include "ui/core/textsourcepicker.h"
 
-#include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
+#include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -41,24 +39,17 @@ QString learningRate(double lr)
 
 CharTextPanel::CharTextPanel(QWidget *parent)
     : QWidget(parent), m_modelEditor(charModelFields(), this), m_trainingEditor(charTrainingFields(), this),
-      m_source(new QComboBox), m_path(new QLineEdit), m_browse(new QPushButton(tr("Browse…"))),
-      m_typed(new QPlainTextEdit), m_note(new QLabel), m_undo(new QPushButton(tr("Undo"))), m_preview(new QLabel),
-      m_warnings(new QLabel)
+      m_picker(new TextSourcePicker({{tr("Short sentence (a pangram)"), builtInShortText},
+                                     {tr("Longer text (Shakespeare)"), builtInLongText}},
+                                    kMaxFileBytes, tr("Type or paste the text to learn."))),
+      m_note(new QLabel), m_undo(new QPushButton(tr("Undo"))), m_preview(new QLabel), m_warnings(new QLabel)
 {
-    m_source->addItems({tr("Short sentence (a pangram)"), tr("Longer text (Shakespeare)"), tr("Text file"),
-                        tr("Typed text")});
-    m_source->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_source->setMinimumContentsLength(12);
-    m_source->setCurrentIndex(int(Source::LongText));
-    m_source->setObjectName(QStringLiteral("textSource"));
-    m_source->setToolTip(tr("What the model learns to write. The short sentence is learnt by heart in seconds; the "
-                            "longer text teaches words, spaces and punctuation, with a held-out tail to validate on."));
-    m_path->setReadOnly(true);
-    m_path->setPlaceholderText(tr("No file chosen"));
-    m_typed->setObjectName(QStringLiteral("typedText"));
-    m_typed->setTabChangesFocus(true);  // Tab leads on to the next field instead of typing a tab
-    m_typed->setPlaceholderText(tr("Type or paste the text to learn."));
-    m_typed->setMinimumHeight(120);
+    m_picker->setChoice(int(Source::LongText));
+    m_picker->sourceBox()->setObjectName(QStringLiteral("textSource"));
+    m_picker->sourceBox()->setToolTip(tr("What the model learns to write. The short sentence is learnt by heart in "
+                                         "seconds; the longer text teaches words, spaces and punctuation, with a "
+                                         "held-out tail to validate on."));
+    m_picker->typedBox()->setObjectName(QStringLiteral("typedText"));
     m_note->setObjectName(QStringLiteral("settingsNote"));
     m_note->setWordWrap(true);
     m_note->setStyleSheet(QStringLiteral("background: #eef4fb; border: 1px solid #b9cfe8; border-radius: 3px; padding: 4px;"));
@@ -73,12 +64,7 @@ CharTextPanel::CharTextPanel(QWidget *parent)
 
     auto *textBox = new QGroupBox(tr("Training text"));
     auto *textLayout = new QVBoxLayout(textBox);
-    textLayout->addWidget(m_source);
-    auto *fileRow = new QHBoxLayout;
-    fileRow->addWidget(m_path, 1);
-    fileRow->addWidget(m_browse);
-    textLayout->addLayout(fileRow);
-    textLayout->addWidget(m_typed);
+    textLayout->addWidget(m_picker);
     textLayout->addWidget(m_note);
     auto *undoRow = new QHBoxLayout;
     undoRow->addStretch(1);
@@ -106,13 +92,9 @@ CharTextPanel::CharTextPanel(QWidget *parent)
     m_trainingEditor.write(CharTrainingConfig());
     m_note->hide();
     m_undo->hide();
-    connect(m_source, qOverload<int>(&QComboBox::activated), this, &CharTextPanel::sourceChosen);
-    connect(m_browse, &QPushButton::clicked, this, &CharTextPanel::chooseFile);
+    connect(m_picker, &TextSourcePicker::chosen, this, &CharTextPanel::sourceChosen);
+    connect(m_picker, &TextSourcePicker::changed, this, &CharTextPanel::readText);
     connect(m_undo, &QPushButton::clicked, this, &CharTextPanel::undoShortTextSettings);
-    connect(m_typed, &QPlainTextEdit::textChanged, this, [this] {
-        if (source() == Source::Typed)
-            readText();
-    });
     m_modelEditor.onChanged(this, [this] { updatePreview(); });
     m_trainingEditor.onChanged(this, [this] {
         const CharTrainingConfig training = trainingConfig();
@@ -146,12 +128,12 @@ void CharTextPanel::setConfigs(const CharModelConfig &model, const CharTrainingC
 
 CharTextPanel::Source CharTextPanel::source() const
 {
-    return Source(m_source->currentIndex());
+    return Source(m_picker->choice());
 }
 
 void CharTextPanel::chooseSource(Source source)
 {
-    m_source->setCurrentIndex(int(source));
+    m_picker->setChoice(int(source));
     sourceChosen();
 }
 
@@ -222,36 +204,15 @@ QString CharTextPanel::settingsNote() const
 
 void CharTextPanel::setTypedText(const QString &text)
 {
-    m_typed->setPlainText(text);
-}
-
-void CharTextPanel::loadFile(const QString &path)
-{
-    m_path->setText(path);
-    m_fileText.clear();
-    m_fileProblem.clear();
-    try {
-        m_fileText = readWholeFile(QFile::encodeName(path).toStdString(), kMaxFileBytes);
-    } catch (const std::exception &e) {
-        m_fileProblem = QString::fromLocal8Bit(e.what());
-    }
+    m_picker->setTypedText(text);
 }
 
 void CharTextPanel::setFile(const QString &path)
 {
-    loadFile(path);
-    if (source() == Source::File)
-        readText();
-    else
-        chooseSource(Source::File);
-}
-
-void CharTextPanel::chooseFile()
-{
-    const QString path = QFileDialog::getOpenFileName(this, tr("Training Text"), m_path->text(),
-                                                      tr("Text files (*.txt);;All files (*)"));
-    if (!path.isEmpty())
-        setFile(path);
+    const bool another = source() != Source::File;
+    m_picker->setFile(path);
+    if (another)
+        sourceChosen();
 }
 
 QString CharTextPanel::previewText() const
@@ -266,26 +227,14 @@ QString CharTextPanel::warningText() const
 
 void CharTextPanel::readText()
 {
-    const Source from = source();
-    m_path->setVisible(from == Source::File);
-    m_browse->setVisible(from == Source::File);
-    m_typed->setVisible(from == Source::Typed);
     const CharTrainingConfig training = trainingConfig();
     m_readValidation = training.val;
     m_readSeqLen = training.seqLen;
     m_text.reset();
-    m_problem.clear();
+    m_problem = m_picker->problem();
     try {
-        if (from == Source::File && m_path->text().isEmpty())
-            m_problem = tr("Choose a text file to learn from.");
-        else if (from == Source::File && !m_fileProblem.isEmpty())
-            m_problem = m_fileProblem;
-        else
-            m_text = std::make_shared<const CharText>(buildCharText(from == Source::ShortText  ? builtInShortText()
-                                                                    : from == Source::LongText ? builtInLongText()
-                                                                    : from == Source::File     ? m_fileText
-                                                                                               : m_typed->toPlainText().toStdString(),
-                                                                    training.val, training.seqLen));
+        if (m_problem.isEmpty())
+            m_text = std::make_shared<const CharText>(buildCharText(m_picker->text(), training.val, training.seqLen));
     } catch (const std::invalid_argument &e) {
         m_problem = QString::fromStdString(e.what());
     }
@@ -322,9 +271,7 @@ void CharTextPanel::updatePreview()
 
 void CharTextPanel::saveSettings(QSettings &settings) const
 {
-    settings.setValue(QStringLiteral("source"), int(source()));
-    settings.setValue(QStringLiteral("file"), m_path->text());
-    settings.setValue(QStringLiteral("typed"), m_typed->toPlainText());
+    m_picker->saveSettings(settings);
     writeSettingsMap(settings, toVariantMap(modelConfig(), charModelFields()));
     writeSettingsMap(settings, toVariantMap(trainingConfig(), charTrainingFields()));
 }
@@ -337,14 +284,9 @@ void CharTextPanel::restoreSettings(QSettings &settings)
     CharTrainingConfig training;
     readVariantMap(map, training, charTrainingFields());
     setConfigs(model, training);
-    m_typed->setPlainText(settings.value(QStringLiteral("typed")).toString());
-    const QString file = settings.value(QStringLiteral("file")).toString();
-    const int from = std::clamp(settings.value(QStringLiteral("source"), int(Source::LongText)).toInt(), 0, 3);
-    m_source->setCurrentIndex(from);  // as it was left: no settings brought
+    m_picker->restoreSettings(settings, int(Source::LongText));  // as it was left: no settings brought
     m_note->hide();
     m_undo->hide();
     m_beforeShortText.reset();
-    if (!file.isEmpty())
-        loadFile(file);
     readText();
 }

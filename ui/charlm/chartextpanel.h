@@ -9,12 +9,10 @@
 #include <memory>
 #include <optional>
 
-class QComboBox;
 class QLabel;
-class QLineEdit;
-class QPlainTextEdit;
 class QPushButton;
 class QSettings;
+class TextSourcePicker;
 
 // The character lab's setup: the training text (the built-in short sentence or longer text, a
 // file, or typed text), what the settings make of it (length, alphabet, the split, streams and
@@ -65,23 +63,16 @@ private:
     void undoShortTextSettings();
     void readText();
     void updatePreview();
-    void chooseFile();
-    void loadFile(const QString &path);  // read now, used when the source is File
     void setPreset(const Preset &preset);
     Preset currentPreset() const;
 
     ConfigEditor<CharModelConfig> m_modelEditor;
     ConfigEditor<CharTrainingConfig> m_trainingEditor;
-    QComboBox *m_source;
-    QLineEdit *m_path;
-    QPushButton *m_browse;
-    QPlainTextEdit *m_typed;
+    TextSourcePicker *m_picker;
     QLabel *m_note;
     QPushButton *m_undo;
     QLabel *m_preview;
     QLabel *m_warnings;
-    std::string m_fileText;
-    QString m_fileProblem;
     std::shared_ptr<const CharText> m_text;
     double m_readValidation = -1;  // the settings m_text was read with
     int m_readSeqLen = -1;

@@ -1,14 +1,11 @@
 #include "ui/core/attentionheatmap.h"
 
 #include "ui/core/colorgradients.h"
-#include "ui/core/focusframe.h"
 #include "ui/core/plotexport.h"
 #include "ui/core/plotstyle.h"
 #include "ui/core/plottheme.h"
 
-#include <QKeyEvent>
 #include <QLocale>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -108,48 +105,31 @@ AttentionHeatmap::AttentionHeatmap(QWidget *parent)
     showMessage(tr("No attention to show yet"));
 }
 
-void AttentionHeatmap::setAttention(const DecodedSentence &sentence)
-{
-    if (sentence.attention.empty() && !sentence.outputTokens.empty()) {
-        showMessage(tr("This model has no attention (variant none): its decoder sees only the encoder's final state"));
-        return;
-    }
-    QStringList source;
-    for (const std::string &token : sentence.sourceTokens)
-        source << QString::fromStdString(token);
-    QStringList output;
-    for (const std::string &token : sentence.outputTokens)
-        output << QString::fromStdString(token);
-    setData(source, output, sentence.attention, sentence.sourceKnown, sentence.outputCopied, sentence.copyGate);
-}
-
 void AttentionHeatmap::setMatrix(const QStringList &sourceTokens, const QStringList &outputTokens,
                                  const std::vector<float> &weights)
 {
-    setData(sourceTokens, outputTokens, weights, {}, {}, {});
+    setMatrix(HeatmapMatrix{sourceTokens, outputTokens, weights, {}, {}, {}});
 }
 
-void AttentionHeatmap::setData(const QStringList &sourceTokens, const QStringList &outputTokens,
-                               const std::vector<float> &weights, const std::vector<bool> &sourceKnown,
-                               const std::vector<bool> &outputCopied, const std::vector<float> &copyGate)
+void AttentionHeatmap::setMatrix(const HeatmapMatrix &matrix)
 {
-    if (sourceTokens.isEmpty() || outputTokens.isEmpty()) {
+    if (matrix.columns.isEmpty() || matrix.rows.isEmpty()) {
         showMessage(tr("No attention to show: the sentence has no tokens"));
         return;
     }
-    const std::size_t expected = std::size_t(sourceTokens.size()) * std::size_t(outputTokens.size());
-    if (weights.size() != expected) {
+    const std::size_t expected = std::size_t(matrix.columns.size()) * std::size_t(matrix.rows.size());
+    if (matrix.weights.size() != expected) {
         showMessage(tr("Cannot show attention: %1 weights for %2 output x %3 input tokens")
-                        .arg(weights.size()).arg(outputTokens.size()).arg(sourceTokens.size()));
+                        .arg(matrix.weights.size()).arg(matrix.rows.size()).arg(matrix.columns.size()));
         return;
     }
-    m_sourceTokens = sourceTokens;
-    m_outputTokens = outputTokens;
-    m_weights = weights;
+    m_sourceTokens = matrix.columns;
+    m_outputTokens = matrix.rows;
+    m_weights = matrix.weights;
     m_selectedRow = m_selectedColumn = -1;
     m_rightCells.clear();
     m_message->setVisible(false);
-    rebuildTicks(sourceKnown, outputCopied, copyGate);
+    rebuildTicks(matrix.columnKnown, matrix.rowCopied, matrix.rowGate);
     rebuildCells();
     rebuildRightCellItems();
     updateSelectionItems();
@@ -274,28 +254,6 @@ float AttentionHeatmap::weight(int row, int column) const
     return m_weights[std::size_t(row) * std::size_t(columns()) + std::size_t(column)];
 }
 
-void AttentionHeatmap::selectCell(int row, int column)
-{
-    if (row < 0 || row >= rows() || column < 0 || column >= columns()) {
-        clearSelection();
-        return;
-    }
-    m_selectedRow = row;
-    m_selectedColumn = column;
-    updateSelectionItems();
-    updateAccessibleDescription();
-    replot(rpQueuedReplot);
-    emit cellSelected(row, column, double(weight(row, column)));
-}
-
-void AttentionHeatmap::clearSelection()
-{
-    m_selectedRow = m_selectedColumn = -1;
-    updateSelectionItems();
-    updateAccessibleDescription();
-    replot(rpQueuedReplot);
-}
-
 bool AttentionHeatmap::exportImage(const QString &path, int width, int height, QString *error)
 {
     // Lay out for the export size first, so label rotation and cell numbers suit the image.
@@ -342,77 +300,6 @@ void AttentionHeatmap::showEvent(QShowEvent *event)
     setViewport(rect());
     adaptToViewport();
     replot(rpQueuedReplot);
-}
-
-void AttentionHeatmap::keyPressEvent(QKeyEvent *event)
-{
-    if (rows() == 0 || columns() == 0) {
-        QCustomPlot::keyPressEvent(event);
-        return;
-    }
-    // The first key pressed without a selection selects the top-left cell, then keys move from there.
-    const bool none = m_selectedRow < 0;
-    int row = none ? 0 : m_selectedRow;
-    int column = none ? 0 : m_selectedColumn;
-    const bool control = event->modifiers().testFlag(Qt::ControlModifier);
-    switch (event->key()) {
-    case Qt::Key_Left:
-        column -= none ? 0 : 1;
-        break;
-    case Qt::Key_Right:
-        column += none ? 0 : 1;
-        break;
-    case Qt::Key_Up:
-        row -= none ? 0 : 1;
-        break;
-    case Qt::Key_Down:
-        row += none ? 0 : 1;
-        break;
-    case Qt::Key_Home:
-        column = 0;
-        row = control ? 0 : row;
-        break;
-    case Qt::Key_End:
-        column = columns() - 1;
-        row = control ? rows() - 1 : row;
-        break;
-    case Qt::Key_PageUp:  // every row is on screen: a page is the whole column
-        row = 0;
-        break;
-    case Qt::Key_PageDown:
-        row = rows() - 1;
-        break;
-    case Qt::Key_Return:
-    case Qt::Key_Enter:
-    case Qt::Key_Space:
-        selectCell(row, column);  // again, so a listener can open its view of the cell
-        return;
-    default:
-        QCustomPlot::keyPressEvent(event);
-        return;
-    }
-    row = std::clamp(row, 0, rows() - 1);
-    column = std::clamp(column, 0, columns() - 1);
-    if (none || row != m_selectedRow || column != m_selectedColumn)
-        selectCell(row, column);
-}
-
-void AttentionHeatmap::paintEvent(QPaintEvent *event)
-{
-    QCustomPlot::paintEvent(event);
-    paintFocusFrame(*this);
-}
-
-void AttentionHeatmap::focusInEvent(QFocusEvent *event)
-{
-    QCustomPlot::focusInEvent(event);
-    update();
-}
-
-void AttentionHeatmap::focusOutEvent(QFocusEvent *event)
-{
-    QCustomPlot::focusOutEvent(event);
-    update();
 }
 
 void AttentionHeatmap::rebuildCells()
@@ -591,54 +478,3 @@ void AttentionHeatmap::updateSelectionItems()
     placeBox(m_cellBox, column - 0.5, row - 0.5, column + 0.5, row + 0.5);
 }
 
-QString AttentionHeatmap::cellReadout(int row, int column) const
-{
-    return tr("%1 '%2' <- %3 '%4': %5")
-        .arg(m_rowRole, m_outputTokens[row], m_columnRole, m_sourceTokens[column])
-        .arg(double(weight(row, column)), 0, 'f', 2);
-}
-
-void AttentionHeatmap::updateAccessibleDescription()
-{
-    if (rows() == 0)
-        return;  // the message shown says why
-    if (m_selectedRow >= 0) {
-        setAccessibleDescription(tr("Selected: %1").arg(cellReadout(m_selectedRow, m_selectedColumn)));
-        return;
-    }
-    setAccessibleDescription(tr("Attention weights from 0 to 1, %1 rows (%2) by %3 columns (%4). "
-                                "Arrow keys select a cell.")
-                                 .arg(rows()).arg(yAxis->label()).arg(columns()).arg(xAxis->label()));
-}
-
-bool AttentionHeatmap::cellAt(const QPointF &pixel, int *row, int *column) const
-{
-    if (rows() == 0 || columns() == 0 || !axisRect()->rect().contains(pixel.toPoint()))
-        return false;
-    const int c = int(std::floor(xAxis->pixelToCoord(pixel.x()) + 0.5));
-    const int r = int(std::floor(yAxis->pixelToCoord(pixel.y()) + 0.5));
-    if (r < 0 || r >= rows() || c < 0 || c >= columns())
-        return false;
-    *row = r;
-    *column = c;
-    return true;
-}
-
-void AttentionHeatmap::onMousePress(QMouseEvent *event)
-{
-    int row = -1;
-    int column = -1;
-    if (event->button() == Qt::LeftButton && cellAt(event->position(), &row, &column))
-        selectCell(row, column);
-}
-
-void AttentionHeatmap::onMouseMove(QMouseEvent *event)
-{
-    int row = -1;
-    int column = -1;
-    if (!cellAt(event->position(), &row, &column)) {
-        QToolTip::hideText();
-        return;
-    }
-    QToolTip::showText(event->globalPosition().toPoint(), cellReadout(row, column), this);
-}

@@ -1,13 +1,23 @@
 #pragma once
 
-#include "engine/attention/decodedsentence.h"
-
 #include <qcustomplot.h>
 
 #include <QStringList>
 #include <QVector>
 
 #include <vector>
+
+// What a heatmap draws: a row per output (or query), a column per input (or key), and what is known
+// of the tokens: an input outside the vocabulary (marked *), an output copied from the input by a
+// pointer, and the pointer's share of each output (p_gen), drawn beside its row.
+struct HeatmapMatrix {
+    QStringList columns;
+    QStringList rows;
+    std::vector<float> weights;      // rows x columns, row-major
+    std::vector<bool> columnKnown;   // per column; empty: every one known
+    std::vector<bool> rowCopied;     // per row; empty: none copied
+    std::vector<float> rowGate;      // per row; empty: no pointer
+};
 
 // Where each decoder step looked: one cell per (output token, input token) pair, colour = weight
 // on a fixed 0..1 scale. x = encoder (source) tokens, y = decoder steps with the first at the top.
@@ -21,10 +31,10 @@ class AttentionHeatmap : public QCustomPlot
 public:
     explicit AttentionHeatmap(QWidget *parent = nullptr);
 
-    // A sentence decoded without attention (variant none) shows a message saying so.
-    void setAttention(const DecodedSentence &sentence);
-    // Rows = outputTokens, row-major. Mismatched sizes show a message instead of a plot.
-    // A new matrix clears the right cells (setRightCells).
+    // Mismatched sizes show a message instead of a plot. A new matrix clears the right cells
+    // (setRightCells).
+    void setMatrix(const HeatmapMatrix &matrix);
+    // Rows = outputTokens, row-major, nothing known of the tokens.
     void setMatrix(const QStringList &sourceTokens, const QStringList &outputTokens,
                    const std::vector<float> &weights);
     // An empty plot with a centred message (e.g. "No attention: this model has none").
@@ -72,10 +82,6 @@ protected:
     void focusOutEvent(QFocusEvent *event) override;
 
 private:
-    // `copyGate`: a pointer model's p_gen per output row (empty without a pointer).
-    void setData(const QStringList &sourceTokens, const QStringList &outputTokens,
-                 const std::vector<float> &weights, const std::vector<bool> &sourceKnown,
-                 const std::vector<bool> &outputCopied, const std::vector<float> &copyGate);
     void rebuildCells();
     void rebuildTicks(const std::vector<bool> &sourceKnown, const std::vector<bool> &outputCopied,
                       const std::vector<float> &copyGate);

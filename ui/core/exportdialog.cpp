@@ -82,3 +82,24 @@ QString plotImageFilters()
 {
     return QObject::tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;JPEG image (*.jpg)");
 }
+
+void exportImageWithDialog(QWidget *parent, const QString &title, const QString &defaultName, const QWidget *shownAs,
+                           const ImageWriter &write)
+{
+    const QString path = askExportPath(parent, title, defaultName, plotImageFilters());
+    if (path.isEmpty())
+        return;
+    const QSize size = exportSize(shownAs);
+    QString error;
+    reportExport(parent, write(path, size.width(), size.height(), &error), path, error);
+}
+
+void exportFileWithDialog(QWidget *parent, const QString &title, const QString &defaultName, const QString &filters,
+                          const FileWriter &write)
+{
+    const QString path = askExportPath(parent, title, defaultName, filters);
+    if (path.isEmpty())
+        return;
+    QString error;
+    reportExport(parent, write(path, &error), path, error);
+}

@@ -3,6 +3,8 @@
 #include <QSize>
 #include <QString>
 
+#include <functional>
+
 class QWidget;
 
 // The steps every "Export…" action shares: ask where, pick the size, tell how it went.
@@ -29,3 +31,12 @@ QSize exportSize(const QWidget *widget);
 // Success goes to the status bar of the main window `parent` is in, for a few seconds; a failure
 // to a warning box that gives `error`.
 void reportExport(QWidget *parent, bool ok, const QString &path, const QString &error);
+
+// The whole of an Export entry: ask where, write, tell how it went. An image is written at
+// exportSize() of `shownAs`, the view as it is on screen, in the format of the chosen suffix.
+using ImageWriter = std::function<bool(const QString &path, int width, int height, QString *error)>;
+using FileWriter = std::function<bool(const QString &path, QString *error)>;
+void exportImageWithDialog(QWidget *parent, const QString &title, const QString &defaultName, const QWidget *shownAs,
+                           const ImageWriter &write);
+void exportFileWithDialog(QWidget *parent, const QString &title, const QString &defaultName, const QString &filters,
+                          const FileWriter &write);

@@ -6,13 +6,6 @@
 #include <QFile>
 #include <QTextBrowser>
 
-// The guides are compiled into the ui library; a static library's resources are registered only
-// when something calls their initialiser (outside any namespace, as Q_INIT_RESOURCE requires).
-static void registerGuides()
-{
-    Q_INIT_RESOURCE(guides);
-}
-
 GuidePane::GuidePane(QWidget *parent) : QDockWidget(tr("Guide"), parent), m_view(new QTextBrowser)
 {
     setObjectName(QStringLiteral("guideDock"));
@@ -38,11 +31,9 @@ void GuidePane::setGuide(const QString &markdown)
     showMarkdown(m_view, markdown.isEmpty() ? tr("This page has no guide.") : markdown);
 }
 
-QString GuidePane::read(const QString &name)
+QString GuidePane::read(const QString &resource)
 {
-    static const bool registered = (registerGuides(), true);
-    Q_UNUSED(registered);
-    QFile file(QStringLiteral(":/guides/%1.md").arg(name));
+    QFile file(resource);
     if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
         return {};
     return QString::fromUtf8(file.readAll());

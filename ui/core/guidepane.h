@@ -7,7 +7,7 @@ class QTextBrowser;
 
 // A lab's guide in a dock the user opens and closes (its toggleViewAction is View ▸ Guide, F1):
 // what is on screen, the formula, what to try next, written for a student who has read the
-// material once. The texts are Markdown resources, resources/guides/<lab>.md.
+// material once. The texts are Markdown resources, resources/<lab>/guide.md.
 class GuidePane : public QDockWidget
 {
     Q_OBJECT
@@ -19,8 +19,8 @@ public:
     QString guide() const { return m_markdown; }
     QTextBrowser *view() const { return m_view; }
 
-    // The guide resources/guides/<name>.md; empty when there is none.
-    static QString read(const QString &name);
+    // The Markdown of `resource` (":/labs/attention/guide.md"); empty when there is none.
+    static QString read(const QString &resource);
 
 private:
     QTextBrowser *m_view;

@@ -21,6 +21,7 @@ public:
     void clear();
     // epochPosition = (epoch-1) + batch/batchesPerEpoch. Non-finite losses cannot be drawn and are skipped.
     void addBatch(double epochPosition, double loss);
+    void addBatch(const BatchProgress &progress) { addBatch(progress.epochsDone(), progress.loss); }
     // Plotted at the epoch's end (x = epoch). `isBest` moves the best-epoch marker here.
     void addEpoch(const EpochStats &stats, bool isBest);
     // A loaded model's curves (no batch points); the best epoch is the lowest validation loss.

@@ -1,10 +1,10 @@
 #include "ui/selfattention/selfattentionlab.h"
 
-#include "ui/core/guidepane.h"
 #include "ui/selfattention/selfattentionpanel.h"
-#include "ui/workbench/mainwindow.h"
+#include "ui/workbench/workbench.h"
 
-SelfAttentionLab::SelfAttentionLab(MainWindow *window) : Lab(window), m_panel(new SelfAttentionPanel(window))
+SelfAttentionLab::SelfAttentionLab(Workbench *workbench)
+    : Lab(workbench), m_panel(new SelfAttentionPanel(workbench->dialogParent()))
 {
     m_panel->setObjectName(QStringLiteral("selfAttentionPanel"));
 }
@@ -24,12 +24,7 @@ void SelfAttentionLab::restoreSettings(QSettings &settings)
     m_panel->restoreSettings(settings);
 }
 
-QString SelfAttentionLab::guide() const
+void SelfAttentionLab::takeEmbeddings(const SharedEmbeddings &embeddings)
 {
-    return GuidePane::read(QStringLiteral("selfattention"));
-}
-
-void SelfAttentionLab::setModel(const ModelSnapshot &model, const QString &description)
-{
-    m_panel->setModel(model, description);
+    m_panel->setEmbeddings(embeddings);
 }

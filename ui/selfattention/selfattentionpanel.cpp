@@ -30,6 +30,8 @@ using Source = SelfAttentionControls::Source;
 constexpr int kTwoColumnWidth = 900;
 // Heatmap and arrows side by side when their column is at least this wide.
 constexpr int kSideBySideViews = 640;
+// The least height the heatmap and arrows are drawn at beside the tables.
+constexpr int kSmallestPlotHeight = 320;
 
 std::vector<float> toFloats(const Matrix &m)
 {
@@ -124,22 +126,23 @@ SelfAttentionPanel::SelfAttentionPanel(QWidget *parent) : QWidget(parent)
     m_plots->addLayout(m_views, 1);
     m_plots->addLayout(exportButtons);
     m_plots->addWidget(m_status);
+    m_plots->addStretch();
     m_columns = new QBoxLayout(QBoxLayout::TopToBottom);
     m_columns->addWidget(m_left, 0);
     m_columns->addLayout(m_plots, 1);
 
     auto *content = new QWidget;
     content->setLayout(m_columns);
-    auto *scroll = new QScrollArea;
-    scroll->setWidget(content);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll = new QScrollArea;
+    m_scroll->setWidget(content);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_controls);
     layout->addWidget(m_inputMessage);
     layout->addWidget(m_explanation);
-    layout->addWidget(scroll, 1);
+    layout->addWidget(m_scroll, 1);
 
     const auto addShortcuts = [this](Qt::KeyboardModifiers modifiers, auto action) {
         for (Qt::Key key : {Qt::Key_Return, Qt::Key_Enter}) {
@@ -163,10 +166,9 @@ SelfAttentionPanel::SelfAttentionPanel(QWidget *parent) : QWidget(parent)
     recompute();
 }
 
-void SelfAttentionPanel::setModel(const ModelSnapshot &model, const QString &description)
+void SelfAttentionPanel::setEmbeddings(const SharedEmbeddings &embeddings)
 {
-    m_model = model;
-    m_modelDescription = description;
+    m_embeddings = embeddings;
     if (m_controls->source() != Source::Trained)
         return;
     // A new epoch arrives every few seconds while training: project only when someone looks.
@@ -284,13 +286,13 @@ void SelfAttentionPanel::recompute()
 bool SelfAttentionPanel::buildInputs(SelfAttentionInputs *inputs)
 {
     const bool trained = m_controls->source() == Source::Trained;
-    if (trained && !m_model) {
-        setInputMessage(tr("There is no trained model yet: train one (F5) or open one (Ctrl+O), "
+    if (trained && !m_embeddings.table) {
+        setInputMessage(tr("There are no trained embeddings yet: train or open a model in the Attention lab, "
                            "or choose random embeddings."));
         return false;
     }
     const std::vector<std::string> words =
-        tokenize(m_controls->sentence().toStdString(), trained && m_model->lowercase());
+        tokenize(m_controls->sentence().toStdString(), trained && m_embeddings.lowercase);
     if (words.empty()) {
         setInputMessage(tr("Type a sentence of 1 to %1 words, e.g. “I love AI”.").arg(kMaxWords));
         return false;
@@ -304,9 +306,9 @@ bool SelfAttentionPanel::buildInputs(SelfAttentionInputs *inputs)
     const auto seed = std::uint64_t(m_controls->seed());
     try {
         if (trained) {
-            if (m_projectedFrom != m_model.get() || m_projectedDimensions != dModel) {
-                m_projected = SelfAttentionInputs::projectEmbeddings(m_model->encoderEmbeddings(), dModel);
-                m_projectedFrom = m_model.get();
+            if (m_projectedFrom != m_embeddings.source || m_projectedDimensions != dModel) {
+                m_projected = SelfAttentionInputs::projectEmbeddings(m_embeddings.table(), dModel);
+                m_projectedFrom = m_embeddings.source;
                 m_projectedDimensions = dModel;
             }
             *inputs = SelfAttentionInputs::fromEmbeddings(words, m_projected, m_controls->dK(), seed);
@@ -363,13 +365,13 @@ void SelfAttentionPanel::updateSourceControls()
                                   "W_Q, W_K and W_V are drawn from the seed the same way."));
         return;
     }
-    const QString model = m_modelDescription.isEmpty() ? tr("the current model") : m_modelDescription;
-    m_explanation->setText(tr("X: the encoder embeddings of %1, projected onto their first d_model principal "
+    const QString model = m_embeddings.description.isEmpty() ? tr("the trained model") : m_embeddings.description;
+    m_explanation->setText(tr("X: the word embeddings of %1, projected onto their first d_model principal "
                               "components (PCA over the whole vocabulary) and scaled to the spread of the random "
                               "numbers, so the tables stay small and similar words keep similar rows; words the "
                               "model does not know (marked *) use the <UNK> row. W_Q, W_K and W_V stay random from "
-                              "the seed: this model uses additive (Bahdanau) attention and has no query/key/value "
-                              "projections to borrow.").arg(model.toHtmlEscaped()));
+                              "the seed: the model has no query, key and value projections to borrow.")
+                               .arg(model.toHtmlEscaped()));
 }
 
 void SelfAttentionPanel::arrangeForWidth(int width)
@@ -380,7 +382,13 @@ void SelfAttentionPanel::arrangeForWidth(int width)
     const int leftWidth = twoColumns ? width * 45 / 100 : width;
     m_left->setMaximumWidth(twoColumns ? leftWidth : QWIDGETSIZE_MAX);
     const int viewsWidth = twoColumns ? width - std::min(leftWidth, m_left->sizeHint().width()) : width;
-    m_views->setDirection(viewsWidth >= kSideBySideViews ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+    const bool sideBySide = viewsWidth >= kSideBySideViews;
+    m_views->setDirection(sideBySide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+    // Beside the tall tables the pictures would stretch to their height; they stay as tall as the view.
+    const int tallest =
+        twoColumns ? std::max(kSmallestPlotHeight, m_scroll->viewport()->height() - 60) : QWIDGETSIZE_MAX;
+    m_heatmap->setMaximumHeight(tallest);
+    m_arrows->setMaximumHeight(tallest);
     // As many matrices per row as fit in the space the left column gets.
     m_steps->arrangeForWidth(leftWidth - 40);
 }
@@ -393,15 +401,12 @@ void SelfAttentionPanel::setInputMessage(const QString &message)
 
 void SelfAttentionPanel::exportWithDialog(bool heatmap)
 {
-    const QString path = askExportPath(this, heatmap ? tr("Export Heatmap") : tr("Export Arrows"),
-                                       heatmap ? QStringLiteral("self_attention_heatmap.png")
-                                               : QStringLiteral("self_attention_arrows.png"),
-                                       plotImageFilters());
-    if (path.isEmpty())
-        return;
-    const QSize size = exportSize(heatmap ? static_cast<QWidget *>(m_heatmap) : static_cast<QWidget *>(m_arrows));
-    QString error;
-    const bool ok = heatmap ? exportHeatmap(path, size.width(), size.height(), &error)
-                            : exportArrows(path, size.width(), size.height(), &error);
-    reportExport(this, ok, path, error);
+    exportImageWithDialog(this, heatmap ? tr("Export Heatmap") : tr("Export Arrows"),
+                          heatmap ? QStringLiteral("self_attention_heatmap.png")
+                                  : QStringLiteral("self_attention_arrows.png"),
+                          heatmap ? static_cast<QWidget *>(m_heatmap) : static_cast<QWidget *>(m_arrows),
+                          [this, heatmap](const QString &path, int width, int height, QString *error) {
+                              return heatmap ? exportHeatmap(path, width, height, error)
+                                             : exportArrows(path, width, height, error);
+                          });
 }

@@ -2,7 +2,7 @@
 
 #include "engine/core/embeddingtable.h"
 #include "engine/selfattention/scaleddotproductattention.h"
-#include "ui/attention/metatypes.h"
+#include "ui/workbench/sharedembeddings.h"
 
 #include <QWidget>
 
@@ -16,6 +16,7 @@ class PredictionTable;
 class QBoxLayout;
 class QLabel;
 class QPushButton;
+class QScrollArea;
 class QSettings;
 class SelfAttentionControls;
 struct SelfAttentionInputs;
@@ -23,7 +24,7 @@ struct SelfAttentionInputs;
 // The self-attention exercise: type a short sentence, predict how much each word attends to
 // each other word, then reveal the computed scaled dot-product attention step by step
 // (X, W_Q, W_K, W_V, Q, K, V, scores, weights, output), as a heatmap, as arrows, and as the
-// difference from the prediction. X comes from a seed or from the trained encoder's embeddings.
+// difference from the prediction. X comes from a seed or from trained embeddings.
 class SelfAttentionPanel : public QWidget
 {
     Q_OBJECT
@@ -33,8 +34,8 @@ public:
 
     explicit SelfAttentionPanel(QWidget *parent = nullptr);
 
-    // The model whose encoder embeddings the Trained source uses; `description` names it.
-    void setModel(const ModelSnapshot &model, const QString &description);
+    // The trained embeddings the Trained source uses (another lab's, Workbench::shareEmbeddings).
+    void setEmbeddings(const SharedEmbeddings &embeddings);
 
     // The sentence, the source of X, d_model, d_k, the seed and predict-first.
     SelfAttentionControls *controls() const { return m_controls; }
@@ -87,15 +88,15 @@ private:
     AttentionArrows *m_arrows;
     HeatmapExplainer *m_explainer;
     AttentionSteps *m_steps;
+    QScrollArea *m_scroll;
     QWidget *m_left;  // prediction and step-by-step tables
     QBoxLayout *m_columns;
     QBoxLayout *m_plots;
     QBoxLayout *m_views;  // heatmap and arrows: side by side when there is room
 
-    ModelSnapshot m_model;
-    QString m_modelDescription;
-    EmbeddingTable m_projected;        // m_model's encoder embeddings in m_projectedDimensions
-    const Seq2SeqModel *m_projectedFrom = nullptr;
+    SharedEmbeddings m_embeddings;
+    EmbeddingTable m_projected;        // m_embeddings in m_projectedDimensions
+    const void *m_projectedFrom = nullptr;
     int m_projectedDimensions = 0;
     bool m_stale = true;               // recompute when next shown
 

@@ -1,19 +1,15 @@
 #include "ui/word2vec/corpuspanel.h"
 
-#include "engine/core/atomicfile.h"
 #include "engine/word2vec/builtincorpus.h"
 #include "ui/core/configmap.h"
+#include "ui/core/textsourcepicker.h"
 
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
 #include <QLocale>
 #include <QPlainTextEdit>
-#include <QPushButton>
 #include <QSettings>
 #include <QVBoxLayout>
 
@@ -30,17 +26,13 @@ bool sameCorpusSettings(const CorpusConfig &a, const CorpusConfig &b)
 
 CorpusPanel::CorpusPanel(QWidget *parent)
     : QWidget(parent), m_corpusEditor(corpusFields(), this), m_editor(word2vecFields(), this),
-      m_source(new QComboBox), m_path(new QLineEdit), m_browse(new QPushButton(tr("Browse…"))),
-      m_pasted(new QPlainTextEdit), m_preview(new QLabel), m_warnings(new QLabel)
+      m_picker(new TextSourcePicker({{tr("Built-in corpus (animals, foods, places, …)"), builtInWordCorpus}},
+                                    kMaxCorpusBytes, tr("Paste or type text here, one sentence a line."))),
+      m_preview(new QLabel), m_warnings(new QLabel)
 {
-    m_source->addItems({tr("Built-in corpus (animals, foods, places, …)"), tr("Text file"), tr("Pasted text")});
-    m_source->setObjectName(QStringLiteral("corpusSource"));
-    m_source->setToolTip(tr("Where the sentences come from: one sentence or paragraph a line."));
-    m_path->setReadOnly(true);
-    m_path->setPlaceholderText(tr("No file chosen"));
-    m_pasted->setPlaceholderText(tr("Paste or type text here, one sentence a line."));
-    m_pasted->setObjectName(QStringLiteral("pastedText"));
-    m_pasted->setTabChangesFocus(true);  // Tab leads on to the next field instead of typing a tab
+    m_picker->sourceBox()->setObjectName(QStringLiteral("corpusSource"));
+    m_picker->sourceBox()->setToolTip(tr("Where the sentences come from: one sentence or paragraph a line."));
+    m_picker->typedBox()->setObjectName(QStringLiteral("pastedText"));
     m_preview->setObjectName(QStringLiteral("corpusPreview"));
     m_preview->setWordWrap(true);
     m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -50,12 +42,7 @@ CorpusPanel::CorpusPanel(QWidget *parent)
 
     auto *corpusBox = new QGroupBox(tr("Corpus"));
     auto *corpusLayout = new QVBoxLayout(corpusBox);
-    corpusLayout->addWidget(m_source);
-    auto *fileRow = new QHBoxLayout;
-    fileRow->addWidget(m_path, 1);
-    fileRow->addWidget(m_browse);
-    corpusLayout->addLayout(fileRow);
-    corpusLayout->addWidget(m_pasted, 1);
+    corpusLayout->addWidget(m_picker, 1);
     auto *corpusForm = new QFormLayout;
     for (const char *key : {"min-count", "max-vocabulary", "sample"})
         m_corpusEditor.addRow(corpusForm, key);
@@ -74,12 +61,7 @@ CorpusPanel::CorpusPanel(QWidget *parent)
 
     m_corpusEditor.write(CorpusConfig());
     m_editor.write(Word2VecConfig());
-    connect(m_source, qOverload<int>(&QComboBox::currentIndexChanged), this, &CorpusPanel::readCorpus);
-    connect(m_browse, &QPushButton::clicked, this, &CorpusPanel::chooseFile);
-    connect(m_pasted, &QPlainTextEdit::textChanged, this, [this] {
-        if (source() == Source::Pasted)
-            readCorpus();
-    });
+    connect(m_picker, &TextSourcePicker::changed, this, &CorpusPanel::readCorpus);
     m_corpusEditor.onChanged(this, [this] {
         if (sameCorpusSettings(corpusConfig(), m_corpusRead))
             updatePreview();
@@ -106,41 +88,22 @@ Word2VecConfig CorpusPanel::config() const
 
 CorpusPanel::Source CorpusPanel::source() const
 {
-    return Source(m_source->currentIndex());
+    return Source(m_picker->choice());
 }
 
 void CorpusPanel::setSource(Source source)
 {
-    m_source->setCurrentIndex(int(source));
+    m_picker->setChoice(int(source));
 }
 
 void CorpusPanel::setPastedText(const QString &text)
 {
-    m_pasted->setPlainText(text);
+    m_picker->setTypedText(text);
 }
 
 void CorpusPanel::setFile(const QString &path)
 {
-    m_path->setText(path);
-    m_fileText.clear();
-    m_fileProblem.clear();
-    try {
-        m_fileText = readWholeFile(QFile::encodeName(path).toStdString(), kMaxCorpusBytes);
-    } catch (const std::exception &e) {
-        m_fileProblem = QString::fromLocal8Bit(e.what());
-    }
-    if (source() == Source::File)
-        readCorpus();
-    else
-        setSource(Source::File);
-}
-
-void CorpusPanel::chooseFile()
-{
-    const QString path = QFileDialog::getOpenFileName(this, tr("Corpus"), m_path->text(),
-                                                      tr("Text files (*.txt);;All files (*)"));
-    if (!path.isEmpty())
-        setFile(path);
+    m_picker->setFile(path);
 }
 
 QString CorpusPanel::previewText() const
@@ -155,24 +118,12 @@ QString CorpusPanel::warningText() const
 
 void CorpusPanel::readCorpus()
 {
-    const Source from = source();
-    m_path->setVisible(from == Source::File);
-    m_browse->setVisible(from == Source::File);
-    m_pasted->setVisible(from == Source::Pasted);
     m_corpus.reset();
     m_corpusRead = corpusConfig();
-    m_problem.clear();
+    m_problem = m_picker->problem();
     try {
-        if (from == Source::File && m_path->text().isEmpty())
-            m_problem = tr("Choose a text file for the corpus.");
-        else if (from == Source::File && !m_fileProblem.isEmpty())
-            m_problem = m_fileProblem;
-        else
-            m_corpus = std::make_shared<const WordCorpus>(buildWordCorpus(
-                from == Source::BuiltIn ? builtInWordCorpus()
-                : from == Source::File  ? m_fileText
-                                        : m_pasted->toPlainText().toStdString(),
-                m_corpusRead));
+        if (m_problem.isEmpty())
+            m_corpus = std::make_shared<const WordCorpus>(buildWordCorpus(m_picker->text(), m_corpusRead));
     } catch (const std::invalid_argument &e) {
         m_problem = QString::fromStdString(e.what());
     }
@@ -206,9 +157,7 @@ void CorpusPanel::updatePreview()
 void CorpusPanel::saveSettings(QSettings &settings) const
 {
     settings.beginGroup(QStringLiteral("word2vec"));
-    settings.setValue(QStringLiteral("source"), int(source()));
-    settings.setValue(QStringLiteral("file"), m_path->text());
-    settings.setValue(QStringLiteral("pasted"), m_pasted->toPlainText());
+    m_picker->saveSettings(settings);
     writeSettingsMap(settings, toVariantMap(corpusConfig(), corpusFields()));
     writeSettingsMap(settings, toVariantMap(config(), word2vecFields()));
     settings.endGroup();
@@ -224,12 +173,7 @@ void CorpusPanel::restoreSettings(QSettings &settings)
     readVariantMap(map, training, word2vecFields());
     m_corpusEditor.write(corpus);
     m_editor.write(training);
-    m_pasted->setPlainText(settings.value(QStringLiteral("pasted")).toString());
-    const QString file = settings.value(QStringLiteral("file")).toString();
-    const int from = std::clamp(settings.value(QStringLiteral("source"), 0).toInt(), 0, 2);
+    m_picker->restoreSettings(settings, int(Source::BuiltIn));
     settings.endGroup();
-    if (!file.isEmpty())
-        setFile(file);
-    setSource(Source(from));
     readCorpus();
 }

@@ -8,12 +8,9 @@
 
 #include <memory>
 
-class QComboBox;
 class QLabel;
-class QLineEdit;
-class QPlainTextEdit;
-class QPushButton;
 class QSettings;
+class TextSourcePicker;
 
 // The word-embedding lab's setup: where the corpus comes from (built in, a file, pasted text),
 // what the settings make of it (the preview's counts and warnings), and the training settings.
@@ -48,19 +45,13 @@ private:
     Source source() const;
     void readCorpus();
     void updatePreview();
-    void chooseFile();
 
     ConfigEditor<CorpusConfig> m_corpusEditor;
     ConfigEditor<Word2VecConfig> m_editor;
-    QComboBox *m_source;
-    QLineEdit *m_path;
-    QPushButton *m_browse;
-    QPlainTextEdit *m_pasted;
+    TextSourcePicker *m_picker;
     QLabel *m_preview;
     QLabel *m_warnings;
-    std::string m_fileText;
     std::shared_ptr<const WordCorpus> m_corpus;
     CorpusConfig m_corpusRead;  // the settings m_corpus was read with
-    QString m_fileProblem;  // why the chosen file could not be read
     QString m_problem;
 };

@@ -2,33 +2,30 @@
 
 #include "engine/core/epochstats.h"
 #include "engine/word2vec/wordmap.h"
-#include "ui/core/exportdialog.h"
-#include "ui/core/guidepane.h"
+#include "ui/core/exportactions.h"
 #include "ui/core/lossplot.h"
 #include "ui/core/plotexport.h"
 #include "ui/word2vec/corpuspanel.h"
 #include "ui/word2vec/noisechart.h"
 #include "ui/word2vec/word2vecresults.h"
 #include "ui/word2vec/wordexplorer.h"
+#include "ui/word2vec/word2vecjobs.h"
 #include "ui/word2vec/wordmapplot.h"
-#include "ui/workbench/mainwindow.h"
-#include "ui/workbench/runstate.h"
+#include "ui/workbench/runsummary.h"
+#include "ui/workbench/workbench.h"
 
 #include <QAction>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMessageBox>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
 
-#include <functional>
 
 namespace {
 
@@ -42,9 +39,8 @@ QString mapTitle(int epoch, int epochs)
 
 }
 
-Word2VecLab::Word2VecLab(MainWindow *window)
-    : Lab(window), m_run(window->runState()), m_corpus(new CorpusPanel),
-      m_setupDock(new QDockWidget(tr("Word2Vec Setup"), window)),
+Word2VecLab::Word2VecLab(Workbench *workbench)
+    : Lab(workbench), m_corpus(new CorpusPanel), m_setupDock(new QDockWidget(tr("Word2Vec Setup"))),
       m_map(new WordMapPlot), m_loss(new LossPlot), m_explorer(new WordExplorer), m_noise(new NoiseChart),
       m_find(new QLineEdit), m_labels(new QSpinBox), m_status(new QLabel)
 {
@@ -54,13 +50,17 @@ Word2VecLab::Word2VecLab(MainWindow *window)
     setup->setWidgetResizable(true);
     m_setupDock->setWidget(setup);
     m_page = createPage();
+    m_exports = new ExportActions(m_page, this);
     createActions();
     connect(m_corpus, &CorpusPanel::changed, this, [this] {
         updateNoiseChart();
         emit actionsChanged();
     });
     connect(m_map, &EmbeddingPlot::wordClicked, this, &Word2VecLab::selectWord);
-    connect(m_run, &RunState::changed, this, &Word2VecLab::followRunState);
+    connect(runState(), &RunState::changed, this, &Word2VecLab::followRunState);
+    onResult(&Word2VecLab::showSnapshot);
+    onResult(&Word2VecLab::showEpoch);
+    onResult(&Word2VecLab::finishTraining);
     updateNoiseChart();
     updateExportActions();
     followRunState();
@@ -138,66 +138,13 @@ QWidget *Word2VecLab::createPage()
 
 void Word2VecLab::createActions()
 {
-    auto add = [this](const QString &text, auto slot) {
-        auto *action = new QAction(text, this);
-        connect(action, &QAction::triggered, this, slot);
-        m_exports << action;
-        return action;
-    };
-    auto *dialogParent = m_page;
-    using ImageWriter = std::function<bool(const QString &, int, int, QString *)>;
-    const struct {
-        QString text, title, name;
-        QWidget *plot;
-        ImageWriter write;
-    } images[] = {
-        {tr("Export &Word Map…"), tr("Export Word Map"), QStringLiteral("word_map.png"), m_map,
-         [this](const QString &path, int width, int height, QString *error) {
-             return m_map->exportImage(path, width, height, error);
-         }},
-        {tr("Export Word2Vec &Loss Curve…"), tr("Export Loss Curve"), QStringLiteral("word2vec_loss.png"), m_loss,
-         [this](const QString &path, int width, int height, QString *error) {
-             return m_loss->exportImage(path, width, height, error);
-         }},
-        {tr("Export N&oise Chart…"), tr("Export Noise Chart"), QStringLiteral("noise_distribution.png"), m_noise,
-         [this](const QString &path, int width, int height, QString *error) {
-             return m_noise->exportImage(path, width, height, error);
-         }},
-    };
-    for (const auto &image : images)
-        add(image.text, [dialogParent, image] {
-            const QString path = askExportPath(dialogParent, image.title, image.name, plotImageFilters());
-            QString error;
-            if (!path.isEmpty()) {
-                const QSize size = exportSize(image.plot);
-                reportExport(dialogParent, image.write(path, size.width(), size.height(), &error), path, error);
-            }
-        });
-    const struct {
-        QString text, title, name, filter;
-        bool (Word2VecLab::*write)(const QString &, QString *) const;
-    } files[] = {
-        {tr("Export Word &Vectors (word2vec text)…"), tr("Export Word Vectors"), QStringLiteral("vectors.txt"),
-         tr("word2vec text (*.txt)"), &Word2VecLab::exportVectors},
-        {tr("Export Word &Map Coordinates (CSV)…"), tr("Export Map Coordinates"), QStringLiteral("word_map.csv"),
-         tr("CSV (*.csv)"), &Word2VecLab::exportMapCsv},
-        {tr("Export &Neighbour Lists (CSV)…"), tr("Export Neighbour Lists"), QStringLiteral("neighbours.csv"),
-         tr("CSV (*.csv)"), &Word2VecLab::exportNeighboursCsv},
-    };
-    for (const auto &file : files)
-        add(file.text, [this, dialogParent, file] {
-            const QString path = askExportPath(dialogParent, file.title, file.name, file.filter);
-            QString error;
-            if (!path.isEmpty())
-                reportExport(dialogParent, (this->*file.write)(path, &error), path, error);
-        });
-    add(tr("Open &Vectors (word2vec text)…"), [this, dialogParent] {
-        const QString path = QFileDialog::getOpenFileName(dialogParent, tr("Open Vectors"), QString(),
-                                                          tr("word2vec text (*.txt *.vec);;All files (*)"));
-        QString error;
-        if (!path.isEmpty() && !openVectors(path, &error))
-            QMessageBox::warning(dialogParent, tr("Open Vectors"), error);
-    });
+    m_exports->addImage(tr("Export &Word Map…"), QStringLiteral("word_map.png"), m_map);
+    m_exports->addImage(tr("Export Word2Vec &Loss Curve…"), QStringLiteral("word2vec_loss.png"), m_loss);
+    m_exports->addImage(tr("Export N&oise Chart…"), QStringLiteral("noise_distribution.png"), m_noise);
+    m_exports->addFile(tr("Export Word &Map Coordinates (CSV)…"), QStringLiteral("word_map.csv"), tr("CSV (*.csv)"),
+                       [this](const QString &path, QString *error) { return exportMapCsv(path, error); });
+    m_exports->addFile(tr("Export &Neighbour Lists (CSV)…"), QStringLiteral("neighbours.csv"), tr("CSV (*.csv)"),
+                       [this](const QString &path, QString *error) { return exportNeighboursCsv(path, error); });
 }
 
 QList<LabPage> Word2VecLab::pages() const
@@ -212,13 +159,13 @@ QList<LabDock> Word2VecLab::docks() const
 
 QList<QAction *> Word2VecLab::exportActions() const
 {
-    return m_exports;
+    return m_exports->actions();
 }
 
 void Word2VecLab::updateExportActions()
 {
-    for (int i = 0; i + 1 < m_exports.size(); ++i)  // all but Open (the last) need vectors
-        m_exports[i]->setEnabled(m_vectors != nullptr);
+    for (QAction *action : m_exports->actions())
+        action->setEnabled(m_vectors != nullptr);
 }
 
 void Word2VecLab::saveSettings(QSettings &settings) const
@@ -231,11 +178,6 @@ void Word2VecLab::restoreSettings(QSettings &settings)
 {
     m_corpus->restoreSettings(settings);
     m_labels->setValue(settings.value(QStringLiteral("word2vec/labels"), m_labels->value()).toInt());
-}
-
-QString Word2VecLab::guide() const
-{
-    return GuidePane::read(QStringLiteral("word2vec"));
 }
 
 QString Word2VecLab::trainProblem() const
@@ -259,50 +201,45 @@ void Word2VecLab::train()
     m_loss->clear();
     m_map->clearTrails();
     m_status->setText(tr("Preparing the corpus…"));
-    m_run->submitted(this, RunState::Phase::Training);
-    emit trainRequested(m_corpus->corpus(), m_corpus->corpusConfig(), config);
+    submit(word2vecTrainingJob(m_corpus->corpus(), m_corpus->corpusConfig(), config), RunState::Phase::Training);
 }
 
-void Word2VecLab::trainingStarted(const QString &description)
+void Word2VecLab::jobStarted(const QString &description)
 {
-    if (m_run->owner() != this || !m_run->isTraining())
-        return;
     m_status->setText(description);
     emit statusMessage(description);
 }
 
-void Word2VecLab::showBatch(const BatchProgress &progress)
+void Word2VecLab::jobBatch(const BatchProgress &progress)
 {
-    if (m_run->owner() != this || !m_run->isTraining())
-        return;
-    m_loss->addBatch(progress.epoch - 1 + double(progress.batch) / std::max(1, progress.batchesPerEpoch), progress.loss);
+    m_loss->addBatch(progress);
 }
 
-void Word2VecLab::handleResult(const QVariant &result)
+void Word2VecLab::showSnapshot(const Word2VecSnapshot &snapshot)
 {
-    if (result.metaType() == QMetaType::fromType<Word2VecSnapshot>()) {
-        const auto snapshot = result.value<Word2VecSnapshot>();
-        showVectors(snapshot.vectors, snapshot.map, mapTitle(snapshot.epoch, m_epochs));
-    } else if (result.metaType() == QMetaType::fromType<Word2VecEpochDone>()) {
-        const Word2VecEpoch e = result.value<Word2VecEpochDone>().stats;
-        m_status->setText(tr("Epoch %1 of %2: loss %3, %4 words/s.")
-                              .arg(e.epoch).arg(m_epochs).arg(e.loss, 0, 'f', 4).arg(e.wordsPerSecond, 0, 'f', 0));
-    } else if (result.metaType() == QMetaType::fromType<Word2VecFinished>()) {
-        const auto finished = result.value<Word2VecFinished>();
-        const QString text = finished.epochsDone < finished.epochs
-                                 ? tr("Stopped after %1 of %2 epochs.").arg(finished.epochsDone).arg(finished.epochs)
-                                 : tr("Trained %1 epochs at %2 words/s. Click a word for its neighbours.")
-                                       .arg(finished.epochs)
-                                       .arg(finished.wordsPerSecond, 0, 'f', 0);
-        m_status->setText(text);
-        emit statusMessage(text, 8000);
-    }
+    showVectors(snapshot.vectors, snapshot.map, mapTitle(snapshot.epoch, m_epochs));
 }
 
-void Word2VecLab::showFailure(const QString &message)
+void Word2VecLab::showEpoch(const Word2VecEpochDone &epoch)
 {
-    if (m_run->owner() != this)
-        return;
+    const Word2VecEpoch &e = epoch.stats;
+    m_status->setText(tr("Epoch %1 of %2: loss %3, %4 words/s.")
+                          .arg(e.epoch).arg(m_epochs).arg(e.loss, 0, 'f', 4).arg(e.wordsPerSecond, 0, 'f', 0));
+}
+
+void Word2VecLab::finishTraining(const Word2VecFinished &finished)
+{
+    QString text = runSummary(finished.epochsDone, finished.epochs, finished.wordsPerSecond, tr("words"));
+    if (finished.epochsDone == finished.epochs)
+        text += QLatin1Char(' ') + tr("Click a word for its neighbours.");
+    m_status->setText(text);
+    emit statusMessage(text, 8000);
+    if (finished.epochsDone > 0)
+        document()->setUnsaved();
+}
+
+void Word2VecLab::jobFailed(const QString &message)
+{
     m_status->setText(tr("Training failed: %1").arg(message));
 }
 
@@ -347,16 +284,16 @@ void Word2VecLab::updateNoiseChart()
 
 void Word2VecLab::followRunState()
 {
-    m_corpus->setEnabled(m_run->phase() == RunState::Phase::Idle);
+    m_corpus->setEnabled(runState()->phase() == RunState::Phase::Idle);
 }
 
-bool Word2VecLab::openVectors(const QString &path, QString *error)
+bool Word2VecLab::open(const QString &path, const FileType &, QString *error)
 {
     std::shared_ptr<const WordVectors> vectors;
     EmbeddingProjection map;
     try {
-        vectors = std::make_shared<const WordVectors>(readWord2VecText(QFile::encodeName(path).toStdString()));
-        map = projectWordMap(*vectors, kFitWords);
+        vectors = std::make_shared<const WordVectors>(readWord2Vec(QFile::encodeName(path).toStdString()));
+        map = projectWordMap(*vectors, kWordMapFitWords);
     } catch (const std::exception &e) {
         if (error)
             *error = tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromLocal8Bit(e.what()));
@@ -368,11 +305,15 @@ bool Word2VecLab::openVectors(const QString &path, QString *error)
     return true;
 }
 
-bool Word2VecLab::exportVectors(const QString &path, QString *error) const
+bool Word2VecLab::save(const QString &path, const FileType &type, QString *error)
 {
     if (!m_vectors)
         return false;
-    return writeFileAtomically(path, QByteArray::fromStdString(formatWord2VecText(*m_vectors)), error);
+    const bool binary = type.suffixes.contains(QStringLiteral("bin"));
+    return writeFileAtomically(path,
+                               QByteArray::fromStdString(binary ? formatWord2VecBinary(*m_vectors)
+                                                                : formatWord2VecText(*m_vectors)),
+                               error);
 }
 
 bool Word2VecLab::exportMapCsv(const QString &path, QString *error) const

@@ -3,121 +3,114 @@
 #include "ui/core/guidepane.h"
 #include "ui/core/plottheme.h"
 #include "ui/workbench/document.h"
+#include "ui/workbench/jobrunner.h"
 #include "ui/workbench/lab.h"
+#include "ui/workbench/labswitcher.h"
 #include "ui/workbench/runprogress.h"
+#include "ui/workbench/startpage.h"
+#include "ui/workbench/workbenchfiles.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QKeySequence>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScreen>
-#include <QSettings>
+#include <QMimeData>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
-#include <QTimer>
 #include <QToolBar>
 
-#include <algorithm>
-#include <cmath>
-#include <iterator>
-
 MainWindow::MainWindow(QWidget *parent)
-    : QMainWindow(parent), m_run(new RunState(this)), m_document(new Document(this)),
-      m_progress(new RunProgress(statusBar(), this)), m_tabs(new QTabWidget)
+    : QMainWindow(parent), m_run(new RunState(this)), m_progress(new RunProgress(statusBar(), this)),
+      m_files(new WorkbenchFiles(this)), m_stack(new QStackedWidget), m_startPage(new StartPage),
+      m_switcher(new LabSwitcher(this)), m_guide(new GuidePane(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("AttnScope"));
+    setAcceptDrops(true);
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
-    m_tabs->setObjectName(QStringLiteral("centralTabs"));
-    m_tabs->setDocumentMode(true);
-    setCentralWidget(m_tabs);
+    m_stack->setObjectName(QStringLiteral("labStack"));
+    m_stack->addWidget(m_startPage);
+    setCentralWidget(m_stack);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    addToolBar(Qt::LeftToolBarArea, m_switcher);
     followPlotTheme();
     createActions();
+    m_switcher->addEntry(m_startPageAction->icon(), tr("Start"), tr("The start page: every lab and what it teaches"));
 
-    connect(m_document, &Document::changed, this, &MainWindow::updateActions);
+    connect(m_switcher, &LabSwitcher::chosen, this, [this](int entry) { showRoom(entry - 1); });
+    connect(m_startPage, &StartPage::labChosen, this, [this](int index) { showRoom(index); });
+    connect(m_files, &WorkbenchFiles::changed, this, [this] {
+        updateActions();
+        updateTitle();
+    });
+    connect(m_files, &WorkbenchFiles::openingLab, this, [this](Lab *lab) { showLab(lab); });
     connect(m_run, &RunState::trainingStarted, m_progress, &RunProgress::start);
     connect(m_run, &RunState::changed, this, [this] {
         m_progress->setVisible(m_run->isTraining());
+        for (int i = 0; i < m_rooms.size(); ++i)
+            m_switcher->setBusy(i + 1, m_run->owner() == m_rooms[i].lab && m_run->phase() != RunState::Phase::Idle);
         updateActions();
     });
 }
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::addLab(Lab *lab)
-{
-    lab->setParent(this);
-    m_labs << lab;
-    for (const LabPage &page : lab->pages()) {
-        m_tabs->addTab(page.widget, QString(page.title).remove(QLatin1Char('&')));
-        m_tabLabs << lab;
-        m_pagePolicies << page.widget->sizePolicy();
-    }
-    for (const LabDock &placed : lab->docks()) {
-        if (placed.tabbedWith) {
-            tabifyDockWidget(placed.tabbedWith, placed.dock);
-        } else {
-            addDockWidget(placed.area, placed.dock);
-            (placed.area == Qt::LeftDockWidgetArea ? m_leftDocks : m_rightDocks) << placed.dock;
-        }
-        if (placed.front)
-            m_frontDocks << placed.dock;
-        m_docks << placed.dock;
-        m_dockLabs.insert(placed.dock, lab);
-    }
-    connect(lab, &Lab::statusMessage, statusBar(), &QStatusBar::showMessage);
-    connect(lab, &Lab::actionsChanged, this, &MainWindow::updateActions);
-}
-
-void MainWindow::finishSetup()
-{
-    createMenus();
-    // Before the default sizes: the docks' room depends on the size of their text.
-    setScale(QSettings().value(QStringLiteral("view/scale"), 1.0).toDouble());
-    applyDefaultSizes();
-    m_defaultState = saveState();
-    readSettings();
-    showDocksOf(m_tabLabs.value(m_tabs->currentIndex()));
-    showToolsOf(m_tabLabs.value(m_tabs->currentIndex()));
-    sizeToShownPage();
-    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
-        sizeToShownPage();
-        showDocksOf(m_tabLabs.value(index));
-        showToolsOf(m_tabLabs.value(index));
-        updateActions();
-    });
-    updateActions();
-    statusBar()->showMessage(tr("Ready. Press Train (F5) to train a model, or type a sentence."));
-}
-
 QList<QAction *> MainWindow::runActions() const
 {
     return {m_trainAction, m_pauseAction, m_resumeAction, m_stopAction};
 }
 
+void MainWindow::submit(Lab *lab, LabJob job, RunState::Phase phase)
+{
+    m_run->submitted(lab, phase);
+    // A window without a runner (under test) runs nothing: the run stays pending until told otherwise.
+    if (m_runner)
+        m_runner->run(lab, std::move(job), phase != RunState::Phase::Idle);
+}
+
+Document *MainWindow::document(const Lab *lab) const
+{
+    return m_files->document(lab);
+}
+
+void MainWindow::shareEmbeddings(const Lab *from, const SharedEmbeddings &embeddings)
+{
+    for (const Room &room : std::as_const(m_rooms))
+        if (room.lab != from)
+            room.lab->takeEmbeddings(embeddings);
+}
+
+bool MainWindow::saveAs(Lab *lab, const FileType &type)
+{
+    return m_files->saveAs(lab, &type);
+}
+
 void MainWindow::createActions()
 {
     QStyle *s = style();
-    m_openAction = new QAction(s->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open Model or Project…"), this);
+    m_openAction = new QAction(s->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this);
+    m_openAction->setObjectName(QStringLiteral("openAction"));
     m_openAction->setShortcut(QKeySequence::Open);
-    m_openAction->setStatusTip(tr("Open a project (.attnscope) or a trained model (.ckpt)."));
-    connect(m_openAction, &QAction::triggered, m_document, &Document::openWithDialog);
+    m_openAction->setStatusTip(tr("Open a project, a model or word vectors: the file opens in its lab."));
+    connect(m_openAction, &QAction::triggered, this, [this] { m_files->openWithDialog(shownLab()); });
 
-    m_saveAction = new QAction(s->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save Model"), this);
+    m_saveAction = new QAction(s->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"), this);
+    m_saveAction->setObjectName(QStringLiteral("saveAction"));
     m_saveAction->setShortcut(QKeySequence::Save);
-    m_saveAction->setStatusTip(tr("Save the best model so far to a checkpoint file."));
-    connect(m_saveAction, &QAction::triggered, m_document, &Document::save);
+    connect(m_saveAction, &QAction::triggered, this, [this] { m_files->save(shownLab()); });
 
-    m_saveAsAction = new QAction(tr("Save Model &As…"), this);
+    m_saveAsAction = new QAction(tr("Save &As…"), this);
+    m_saveAsAction->setObjectName(QStringLiteral("saveAsAction"));
     m_saveAsAction->setShortcut(QKeySequence::SaveAs);
-    connect(m_saveAsAction, &QAction::triggered, m_document, &Document::saveAs);
+    connect(m_saveAsAction, &QAction::triggered, this, [this] { m_files->saveAs(shownLab()); });
 
     m_quitAction = new QAction(tr("&Quit"), this);
     m_quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -154,7 +147,8 @@ void MainWindow::createActions()
     m_zoomInAction = new QAction(tr("Zoom &In"), this);
     m_zoomInAction->setObjectName(QStringLiteral("zoomInAction"));
     // Ctrl+= as well: on most keyboards + needs Shift, and browsers take both.
-    m_zoomInAction->setShortcuts(QKeySequence::keyBindings(QKeySequence::ZoomIn) << QKeySequence(Qt::CTRL | Qt::Key_Equal));
+    m_zoomInAction->setShortcuts(QKeySequence::keyBindings(QKeySequence::ZoomIn)
+                                 << QKeySequence(Qt::CTRL | Qt::Key_Equal));
     m_zoomInAction->setStatusTip(tr("Make all text, plot labels, lines and markers larger."));
     connect(m_zoomInAction, &QAction::triggered, this, [this] { zoom(1); });
 
@@ -174,9 +168,28 @@ void MainWindow::createActions()
     m_presentationAction->setObjectName(QStringLiteral("presentationAction"));
     m_presentationAction->setCheckable(true);
     m_presentationAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
-    m_presentationAction->setStatusTip(tr("Large text, labels and lines for a projector, the setup out of the way; again for the desktop's size."));
+    m_presentationAction->setStatusTip(tr("Large text, labels and lines for a projector, the setup out of the way; "
+                                          "again for the desktop's size."));
     connect(m_presentationAction, &QAction::triggered, this,
             [this](bool on) { setScale(on ? kPresentationScale : 1); });
+
+    m_startPageAction = new QAction(s->standardIcon(QStyle::SP_DirHomeIcon), tr("&Start Page"), this);
+    m_startPageAction->setObjectName(QStringLiteral("startPageAction"));
+    m_startPageAction->setStatusTip(tr("Every lab with what you learn there."));
+    connect(m_startPageAction, &QAction::triggered, this, [this] { showRoom(-1); });
+
+    m_nextPageAction = new QAction(tr("&Next Page"), this);
+    m_nextPageAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    m_previousPageAction = new QAction(tr("P&revious Page"), this);
+    m_previousPageAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
+    for (QAction *action : {m_nextPageAction, m_previousPageAction})
+        connect(action, &QAction::triggered, this, [this, action] {
+            const Room *room = shownRoom();
+            if (!room || !room->tabs)
+                return;
+            const int step = action == m_nextPageAction ? 1 : room->tabs->count() - 1;
+            room->tabs->setCurrentIndex((room->tabs->currentIndex() + step) % room->tabs->count());
+        });
 
     for (QAction *action : runActions()) {
         const QString shortcuts = action->shortcut().toString(QKeySequence::NativeText);
@@ -187,257 +200,103 @@ void MainWindow::createActions()
 void MainWindow::createMenus()
 {
     m_fileMenu = menuBar()->addMenu(tr("&File"));
-    m_fileMenu->addAction(m_openAction);
-    m_fileMenu->addMenu(m_document->recentMenu());
-    m_fileMenu->addAction(m_saveAction);
-    m_fileMenu->addAction(m_saveAsAction);
-    for (Lab *lab : std::as_const(m_labs))
-        m_fileMenu->addActions(lab->fileActions());
-    m_fileMenu->addSeparator();
-    for (Lab *lab : std::as_const(m_labs))
-        m_fileMenu->addActions(lab->exportActions());
-    m_fileMenu->addSeparator();
-    m_fileMenu->addAction(m_quitAction);
+    m_exportMenu = new QMenu(tr("&Export"), this);
+    m_exportMenu->setObjectName(QStringLiteral("exportMenu"));
 
-    QMenu *training = menuBar()->addMenu(tr("&Training"));
-    training->addActions(runActions());
+    m_trainingMenu = menuBar()->addMenu(tr("&Training"));
+    m_trainingMenu->addActions(runActions());
 
-    QToolBar *toolBar = addToolBar(tr("Main"));
-    toolBar->setObjectName(QStringLiteral("mainToolBar"));
-    toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    toolBar->setMovable(false);
-    toolBar->addAction(m_openAction);
-    toolBar->addAction(m_saveAction);
-    toolBar->addSeparator();
-    toolBar->addActions(runActions());
-    // The shown lab's main export beside them; the other labs' exports stay in the File menu.
+    m_mainToolBar = addToolBar(tr("Main"));
+    m_mainToolBar->setObjectName(QStringLiteral("mainToolBar"));
+    m_mainToolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_mainToolBar->setMovable(false);
+    m_mainToolBar->addAction(m_openAction);
+    m_mainToolBar->addAction(m_saveAction);
+    m_mainToolBar->addSeparator();
+    m_mainToolBar->addActions(runActions());
     m_labToolBar = addToolBar(tr("Lab"));
     m_labToolBar->setObjectName(QStringLiteral("labToolBar"));
     m_labToolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_labToolBar->setMovable(false);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
-    for (QDockWidget *dock : std::as_const(m_docks))
-        m_viewMenu->addAction(dock->toggleViewAction());
-    m_viewMenu->addAction(toolBar->toggleViewAction());
-    m_viewMenu->addAction(m_labToolBar->toggleViewAction());
-    m_viewMenu->addSeparator();
-    int page = 0;
-    for (Lab *lab : std::as_const(m_labs))
-        for (const LabPage &labPage : lab->pages()) {
-            QAction *show = m_viewMenu->addAction(labPage.title, this, [this, page] { m_tabs->setCurrentIndex(page); });
-            show->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + page)));
-            ++page;
-        }
-    m_viewMenu->addSeparator();
-    auto *guide = new GuidePane(this);  // the guide of the lab whose page is shown, in the last right dock's tabs
-    addDockWidget(Qt::RightDockWidgetArea, guide);
+
+    QMenu *labs = menuBar()->addMenu(tr("&Labs"));
+    labs->addAction(m_startPageAction);
+    for (int i = 0; i < m_rooms.size(); ++i) {
+        QAction *show = labs->addAction(m_switcher->entry(i + 1)->icon(), m_rooms[i].info.name, this,
+                                        [this, i] { showRoom(i); });
+        show->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+        m_switcher->entry(i + 1)->setToolTip(QStringLiteral("%1 (%2)").arg(
+            m_switcher->entry(i + 1)->toolTip(), show->shortcut().toString(QKeySequence::NativeText)));
+    }
+    labs->addSeparator();
+    labs->addAction(m_nextPageAction);
+    labs->addAction(m_previousPageAction);
+
+    addDockWidget(Qt::RightDockWidgetArea, m_guide);  // the shown lab's guide
     if (!m_rightDocks.isEmpty())
-        tabifyDockWidget(m_rightDocks.constLast(), guide);
-    guide->hide();
-    m_viewMenu->addAction(guide->toggleViewAction());
-    const auto followTab = [this, guide] {
-        Lab *lab = m_tabLabs.value(m_tabs->currentIndex());
-        guide->setGuide(lab ? lab->guide() : QString());
-    };
-    connect(m_tabs, &QTabWidget::currentChanged, guide, followTab);
-    followTab();
-    m_viewMenu->addAction(m_presentationAction);
-    m_viewMenu->addAction(m_zoomInAction);
-    m_viewMenu->addAction(m_zoomOutAction);
-    m_viewMenu->addAction(m_actualSizeAction);
-    m_viewMenu->addSeparator();
-    m_viewMenu->addAction(m_resetLayoutAction);
+        tabifyDockWidget(m_rightDocks.constLast(), m_guide);
+    m_guide->hide();
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_guide->toggleViewAction());
+    help->addAction(m_startPageAction);
+    help->addSeparator();
     QAction *aboutAction = help->addAction(tr("&About AttnScope"), this, &MainWindow::about);
     aboutAction->setMenuRole(QAction::AboutRole);
     QAction *aboutQt = help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
     aboutQt->setMenuRole(QAction::AboutQtRole);
 }
 
-void MainWindow::applyDefaultSizes()
+void MainWindow::fillLabMenus()
 {
-    // The page gets the middle; the docks on the right grow with the screen.
-    const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1280, 800);
-    const QSize size = available.size().boundedTo(QSize(std::max(1280, available.width() * 17 / 20),
-                                                        std::max(800, available.height() * 17 / 20)));
-    resize(size);
-    move(available.center() - rect().center());
-    fitSideDocks(size.width());
-    if (m_rightDocks.size() > 1)
-        resizeDocks(m_rightDocks, QList<int>(m_rightDocks.size(), size.height() / int(m_rightDocks.size())),
-                    Qt::Vertical);
-    for (QDockWidget *dock : std::as_const(m_frontDocks))
-        dock->raise();
-    showDocksOf(m_tabLabs.value(m_tabs->currentIndex()));
-}
-
-void MainWindow::readSettings()
-{
-    QSettings settings;
-    for (Lab *lab : std::as_const(m_labs))
-        lab->restoreSettings(settings);
-    settings.beginGroup(QStringLiteral("window"));
-    m_tabs->setCurrentIndex(settings.value(QStringLiteral("centralTab"), 0).toInt());
-    restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("state")).toByteArray());
-    settings.endGroup();
-}
-
-void MainWindow::writeSettings() const
-{
-    QSettings settings;
-    for (Lab *lab : m_labs)
-        lab->saveSettings(settings);
-    settings.setValue(QStringLiteral("view/scale"), viewScale());
-    settings.beginGroup(QStringLiteral("window"));
-    settings.setValue(QStringLiteral("centralTab"), m_tabs->currentIndex());
-    settings.setValue(QStringLiteral("geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("state"), saveState());
-    settings.endGroup();
-}
-
-void MainWindow::resetLayout()
-{
-    restoreState(m_defaultState);
-    for (QDockWidget *dock : std::as_const(m_docks))
-        dock->show();
-    for (QDockWidget *dock : std::as_const(m_frontDocks))
-        dock->raise();
-}
-
-void MainWindow::setScale(double scale)
-{
-    // The nearest of the steps: a hand-edited setting cannot make the window unusable.
-    const double *nearest = std::min_element(std::begin(kScales), std::end(kScales), [scale](double a, double b) {
-        return std::abs(a - scale) < std::abs(b - scale);
-    });
-    const bool changed = *nearest != viewScale();
-    setViewScale(*nearest);
-    if (changed && isVisible())
-        QTimer::singleShot(0, this, &MainWindow::fitToScreen);  // once the layouts have taken the new fonts
-    m_zoomInAction->setEnabled(*nearest < kScales[std::size(kScales) - 1]);
-    m_zoomOutAction->setEnabled(*nearest > kScales[0]);
-    m_presentationAction->setChecked(*nearest == kPresentationScale);
-    if (m_presenting != (*nearest == kPresentationScale))
-        setPresenting(!m_presenting);
-}
-
-void MainWindow::setPresenting(bool on)
-{
-    // While presenting, the docks on the left (a lab's setup) give their room to the page, which
-    // the audience reads; they come back afterwards.
-    m_presenting = on;
-    if (on) {
-        for (QDockWidget *dock : std::as_const(m_leftDocks))
-            if (!dock->isHidden()) {
-                m_awayWhilePresenting.insert(dock);
-                dock->hide();
-            }
-    } else {
-        for (QDockWidget *dock : std::as_const(m_awayWhilePresenting))
-            dock->show();
-        m_awayWhilePresenting.clear();
-    }
-}
-
-void MainWindow::fitSideDocks(int windowWidth)
-{
-    // The docks on the right grow with the screen. With larger text the page keeps its room: the
-    // setup on the left, not needed while presenting, takes only what its own text needs.
-    const bool scaledUp = viewScale() > 1;
-    QList<QDockWidget *> sides;
-    QList<int> widths;
-    for (const QList<QDockWidget *> *side : {&m_leftDocks, &m_rightDocks}) {
-        const auto shown = std::find_if(side->begin(), side->end(), [](QDockWidget *dock) { return !dock->isHidden(); });
-        if (shown == side->end())
-            continue;
-        sides << *shown;
-        if (side == &m_leftDocks)
-            widths << (scaledUp ? (*shown)->minimumSizeHint().width() : std::clamp(windowWidth / 4, 300, 380));
-        else
-            widths << std::clamp(windowWidth * 7 / 20, 430, 640);
-    }
-    resizeDocks(sides, widths, Qt::Horizontal);
-}
-
-void MainWindow::fitToScreen()
-{
-    const QScreen *shown = screen();
-    if (!shown || isMaximized() || isFullScreen())
-        return;
-    const QRect available = shown->availableGeometry();
-    fitSideDocks(width());
-    const QSize frame = frameGeometry().size() - size();
-    resize(size().boundedTo(available.size() - frame));
-    const QRect placed = frameGeometry();
-    if (!available.contains(placed))
-        move(available.topLeft() + QPoint(std::max(0, (available.width() - placed.width()) / 2),
-                                          std::max(0, (available.height() - placed.height()) / 2)));
-}
-
-void MainWindow::zoom(int steps)
-{
-    // setScale() keeps the view scale on one of the steps.
-    const std::ptrdiff_t at = std::find(std::begin(kScales), std::end(kScales), viewScale()) - std::begin(kScales);
-    setScale(kScales[std::clamp<std::ptrdiff_t>(at + steps, 0, std::ptrdiff_t(std::size(kScales)) - 1)]);
-}
-
-Lab *MainWindow::trainingLab() const
-{
-    Lab *shown = m_tabLabs.value(m_tabs->currentIndex());
-    if (shown && shown->trains())
-        return shown;
-    const auto found = std::find_if(m_labs.begin(), m_labs.end(), [](Lab *lab) { return lab->trains(); });
-    return found == m_labs.end() ? nullptr : *found;
-}
-
-void MainWindow::showToolsOf(Lab *lab)
-{
+    const Room *room = shownRoom();
+    m_fileMenu->clear();
+    m_fileMenu->addAction(m_openAction);
+    m_fileMenu->addMenu(m_files->recentMenu());
+    m_fileMenu->addAction(m_saveAction);
+    m_fileMenu->addAction(m_saveAsAction);
+    m_exportMenu->clear();
     m_labToolBar->clear();
-    if (lab && !lab->exportActions().isEmpty())
-        m_labToolBar->addAction(lab->exportActions().constFirst());
-}
-
-void MainWindow::showDocksOf(Lab *lab)
-{
-    // A lab with docks of its own gets the window's sides: the other labs' docks make room and come
-    // back with their pages. A lab without docks shares the window with what is there.
-    if (!lab || lab->docks().isEmpty())
-        return;
-    for (QDockWidget *dock : std::as_const(m_docks)) {
-        const bool wanted = m_dockLabs.value(dock) == lab;
-        if (m_presenting && m_leftDocks.contains(dock)) {
-            if (wanted)
-                m_awayWhilePresenting.insert(dock);
-            else
-                m_awayWhilePresenting.remove(dock);
-            dock->hide();
-        } else {
-            dock->setVisible(wanted);
-        }
+    if (room) {
+        m_fileMenu->addActions(room->lab->fileActions());
+        m_exportMenu->addActions(room->lab->exportActions());
+        m_labToolBar->addActions(room->lab->toolBarActions());
     }
-    for (QDockWidget *dock : std::as_const(m_frontDocks))
-        if (m_dockLabs.value(dock) == lab)
-            dock->raise();
-}
+    m_fileMenu->addSeparator();
+    m_fileMenu->addMenu(m_exportMenu);
+    m_exportMenu->setEnabled(!m_exportMenu->isEmpty());
+    m_fileMenu->addSeparator();
+    m_fileMenu->addAction(m_quitAction);
 
-void MainWindow::sizeToShownPage()
-{
-    // A stack of pages is as large as its largest page: hidden pages would keep the window wider
-    // than a 1280-pixel projector once the text is scaled up. Ignored, they ask for no room.
-    for (int i = 0; i < m_tabs->count(); ++i)
-        m_tabs->widget(i)->setSizePolicy(i == m_tabs->currentIndex()
-                                             ? m_pagePolicies.at(i)
-                                             : QSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored));
+    m_viewMenu->clear();
+    if (room)
+        for (QDockWidget *dock : room->docks)
+            m_viewMenu->addAction(dock->toggleViewAction());
+    m_viewMenu->addAction(m_mainToolBar->toggleViewAction());
+    m_viewMenu->addAction(m_labToolBar->toggleViewAction());
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(m_guide->toggleViewAction());
+    m_viewMenu->addAction(m_presentationAction);
+    m_viewMenu->addAction(m_zoomInAction);
+    m_viewMenu->addAction(m_zoomOutAction);
+    m_viewMenu->addAction(m_actualSizeAction);
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(m_resetLayoutAction);
 }
 
 void MainWindow::updateActions()
 {
     const bool idle = m_run->phase() == RunState::Phase::Idle;
-    Lab *lab = trainingLab();
-    const QString problem = lab ? lab->trainProblem() : tr("no lab trains");
+    Lab *lab = shownLab();
+    const QString problem = !lab ? tr("choose a lab first") : !lab->trains() ? tr("this lab does not train")
+                                                                             : lab->trainProblem();
+    // A lab that does not train shows no run controls, unless another lab's run is going on.
+    const bool runControls = (lab && lab->trains()) || !idle;
+    for (QAction *action : runActions())
+        action->setVisible(runControls);
+    m_trainingMenu->menuAction()->setVisible(runControls);
     m_trainAction->setEnabled(idle && problem.isEmpty());
     m_trainAction->setStatusTip(problem.isEmpty() ? tr("Train a new model with the settings on the left (F5).")
                                                   : tr("Cannot train: %1").arg(problem));
@@ -445,17 +304,37 @@ void MainWindow::updateActions()
     m_resumeAction->setEnabled(m_run->phase() == RunState::Phase::Paused);
     m_stopAction->setEnabled(m_run->phase() == RunState::Phase::Training || m_run->phase() == RunState::Phase::Paused);
     m_openAction->setEnabled(m_run->isQuiet());
-    m_document->recentMenu()->setEnabled(m_run->isQuiet());
-    m_saveAction->setEnabled(m_document->hasContent());
-    m_saveAsAction->setEnabled(m_document->hasContent());
-    if (windowTitle().contains(QLatin1String("[*]")))
-        setWindowModified(m_document->isModified());
+    m_files->recentMenu()->setEnabled(m_run->isQuiet());
+    const Document *document = m_files->document(lab);
+    m_saveAction->setText(document ? tr("&Save %1").arg(document->documentName()) : tr("&Save"));
+    m_saveAsAction->setText(document ? tr("Save %1 &As…").arg(document->documentName()) : tr("Save &As…"));
+    m_saveAction->setEnabled(document && document->hasContent());
+    m_saveAsAction->setEnabled(document && document->hasContent());
+    const QString saveTip = !document ? tr("This lab keeps no files.")
+                                      : tr("Save the %1 to a file.").arg(document->documentName().toLower());
+    m_saveAction->setStatusTip(saveTip);
+    m_saveAsAction->setStatusTip(saveTip);
+    setWindowModified(document && document->isModified());
+}
+
+void MainWindow::updateTitle()
+{
+    const Room *room = shownRoom();
+    const Document *document = room ? m_files->document(room->lab) : nullptr;
+    const QString file = document ? document->title() : QString();
+    if (!room)
+        setWindowTitle(tr("AttnScope"));
+    else if (file.isEmpty())
+        setWindowTitle(tr("%1 — AttnScope").arg(room->info.name));
+    else
+        setWindowTitle(tr("%1[*] — %2 — AttnScope").arg(file, room->info.name));
+    setWindowModified(document && document->isModified());
 }
 
 void MainWindow::train()
 {
-    Lab *lab = trainingLab();
-    if (!lab || m_run->phase() != RunState::Phase::Idle)
+    Lab *lab = shownLab();
+    if (!lab || !lab->trains() || m_run->phase() != RunState::Phase::Idle)
         return;
     const QString problem = lab->trainProblem();
     if (!problem.isEmpty()) {
@@ -487,10 +366,12 @@ void MainWindow::resume()
 
 void MainWindow::stop()
 {
-    if (m_run->phase() != RunState::Phase::Training && m_run->phase() != RunState::Phase::Paused)
+    const RunState::Phase phase = m_run->phase();
+    if (phase != RunState::Phase::Training && phase != RunState::Phase::Paused && phase != RunState::Phase::Comparing)
         return;
     m_progress->setPaused(false);
-    m_run->setPhase(RunState::Phase::Stopping);
+    if (phase != RunState::Phase::Comparing)
+        m_run->setPhase(RunState::Phase::Stopping);
     statusBar()->showMessage(tr("Stopping after the current batch…"));
     emit stopRequested();
 }
@@ -509,13 +390,33 @@ void MainWindow::showBatch(const BatchProgress &progress)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (!m_document->maybeSave(m_run->isTraining())) {
+    if (!m_files->confirmClose(m_run->isTraining())) {
         event->ignore();
         return;
     }
     writeSettings();
     event->accept();
     emit closed();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile())
+        return;
+    event->acceptProposedAction();
+    if (!m_run->isQuiet()) {
+        statusBar()->showMessage(tr("Wait until the current work ends to open a file."), 8000);
+        return;
+    }
+    m_files->open(urls.first().toLocalFile());
 }
 
 void MainWindow::about()

@@ -1,29 +1,34 @@
 #pragma once
 
-#include "ui/workbench/runstate.h"
+#include "ui/workbench/labinfo.h"
+#include "ui/workbench/workbench.h"
 
 #include <QByteArray>
 #include <QHash>
 #include <QList>
 #include <QMainWindow>
 #include <QSet>
-#include <QSizePolicy>
 
-class Document;
-class Lab;
-class QAction;
+class GuidePane;
+class JobRunner;
+class LabSwitcher;
 class QCloseEvent;
 class QDockWidget;
+class QDragEnterEvent;
+class QDropEvent;
 class QMenu;
+class QStackedWidget;
 class QTabWidget;
 class QToolBar;
 class RunProgress;
+class StartPage;
+class WorkbenchFiles;
 struct BatchProgress;
 
-// The workbench: the labs' pages as tabs in the middle, their docks around them, the menus, the
-// open document, and the run's controls and progress. It knows labs only through Lab, and the
-// worker only through signals.
-class MainWindow : public QMainWindow
+// The workbench: one lab at a time in the middle, chosen in the lab switcher at the left edge (or
+// the start page), with that lab's docks, toolbar, files and exports; the menus, and the run's
+// controls and progress, which follow the run whichever lab is shown. Labs see it as Workbench.
+class MainWindow : public QMainWindow, public Workbench
 {
     Q_OBJECT
 public:
@@ -31,23 +36,56 @@ public:
     ~MainWindow() override;
 
     // Labs are added once, in order, before finishSetup() lays out the window and restores settings.
-    void addLab(Lab *lab);
+    void addLab(const LabInfo &info, Lab *lab);
     void finishSetup();
+    void setJobRunner(JobRunner *runner) { m_runner = runner; }
 
-    RunState *runState() const { return m_run; }
+    // Workbench
+    QWidget *dialogParent() override { return this; }
+    RunState *runState() const override { return m_run; }
+    QList<QAction *> runActions() const override;
+    void stopRun() override { stop(); }
+    void submit(Lab *lab, LabJob job, RunState::Phase phase) override;
+    Document *document(const Lab *lab) const override;
+    void shareEmbeddings(const Lab *from, const SharedEmbeddings &embeddings) override;
+    bool saveAs(Lab *lab, const FileType &type) override;
+
+    // The labs, in the switcher's order; the one shown (null on the start page).
+    QList<Lab *> labs() const;
+    const LabInfo *infoOf(const Lab *lab) const;
+    template <typename L>
+    L *lab() const
+    {
+        for (Lab *each : labs())
+            if (auto *found = qobject_cast<L *>(each))
+                return found;
+        return nullptr;
+    }
+    Lab *shownLab() const;
+    void showLab(Lab *lab);  // null: the start page
+    bool isStartPageShown() const;
+    // The shown lab's pages: the one in front, and a way to bring one forward.
+    QWidget *shownPage() const;
+    void showPage(QWidget *page);  // shows its lab too
+
+    WorkbenchFiles *files() const { return m_files; }
+    LabSwitcher *labSwitcher() const { return m_switcher; }
+    StartPage *startPage() const { return m_startPage; }
+    GuidePane *guidePane() const { return m_guide; }
     RunProgress *runProgress() const { return m_progress; }
-    Document *document() const { return m_document; }
-    QTabWidget *centralTabs() const { return m_tabs; }
-    QList<QAction *> runActions() const;  // Train, Pause, Resume, Stop: for a lab's own buttons
     QAction *trainAction() const { return m_trainAction; }
     QAction *pauseAction() const { return m_pauseAction; }
     QAction *resumeAction() const { return m_resumeAction; }
     QAction *stopAction() const { return m_stopAction; }
+    QAction *openAction() const { return m_openAction; }
     QAction *saveAction() const { return m_saveAction; }
+    QAction *saveAsAction() const { return m_saveAsAction; }
     QAction *zoomInAction() const { return m_zoomInAction; }
     QAction *zoomOutAction() const { return m_zoomOutAction; }
     QAction *actualSizeAction() const { return m_actualSizeAction; }
     QAction *presentationAction() const { return m_presentationAction; }
+    QMenu *fileMenu() const { return m_fileMenu; }
+    QMenu *exportMenu() const { return m_exportMenu; }
 
     // The view scales View ▸ Zoom steps through. Presentation mode is the largest at which the
     // default layout still fits a 1280×720 projector.
@@ -70,36 +108,56 @@ public slots:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
+    // A lab with what the window made for it: its page (its one page, or its pages as tabs) and docks.
+    struct Room {
+        LabInfo info;
+        Lab *lab = nullptr;
+        QWidget *page = nullptr;
+        QTabWidget *tabs = nullptr;  // null for a lab of one page
+        QList<QSizePolicy> pagePolicies;
+        QList<QDockWidget *> docks;
+        QSet<QString> hiddenDocks;  // closed by the user: they stay closed when the lab comes back
+        QHash<QDockWidget *, int> widths;  // of its docks at the sides, as it was left
+    };
+
     void createActions();
     void createMenus();
+    void showRoom(int index);  // -1: the start page
+    void leaveRoom();
+    int roomOf(const Lab *lab) const;
+    const Room *shownRoom() const;
+    void showDocksOf(const Room *room);
+    void restoreDockWidths(const Room &room);  // as the lab was left, or the defaults the first time
+    void fillLabMenus();  // the File, Export, View and toolbar entries of the lab shown
+    void sizeToShownPage();
     void applyDefaultSizes();
     void readSettings();
-    void writeSettings() const;
+    void writeSettings();
     void resetLayout();
     void updateActions();
+    void updateTitle();
     void about();
-    Lab *trainingLab() const;  // the shown tab's lab when it trains, else the first that does
-    void showDocksOf(Lab *lab);
-    void showToolsOf(Lab *lab);  // the lab toolbar: the shown lab's main export
-    void sizeToShownPage();
     void fitSideDocks(int windowWidth);
     void fitToScreen();  // after a change of scale: the docks refitted, the window on the screen
     void setScale(double scale);
     void setPresenting(bool on);
     void zoom(int steps);  // this many steps of kScales up (or down, when negative)
 
-    QList<Lab *> m_labs;
-    QList<Lab *> m_tabLabs;                  // the lab of each tab
-    QList<QSizePolicy> m_pagePolicies;       // each tab's page's own size policy
-    QHash<QDockWidget *, Lab *> m_dockLabs;  // the lab of each dock
+    QList<Room> m_rooms;
+    int m_shown = -1;
     RunState *m_run;
-    Document *m_document;
     RunProgress *m_progress;
-    QTabWidget *m_tabs;
-    QList<QDockWidget *> m_docks;
-    QList<QDockWidget *> m_leftDocks;   // placed by area, not tabbed
+    WorkbenchFiles *m_files;
+    JobRunner *m_runner = nullptr;
+    QStackedWidget *m_stack;
+    StartPage *m_startPage;
+    LabSwitcher *m_switcher;
+    GuidePane *m_guide;
+    QList<QDockWidget *> m_leftDocks;  // placed by area, not tabbed
     QList<QDockWidget *> m_rightDocks;
     QList<QDockWidget *> m_frontDocks;
     bool m_presenting = false;                  // presentation mode's scale and layout are in place
@@ -119,7 +177,13 @@ private:
     QAction *m_zoomOutAction;
     QAction *m_actualSizeAction;
     QAction *m_presentationAction;
-    QToolBar *m_labToolBar;
-    QMenu *m_fileMenu;
-    QMenu *m_viewMenu;
+    QAction *m_startPageAction;
+    QAction *m_nextPageAction;
+    QAction *m_previousPageAction;
+    QMenu *m_trainingMenu = nullptr;
+    QToolBar *m_mainToolBar = nullptr;
+    QToolBar *m_labToolBar = nullptr;
+    QMenu *m_fileMenu = nullptr;
+    QMenu *m_exportMenu = nullptr;
+    QMenu *m_viewMenu = nullptr;
 };

@@ -85,7 +85,7 @@ void RunProgress::showBatch(const BatchProgress &progress)
                              .arg(progress.batchesPerEpoch));
     m_speed->setText(tr("%1 %2/s").arg(QLocale().toString(progress.samplesPerSecond, 'f', 0), m_unit));
 
-    const double done = (progress.epoch - 1 + double(progress.batch) / progress.batchesPerEpoch) / std::max(1, m_epochs);
+    const double done = progress.epochsDone() / std::max(1, m_epochs);
     m_bar->setValue(int(done * m_bar->maximum()));
     qint64 activeMs = m_runClock.elapsed() - m_pausedMs;
     if (m_pauseClock.isValid())

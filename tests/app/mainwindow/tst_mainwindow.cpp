@@ -1,9 +1,10 @@
+#include "tests/common/testregistry.h"
 #include "tests/common/messageboxanswerer.h"
 #include "tests/common/workbenchfixture.h"
+#include "ui/workbench/workbenchfiles.h"
 
-#include "app/trainingcontroller.h"
-#include "app/trainingworker.h"
-#include "app/workbench.h"
+#include "app/workbench/trainingcontroller.h"
+#include "app/workbench/trainingworker.h"
 #include "engine/attention/dataset.h"
 #include "engine/attention/trainer.h"
 #include "engine/core/vocabulary.h"
@@ -15,10 +16,8 @@
 #include "ui/attention/lengthaccuracyplot.h"
 #include "ui/attention/losspanel.h"
 #include "ui/attention/trainingpanel.h"
-#include "ui/charlm/charlmlab.h"
 #include "ui/core/attentionheatmap.h"
 #include "ui/core/lossplot.h"
-#include "ui/word2vec/word2veclab.h"
 #include "ui/workbench/document.h"
 #include "ui/workbench/mainwindow.h"
 
@@ -34,7 +33,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
-#include <QToolBar>
 
 #include <future>
 
@@ -55,7 +53,6 @@ private slots:
     void cleanup();
 
     void settingsPersistAcrossWindows();
-    void toolbarShowsTheShownLabsExport();
     void openingABadCheckpointKeepsTheModel();
     void saveThenOpenRoundTrips();
     void trainingFeedsPlotsTableAndAnalysis();
@@ -69,7 +66,7 @@ private:
 
     ModelSnapshot m_model;
     MainWindow *m_window = nullptr;
-    Labs m_labs;
+    AttentionLab *m_lab = nullptr;
 };
 
 void TestMainWindow::initTestCase()
@@ -81,7 +78,8 @@ void TestMainWindow::initTestCase()
 
 void TestMainWindow::init()
 {
-    m_window = shownWorkbench(&m_labs);
+    m_window = shownWorkbench();
+    m_lab = m_window->lab<AttentionLab>();
     QVERIFY(QTest::qWaitForWindowExposed(m_window));
 }
 
@@ -93,48 +91,32 @@ void TestMainWindow::cleanup()
 
 void TestMainWindow::useTinySettings(int epochs)
 {
-    m_labs.attention->datasetPanel()->setConfig(quickDataset());
-    m_labs.attention->trainingPanel()->setModelConfig(quickModelConfig());
-    m_labs.attention->trainingPanel()->setTrainingConfig(quickTraining(epochs));
+    m_lab->datasetPanel()->setConfig(quickDataset());
+    m_lab->trainingPanel()->setModelConfig(quickModelConfig());
+    m_lab->trainingPanel()->setTrainingConfig(quickTraining(epochs));
 }
 
 void TestMainWindow::settingsPersistAcrossWindows()
 {
     DatasetConfig data = quickDataset();
     data.seed = 1234;
-    m_labs.attention->datasetPanel()->setConfig(data);
+    m_lab->datasetPanel()->setConfig(data);
     TrainingConfig training = quickTraining(17);
-    m_labs.attention->trainingPanel()->setTrainingConfig(training);
-    m_labs.attention->inferencePanel()->setText(QStringLiteral("blue cat"));
+    m_lab->trainingPanel()->setTrainingConfig(training);
+    m_lab->inferencePanel()->setText(QStringLiteral("blue cat"));
     QVERIFY(m_window->close());
 
     MainWindow second;
-    const Labs secondLabs = addLabs(&second);
-    const DatasetConfig restored = secondLabs.attention->datasetPanel()->config();
+    addRegisteredLabs(&second);
+    auto *secondLab = second.lab<AttentionLab>();
+    QCOMPARE(second.shownLab(), secondLab);  // the lab shown when the first window closed
+    const DatasetConfig restored = secondLab->datasetPanel()->config();
     QCOMPARE(restored.words, data.words);
     QCOMPARE(restored.seed, data.seed);
     QCOMPARE(restored.trainSize, data.trainSize);
-    QCOMPARE(secondLabs.attention->trainingPanel()->trainingConfig().epochs, 17);
-    QCOMPARE(secondLabs.attention->trainingPanel()->trainingConfig().learningRate, training.learningRate);
-    QCOMPARE(secondLabs.attention->inferencePanel()->text(), QStringLiteral("blue cat"));
-}
-
-void TestMainWindow::toolbarShowsTheShownLabsExport()
-{
-    auto *labTools = m_window->findChild<QToolBar *>(QStringLiteral("labToolBar"));
-    QVERIFY(labTools);
-    const QList<std::pair<QString, Lab *>> labs = {{QStringLiteral("Reverse Sentences"), m_labs.attention},
-                                                   {QStringLiteral("Word Embeddings"), m_labs.word2vec},
-                                                   {QStringLiteral("Character Model"), m_labs.charLm}};
-    QTabWidget *tabs = m_window->centralTabs();
-    for (const auto &[tabText, lab] : labs) {
-        int tab = 0;
-        while (tab < tabs->count() && tabs->tabText(tab).remove(QLatin1Char('&')) != tabText)
-            ++tab;
-        QVERIFY2(tab < tabs->count(), qPrintable(tabText));
-        tabs->setCurrentIndex(tab);
-        QCOMPARE(labTools->actions(), QList<QAction *>{lab->exportActions().constFirst()});
-    }
+    QCOMPARE(secondLab->trainingPanel()->trainingConfig().epochs, 17);
+    QCOMPARE(secondLab->trainingPanel()->trainingConfig().learningRate, training.learningRate);
+    QCOMPARE(secondLab->inferencePanel()->text(), QStringLiteral("blue cat"));
 }
 
 void TestMainWindow::openingABadCheckpointKeepsTheModel()
@@ -143,22 +125,22 @@ void TestMainWindow::openingABadCheckpointKeepsTheModel()
     const QString good = dir.filePath(QStringLiteral("good.ckpt"));
     m_model->save(good.toStdString());
     QString error;
-    QVERIFY2(m_window->document()->openFile(good, &error), qPrintable(error));
+    QVERIFY2(m_window->files()->openFile(good, &error), qPrintable(error));
 
     const QString path = dir.filePath(QStringLiteral("garbage.ckpt"));
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write("this is not a checkpoint");
     file.close();
-    const ModelSnapshot before = m_labs.attention->bestModel();
+    const ModelSnapshot before = m_lab->bestModel();
     QVERIFY(before);
-    QVERIFY(!m_window->document()->openFile(path, &error));
+    QVERIFY(!m_window->files()->openFile(path, &error));
     QVERIFY(!error.isEmpty());
-    QCOMPARE(m_labs.attention->bestModel(), before);
+    QCOMPARE(m_lab->bestModel(), before);
     error.clear();
-    QVERIFY(!m_window->document()->openFile(dir.filePath(QStringLiteral("missing.ckpt")), &error));
+    QVERIFY(!m_window->files()->openFile(dir.filePath(QStringLiteral("missing.ckpt")), &error));
     QVERIFY(!error.isEmpty());
-    QCOMPARE(m_labs.attention->bestModel(), before);
+    QCOMPARE(m_lab->bestModel(), before);
     // Truncated, and from a future format version.
     QFile goodFile(good);
     QVERIFY(goodFile.open(QIODevice::ReadOnly));
@@ -171,76 +153,76 @@ void TestMainWindow::openingABadCheckpointKeepsTheModel()
         bad.write(damaged);
         bad.close();
         error.clear();
-        QVERIFY(!m_window->document()->openFile(path, &error));
+        QVERIFY(!m_window->files()->openFile(path, &error));
         QVERIFY(!error.isEmpty());
-        QCOMPARE(m_labs.attention->bestModel(), before);
+        QCOMPARE(m_lab->bestModel(), before);
     }
-    m_labs.attention->inferencePanel()->setText(QStringLiteral("cat dog"));
-    QCOMPARE(m_labs.attention->inferencePanel()->outputText(), QStringLiteral("dog cat"));
+    m_lab->inferencePanel()->setText(QStringLiteral("cat dog"));
+    QCOMPARE(m_lab->inferencePanel()->outputText(), QStringLiteral("dog cat"));
 
     // A failed save names the problem and leaves nothing behind.
     error.clear();
     const QString unwritable = dir.filePath(QStringLiteral("no/such/dir/model.ckpt"));
-    QVERIFY(!m_window->document()->saveFile(unwritable, &error));
+    QVERIFY(!m_window->document(m_lab)->saveFile(unwritable, &error));
     QVERIFY(!error.isEmpty());
     QVERIFY(!QFile::exists(unwritable));
 }
 
 void TestMainWindow::saveThenOpenRoundTrips()
 {
-    TrainingController controller(m_window, m_labs);
+    TrainingController controller(m_window);
     QTemporaryDir dir;
     const QString first = dir.filePath(QStringLiteral("first.ckpt"));
     m_model->save(first.toStdString());
     QString error;
-    QVERIFY2(m_window->document()->openFile(first, &error), qPrintable(error));
-    QVERIFY(m_labs.attention->bestModel());
-    QCOMPARE(m_window->windowTitle(), QStringLiteral("AttnScope — first.ckpt[*]"));
-    m_labs.attention->inferencePanel()->setText(QStringLiteral("blue red"));
-    QCOMPARE(m_labs.attention->inferencePanel()->outputText(), QStringLiteral("red blue"));
+    QVERIFY2(m_window->files()->openFile(first, &error), qPrintable(error));
+    QVERIFY(m_lab->bestModel());
+    QCOMPARE(m_window->windowTitle(), QStringLiteral("first.ckpt[*] — Attention — AttnScope"));
+    m_lab->inferencePanel()->setText(QStringLiteral("blue red"));
+    QCOMPARE(m_lab->inferencePanel()->outputText(), QStringLiteral("red blue"));
     // Opening a model scores it on its own test split, on the worker thread.
-    QTRY_COMPARE_WITH_TIMEOUT(m_labs.attention->examplesTable()->visibleRows(), 30, 60000);
-    QTRY_VERIFY(!m_labs.attention->analysisView()->toPlainText().isEmpty());
+    QTRY_COMPARE_WITH_TIMEOUT(m_lab->examplesTable()->visibleRows(), 30, 60000);
+    QTRY_VERIFY(!m_lab->analysisView()->toPlainText().isEmpty());
 
     const QString second = dir.filePath(QStringLiteral("second.ckpt"));
-    QVERIFY2(m_window->document()->saveFile(second, &error), qPrintable(error));
+    QVERIFY2(m_window->document(m_lab)->saveFile(second, &error), qPrintable(error));
     QVERIFY(QFile::exists(second));
     QTRY_COMPARE(m_window->runState()->phase(), RunState::Phase::Idle);
-    QVERIFY2(m_window->document()->openFile(second, &error), qPrintable(error));
-    QCOMPARE(m_labs.attention->inferencePanel()->outputText(), QStringLiteral("red blue"));
+    QVERIFY2(m_window->files()->openFile(second, &error), qPrintable(error));
+    QCOMPARE(m_lab->inferencePanel()->outputText(), QStringLiteral("red blue"));
     QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().value(0), second);
 }
 
 void TestMainWindow::trainingFeedsPlotsTableAndAnalysis()
 {
-    TrainingController controller(m_window, m_labs);
+    TrainingController controller(m_window);
     useTinySettings(3);
     m_window->trainAction()->trigger();
     QVERIFY(m_window->runState()->isTraining());
     QVERIFY(!m_window->trainAction()->isEnabled());
     QVERIFY(m_window->stopAction()->isEnabled());
-    QVERIFY(!m_labs.attention->datasetPanel()->isEnabled());
+    QVERIFY(!m_lab->datasetPanel()->isEnabled());
 
-    QTRY_VERIFY_WITH_TIMEOUT(m_labs.attention->lossPanel()->plot()->batchPointCount() > 0, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_lab->lossPanel()->plot()->batchPointCount() > 0, 60000);
     QTRY_COMPARE_WITH_TIMEOUT(m_window->runState()->phase(), RunState::Phase::Idle, 120000);
-    QCOMPARE(m_labs.attention->lossPanel()->plot()->epochPointCount(), 3);
-    QVERIFY(m_labs.attention->lossPanel()->plot()->batchPointCount() >= 3);
-    QVERIFY(m_labs.attention->bestModel());
-    QCOMPARE(m_labs.attention->inferencePanel()->currentModel(), m_labs.attention->bestModel());
+    QCOMPARE(m_lab->lossPanel()->plot()->epochPointCount(), 3);
+    QVERIFY(m_lab->lossPanel()->plot()->batchPointCount() >= 3);
+    QVERIFY(m_lab->bestModel());
+    QCOMPARE(m_lab->inferencePanel()->currentModel(), m_lab->bestModel());
     QVERIFY(m_window->isWindowModified());
     QVERIFY(m_window->trainAction()->isEnabled());
 
-    ExamplesTable *examples = m_labs.attention->examplesTable();
+    ExamplesTable *examples = m_lab->examplesTable();
     QCOMPARE(examples->visibleRows(), 30);
-    QVERIFY(!m_labs.attention->analysisView()->toPlainText().isEmpty());
+    QVERIFY(!m_lab->analysisView()->toPlainText().isEmpty());
 
     // Choosing a test sentence shows it in the inference view, with its heatmap.
     const QModelIndex index = examples->view()->model()->index(4, 0);
     const QString input = index.data().toString();
     examples->view()->setCurrentIndex(index);
-    QCOMPARE(m_labs.attention->inferencePanel()->text(), input);
-    QVERIFY(m_labs.attention->inferencePanel()->hasSentence());
-    QCOMPARE(m_labs.attention->inferencePanel()->heatmap()->columns(), input.count(QLatin1Char(' ')) + 2);
+    QCOMPARE(m_lab->inferencePanel()->text(), input);
+    QVERIFY(m_lab->inferencePanel()->hasSentence());
+    QCOMPARE(m_lab->inferencePanel()->heatmap()->columns(), input.count(QLatin1Char(' ')) + 2);
 
     examples->setFailuresOnly(true);
     QVERIFY(examples->visibleRows() < 30);
@@ -248,10 +230,10 @@ void TestMainWindow::trainingFeedsPlotsTableAndAnalysis()
 
 void TestMainWindow::stopEndsTraining()
 {
-    TrainingController controller(m_window, m_labs);
+    TrainingController controller(m_window);
     useTinySettings(10000);
     m_window->train();
-    QTRY_VERIFY_WITH_TIMEOUT(m_labs.attention->lossPanel()->plot()->batchPointCount() > 0, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_lab->lossPanel()->plot()->batchPointCount() > 0, 60000);
     m_window->stopAction()->trigger();
     QCOMPARE(m_window->runState()->phase(), RunState::Phase::Stopping);
     QVERIFY(!m_window->stopAction()->isEnabled());
@@ -273,7 +255,7 @@ void TestMainWindow::trainingRunsBelowTheWindowsPriority()
     const auto priority = [] {
         return Priority{getpriority(PRIO_PROCESS, id_t(syscall(SYS_gettid))), sched_getscheduler(0)};
     };
-    TrainingController controller(m_window, m_labs);
+    TrainingController controller(m_window);
     Priority worker, shard;
     QMetaObject::invokeMethod(
         controller.worker(),
@@ -295,30 +277,30 @@ void TestMainWindow::trainingRunsBelowTheWindowsPriority()
 
 void TestMainWindow::closingDuringTrainingEndsTheThread()
 {
-    auto *controller = new TrainingController(m_window, m_labs);
+    auto *controller = new TrainingController(m_window);
     useTinySettings(10000);
     m_window->train();
     // Wait for a best model: closing then asks whether to save it.
-    QTRY_VERIFY_WITH_TIMEOUT(m_labs.attention->bestModel() != nullptr, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_lab->bestModel() != nullptr, 60000);
     QVERIFY(m_window->runState()->isTraining());
 
     MessageBoxAnswerer answerer(QMessageBox::Discard);
     QVERIFY(m_window->close());
     QVERIFY(answerer.answered());
     QVERIFY(!controller->isRunning());
-    QVERIFY(m_labs.attention->bestModel());  // still there to be saved
+    QVERIFY(m_lab->bestModel());  // still there to be saved
     delete controller;
 }
 
 void TestMainWindow::experimentsTrainTheQueueInTurn()
 {
-    TrainingController controller(m_window, m_labs);
+    TrainingController controller(m_window);
     useTinySettings(2);
-    ExperimentsPanel *panel = m_labs.attention->experimentsPanel();
+    ExperimentsPanel *panel = m_lab->experimentsPanel();
     panel->findChild<QPushButton *>(QStringLiteral("addVariantsButton"))->click();
     QCOMPARE(panel->queuedCount(), 5);
     QList<int> epochRuns;  // the run of each experiment epoch reported, in order
-    connect(controller.worker(), &TrainingWorker::reported, this, [&epochRuns](const QVariant &result) {
+    connect(controller.worker(), &TrainingWorker::reported, this, [&epochRuns](quint64, const QVariant &result) {
         if (result.metaType() == QMetaType::fromType<ExperimentEpoch>())
             epochRuns << result.value<ExperimentEpoch>().index;
     });
@@ -343,5 +325,5 @@ void TestMainWindow::experimentsTrainTheQueueInTurn()
     QVERIFY(m_window->trainAction()->isEnabled());
 }
 
-QTEST_MAIN(TestMainWindow)
+ATTNSCOPE_TEST(mainwindow, TestMainWindow)
 #include "tst_mainwindow.moc"

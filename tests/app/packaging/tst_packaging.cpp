@@ -1,4 +1,6 @@
+#include "tests/common/testregistry.h"
 #include <QDir>
+#include <QMimeDatabase>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -14,6 +16,7 @@ private slots:
     void initTestCase();
     void desktopEntryValidates();
     void metainfoValidates();
+    void mimeTypesTellTheFilesApart();
     void packageHoldsTheInstall();
     void packageDependsOnWhatTheProgramLoads();
     void unpackedProgramRunsWithItsBundledModel();
@@ -69,6 +72,52 @@ void TestPackaging::metainfoValidates()
     QVERIFY2(check.exitCode == 0, qPrintable(check.out));
 }
 
+// The MIME types as a desktop installs them (update-mime-database), then asked of files as a file
+// manager asks: by content where the suffix (.ckpt) is shared or missing. In its own process
+// (ctest runs each unit alone), so the MIME database is read from here on.
+void TestPackaging::mimeTypesTellTheFilesApart()
+{
+    const QString data = m_dir.filePath(QStringLiteral("share"));
+    QVERIFY(QDir().mkpath(data + QStringLiteral("/mime/packages")));
+    QVERIFY(QFile::copy(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/org.attnscope.AttnScope.mime.xml"),
+                        data + QStringLiteral("/mime/packages/org.attnscope.AttnScope.xml")));
+    const Run update = run(QStringLiteral("update-mime-database"), {QStringLiteral("-V"), data + QStringLiteral("/mime")});
+    QVERIFY2(update.exitCode == 0 && !update.out.contains(QLatin1String("Error"))
+                 && !update.out.contains(QLatin1String("Warning")),
+             qPrintable(update.out));
+    qputenv("XDG_DATA_DIRS", (data + QStringLiteral(":/usr/share")).toLocal8Bit());
+    struct File {
+        QByteArray signature;
+        QString name;
+        QString type;
+    };
+    const QString project = QStringLiteral("application/x-attnscope-project");
+    const QString model = QStringLiteral("application/x-attnscope-model");
+    const QString character = QStringLiteral("application/x-attnscope-charmodel");
+    // Both kinds of model end in .ckpt; a file without a suffix is told by its content alone.
+    const QList<File> files = {{"ATNSPROJ", QStringLiteral("project.attnscope"), project},
+                               {"ATNSPROJ", QStringLiteral("project"), project},
+                               {"ATNSCKPT", QStringLiteral("model.ckpt"), model},
+                               {"ATNSCHAR", QStringLiteral("character.ckpt"), character},
+                               {"ATNSCHAR", QStringLiteral("character"), character}};
+    const QMimeDatabase database;
+    for (const File &file : files) {
+        const QString path = m_dir.filePath(file.name);
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        out.write(file.signature + QByteArray(64, '\0'));
+        out.close();
+        QCOMPARE(database.mimeTypeForFile(path).name(), file.type);
+    }
+    // The menu entry opens each of them.
+    QFile desktop(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/org.attnscope.AttnScope.desktop"));
+    QVERIFY(desktop.open(QIODevice::ReadOnly));
+    const QString entry = QString::fromUtf8(desktop.readAll());
+    QVERIFY(entry.contains(QStringLiteral("Exec=attnscope %f")));
+    for (const QString &type : {project, model, character})
+        QVERIFY2(entry.contains(type + QLatin1Char(';')), qPrintable(type));
+}
+
 void TestPackaging::packageHoldsTheInstall()
 {
     const Run contents = run(QStringLiteral("dpkg-deb"), {QStringLiteral("--contents"), m_deb});
@@ -76,6 +125,7 @@ void TestPackaging::packageHoldsTheInstall()
     QStringList expected = {QStringLiteral("./usr/bin/attnscope"),
                             QStringLiteral("./usr/share/applications/org.attnscope.AttnScope.desktop"),
                             QStringLiteral("./usr/share/metainfo/org.attnscope.AttnScope.metainfo.xml"),
+                            QStringLiteral("./usr/share/mime/packages/org.attnscope.AttnScope.xml"),
                             QStringLiteral("./usr/share/man/man1/attnscope.1.gz")};
     for (int size : {16, 24, 32, 48, 64, 128, 256})
         expected << QStringLiteral("./usr/share/icons/hicolor/%1x%1/apps/attnscope.png").arg(size);
@@ -121,5 +171,5 @@ void TestPackaging::unpackedProgramRunsWithItsBundledModel()
              qPrintable(man.out.left(400)));
 }
 
-QTEST_MAIN(TestPackaging)
+ATTNSCOPE_TEST(packaging, TestPackaging)
 #include "tst_packaging.moc"

@@ -1,6 +1,6 @@
+#include "tests/common/testregistry.h"
 #include "tests/common/workbenchfixture.h"
 
-#include "app/workbench.h"
 #include "ui/core/plottheme.h"
 #include "ui/workbench/mainwindow.h"
 
@@ -76,7 +76,6 @@ private slots:
 
 private:
     MainWindow *m_window = nullptr;
-    Labs m_labs;
 };
 
 void TestPresentation::initTestCase()
@@ -86,7 +85,7 @@ void TestPresentation::initTestCase()
 
 void TestPresentation::init()
 {
-    m_window = shownWorkbench(&m_labs);
+    m_window = shownWorkbench();
     m_window->activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(m_window));
     QCOMPARE(viewScale(), 1.0);
@@ -151,11 +150,10 @@ void TestPresentation::presentationIsOneStepOfTheScale()
 void TestPresentation::presentationFitsAProjector()
 {
     m_window->presentationAction()->trigger();
-    QTabWidget *tabs = m_window->centralTabs();
-    for (int tab = 0; tab < tabs->count(); ++tab) {
-        tabs->setCurrentIndex(tab);
+    for (const LabPage &page : everyPage(*m_window)) {
+        m_window->showPage(page.widget);
         const QSize needed = m_window->minimumSizeHint();
-        QVERIFY2(needed.width() <= 1280 && needed.height() <= 720, qPrintable(tabs->tabText(tab)));
+        QVERIFY2(needed.width() <= 1280 && needed.height() <= 720, qPrintable(page.title));
     }
 }
 
@@ -172,11 +170,12 @@ void TestPresentation::presentationPutsTheSetupAway()
     QVERIFY(!setup.isEmpty());
 
     m_window->presentationAction()->trigger();
-    QTabWidget *tabs = m_window->centralTabs();
-    for (int tab = tabs->count() - 1; tab >= 0; --tab) {
-        tabs->setCurrentIndex(tab);
-        QVERIFY2(shownOnTheLeft().isEmpty(), qPrintable(tabs->tabText(tab)));
+    const QList<LabPage> pages = everyPage(*m_window);
+    for (auto page = pages.crbegin(); page != pages.crend(); ++page) {
+        m_window->showPage(page->widget);
+        QVERIFY2(shownOnTheLeft().isEmpty(), qPrintable(page->title));
     }
+    m_window->showPage(pages.first().widget);
     m_window->presentationAction()->trigger();
     QCOMPARE(shownOnTheLeft(), setup);
 }
@@ -206,7 +205,7 @@ void TestPresentation::scaleIsKeptInTheSettings()
     setViewScale(1);
 
     MainWindow second;
-    addLabs(&second);
+    addRegisteredLabs(&second);
     QCOMPARE(viewScale(), 1.5);
     QVERIFY(!second.presentationAction()->isChecked());
     const std::vector<PlotSizes> restored = plotSizes(second);
@@ -241,5 +240,5 @@ void TestPresentation::darkPaletteReachesEveryPlot()
     }
 }
 
-QTEST_MAIN(TestPresentation)
+ATTNSCOPE_TEST(presentation, TestPresentation)
 #include "tst_presentation.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "tests/common/clirunner.h"
 
 #include <QtTest>
@@ -137,5 +138,5 @@ void TestReproduce::aChangedCorpusIsNamed()
     QVERIFY2(r.err.contains("does not embed its text"), qPrintable(r.err));
 }
 
-QTEST_MAIN(TestReproduce)
+ATTNSCOPE_TEST(reproduce, TestReproduce)
 #include "tst_reproduce.moc"

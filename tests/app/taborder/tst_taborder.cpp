@@ -1,6 +1,6 @@
+#include "tests/common/testregistry.h"
 #include "tests/common/workbenchfixture.h"
 
-#include "app/workbench.h"
 #include "ui/workbench/mainwindow.h"
 
 #include <QAbstractButton>
@@ -138,13 +138,12 @@ private slots:
 
 private:
     MainWindow *m_window = nullptr;
-    Labs m_labs;
 };
 
 void TestTabOrder::initTestCase()
 {
     useTestSettings(QStringLiteral("tst_taborder"));
-    m_window = shownWorkbench(&m_labs);
+    m_window = shownWorkbench();
     m_window->resize(1280, 720);
     QVERIFY(QTest::qWaitForWindowExposed(m_window));
     m_window->activateWindow();
@@ -160,9 +159,9 @@ void TestTabOrder::tabFollowsTheLayout_data()
 {
     QTest::addColumn<int>("page");
     QTest::addColumn<int>("beamWidth");
-    auto *tabs = m_window->findChild<QTabWidget *>();
-    for (int page = 0; page < tabs->count(); ++page)
-        QTest::newRow(qPrintable(tabs->tabText(page))) << page << 1;
+    const QList<LabPage> pages = everyPage(*m_window);
+    for (int page = 0; page < pages.size(); ++page)
+        QTest::newRow(qPrintable(QString(pages[page].title).remove(QLatin1Char('&')))) << page << 1;
     // A wider beam enables α and shows the n-best list and the steps beneath the heatmap.
     QTest::newRow("Reverse Sentences, beam search") << 0 << 3;
 }
@@ -172,10 +171,10 @@ void TestTabOrder::tabFollowsTheLayout()
     QFETCH(int, page);
     QFETCH(int, beamWidth);
     m_window->findChild<QSpinBox *>(QStringLiteral("beamWidth"))->setValue(beamWidth);
-    auto *tabs = m_window->findChild<QTabWidget *>();
-    tabs->setCurrentIndex(page);
+    QWidget *shown = everyPage(*m_window).at(page).widget;
+    m_window->showPage(shown);
     QCoreApplication::processEvents();
-    QList<QWidget *> areas{tabs->widget(page)};
+    QList<QWidget *> areas{shown};
     for (QDockWidget *dock : m_window->findChildren<QDockWidget *>())
         if (dock->isVisible())
             areas << dock->widget();
@@ -192,17 +191,16 @@ void TestTabOrder::tabFollowsTheLayout()
 void TestTabOrder::tabReachesEveryPane_data()
 {
     QTest::addColumn<int>("page");
-    auto *tabs = m_window->findChild<QTabWidget *>();
-    for (int page = 0; page < tabs->count(); ++page)
-        QTest::newRow(qPrintable(tabs->tabText(page))) << page;
+    const QList<LabPage> pages = everyPage(*m_window);
+    for (int page = 0; page < pages.size(); ++page)
+        QTest::newRow(qPrintable(QString(pages[page].title).remove(QLatin1Char('&')))) << page;
 }
 
 // From the page, Tab goes on into the docks beside it and back: no pane is out of the keyboard's reach.
 void TestTabOrder::tabReachesEveryPane()
 {
     QFETCH(int, page);
-    auto *tabs = m_window->findChild<QTabWidget *>();
-    tabs->setCurrentIndex(page);
+    m_window->showPage(everyPage(*m_window).at(page).widget);
     QCoreApplication::processEvents();
     const QList<QWidget *> stops = tabStops(m_window);
     QVERIFY(!stops.isEmpty());
@@ -218,5 +216,5 @@ void TestTabOrder::tabReachesEveryPane()
         QVERIFY2(visited.contains(stop), qPrintable(describe(stop) + QStringLiteral(" is never reached")));
 }
 
-QTEST_MAIN(TestTabOrder)
+ATTNSCOPE_TEST(taborder, TestTabOrder)
 #include "tst_taborder.moc"

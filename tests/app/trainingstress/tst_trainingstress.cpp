@@ -1,12 +1,13 @@
-#include "app/attention/attentionjobs.h"
-#include "app/trainingcontroller.h"
-#include "app/trainingworker.h"
-#include "app/workbench.h"
+#include "tests/common/testregistry.h"
+#include "ui/attention/attentionjobs.h"
+#include "app/workbench/trainingcontroller.h"
+#include "app/workbench/trainingworker.h"
 #include "tests/common/messageboxanswerer.h"
 #include "tests/common/tinymodel.h"
 #include "ui/attention/attentionlab.h"
 #include "ui/attention/datasetpanel.h"
 #include "ui/attention/trainingpanel.h"
+#include "app/workbench/labmodule.h"
 #include "ui/workbench/mainwindow.h"
 
 #include <QAction>
@@ -69,8 +70,8 @@ void TestTrainingStress::workerEndsCleanlyWhateverTheControl()
         connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
         // Destroyed first at the end of the cycle, taking any report still queued for it along.
         QObject receiver;
-        connect(worker, &TrainingWorker::idle, &receiver, [&] { ++idle; });
-        connect(worker, &TrainingWorker::reported, &receiver, [&](const QVariant &result) {
+        connect(worker, &TrainingWorker::idle, &receiver, [&](quint64) { ++idle; });
+        connect(worker, &TrainingWorker::reported, &receiver, [&](quint64, const QVariant &result) {
             outcomes += result.metaType() == QMetaType::fromType<TrainingFinished>();
         });
         thread.start();
@@ -109,11 +110,13 @@ void TestTrainingStress::windowClosesCleanlyWhateverTheControl()
     int baseline = 0;
     for (int cycle = 0; cycle < kCycles; ++cycle) {
         auto *window = new MainWindow;
-        const Labs labs = addLabs(window);
-        auto *controller = new TrainingController(window, labs);
-        labs.attention->datasetPanel()->setConfig(quickDataset());
-        labs.attention->trainingPanel()->setModelConfig(quickModelConfig());
-        labs.attention->trainingPanel()->setTrainingConfig(quickTraining(1000));
+        addRegisteredLabs(window);
+        auto *controller = new TrainingController(window);
+        auto *lab = window->lab<AttentionLab>();
+        window->showLab(lab);
+        lab->datasetPanel()->setConfig(quickDataset());
+        lab->trainingPanel()->setModelConfig(quickModelConfig());
+        lab->trainingPanel()->setTrainingConfig(quickTraining(1000));
         window->train();
         QVERIFY(window->runState()->isTraining());
 
@@ -139,5 +142,5 @@ void TestTrainingStress::windowClosesCleanlyWhateverTheControl()
                                                        .arg(baseline)));
 }
 
-QTEST_MAIN(TestTrainingStress)
+ATTNSCOPE_TEST(trainingstress, TestTrainingStress)
 #include "tst_trainingstress.moc"

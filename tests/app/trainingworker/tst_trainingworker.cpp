@@ -1,5 +1,6 @@
-#include "app/attention/attentionjobs.h"
-#include "app/trainingworker.h"
+#include "tests/common/testregistry.h"
+#include "ui/attention/attentionjobs.h"
+#include "app/workbench/trainingworker.h"
 #include "tests/common/tinymodel.h"
 
 #include <QFile>
@@ -31,12 +32,12 @@ public:
 
     explicit Recorder(TrainingWorker *worker)
     {
-        connect(worker, &TrainingWorker::started, this, [this](int epochs, const QString &unit, const QString &description) {
+        connect(worker, &TrainingWorker::started, this, [this](quint64, int epochs, const QString &unit, const QString &description) {
             started.push_back({epochs, unit, description});
         });
-        connect(worker, &TrainingWorker::batchProgress, this, [this](const BatchProgress &p) { batches.push_back(p); });
+        connect(worker, &TrainingWorker::batchProgress, this, [this](quint64, const BatchProgress &p) { batches.push_back(p); });
         connect(worker, &TrainingWorker::pausedChanged, this, [this](bool p) { paused.push_back(p); });
-        connect(worker, &TrainingWorker::reported, this, [this](const QVariant &result) {
+        connect(worker, &TrainingWorker::reported, this, [this](quint64, const QVariant &result) {
             if (result.metaType() == QMetaType::fromType<EpochTrained>()) {
                 const auto e = result.value<EpochTrained>();
                 epochs.push_back({e.stats, e.isBest, e.snapshot, e.alignment});
@@ -50,8 +51,8 @@ public:
                 others << result;
             }
         });
-        connect(worker, &TrainingWorker::failed, this, [this](const QString &message) { failures << message; });
-        connect(worker, &TrainingWorker::idle, this, [this] { ++idle; });
+        connect(worker, &TrainingWorker::failed, this, [this](quint64, const QString &message) { failures << message; });
+        connect(worker, &TrainingWorker::idle, this, [this](quint64) { ++idle; });
     }
 
     struct Started {
@@ -315,5 +316,5 @@ void TestTrainingWorker::anyLabsJobReportsThroughTheSameSignals()
     QCOMPARE(r.failures, QStringList{QStringLiteral("the data ran out")});
 }
 
-QTEST_MAIN(TestTrainingWorker)
+ATTNSCOPE_TEST(trainingworker, TestTrainingWorker)
 #include "tst_trainingworker.moc"

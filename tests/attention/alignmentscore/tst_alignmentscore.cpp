@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/alignmentscore.h"
 #include "engine/attention/dataset.h"
 #include "engine/attention/seq2seqmodel.h"
@@ -182,5 +183,5 @@ void TestAlignmentScore::modelWithoutAttentionIsRefused()
                              measureAlignment(model, {{{"red", "cat"}, {"cat", "red"}}}, Task::Reverse));
 }
 
-QTEST_MAIN(TestAlignmentScore)
+ATTNSCOPE_TEST(alignmentscore, TestAlignmentScore)
 #include "tst_alignmentscore.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/attentionanalysis.h"
 #include "engine/attention/evaluation.h"
 
@@ -90,5 +91,5 @@ void TestAttentionAnalysis::noTrainingRunNoTimeline()
     QVERIFY(!withoutAttention.contains("alignment accuracy"));
 }
 
-QTEST_MAIN(TestAttentionAnalysis)
+ATTNSCOPE_TEST(attentionanalysis, TestAttentionAnalysis)
 #include "tst_attentionanalysis.moc"

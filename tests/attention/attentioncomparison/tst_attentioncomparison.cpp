@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/attentioncomparison.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "tests/common/tinymodel.h"
@@ -136,5 +137,5 @@ void TestAttentionComparison::otherWordsOrNoAttentionAreNamed()
     QVERIFY(none.difference.empty());
 }
 
-QTEST_MAIN(TestAttentionComparison)
+ATTNSCOPE_TEST(attentioncomparison, TestAttentionComparison)
 #include "tst_attentioncomparison.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/attentionexplanation.h"
 #include "tests/common/attentionkindname.h"
 #include "tests/common/tinymodel.h"
@@ -171,5 +172,5 @@ void TestAttentionExplanation::rejectsWhatItCannotExplain()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, explainAttention(none, none.reverse("red cat"), 0, 0));
 }
 
-QTEST_MAIN(TestAttentionExplanation)
+ATTNSCOPE_TEST(attentionexplanation, TestAttentionExplanation)
 #include "tst_attentionexplanation.moc"

@@ -1,6 +1,9 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/alignmentscore.h"
 #include "engine/attention/projectfile.h"
 #include "tests/common/workbenchfixture.h"
+#include "ui/workbench/document.h"
+#include "ui/workbench/workbenchfiles.h"
 #include "ui/attention/alignmentplot.h"
 #include "ui/attention/attentionlab.h"
 #include "ui/attention/datasetpanel.h"
@@ -50,7 +53,6 @@ private:
     TrainingConfig m_training;
     QTemporaryDir m_dir;
     MainWindow *m_window = nullptr;
-    Labs m_labs;
 };
 
 void TestAttentionProject::initTestCase()
@@ -73,7 +75,7 @@ void TestAttentionProject::initTestCase()
 
 void TestAttentionProject::init()
 {
-    m_window = shownWorkbench(&m_labs);
+    m_window = shownWorkbench();
     QVERIFY(QTest::qWaitForWindowExposed(m_window));
 }
 
@@ -85,13 +87,13 @@ void TestAttentionProject::cleanup()
 
 void TestAttentionProject::reportRun()
 {
-    AttentionLab *lab = m_labs.attention;
+    AttentionLab *lab = m_window->lab<AttentionLab>();
     lab->datasetPanel()->setConfig(quickDataset());
     lab->trainingPanel()->setModelConfig(quickModelConfig());
     lab->trainingPanel()->setTrainingConfig(m_training);
     lab->train();  // no worker here: the results below are what it would report
     for (const Epoch &e : m_epochs)
-        lab->handleResult(QVariant::fromValue(EpochTrained{e.stats, e.isBest, e.snapshot, e.alignment}));
+        lab->receiveResult(QVariant::fromValue(EpochTrained{e.stats, e.isBest, e.snapshot, e.alignment}));
     const auto best = std::find_if(m_epochs.rbegin(), m_epochs.rend(), [](const Epoch &e) { return e.isBest; });
     TrainingOutcome outcome;
     outcome.bestEpoch = best->stats.epoch;
@@ -99,7 +101,7 @@ void TestAttentionProject::reportRun()
     finished->history.clear();
     for (const Epoch &e : m_epochs)
         finished->history.push_back(e.stats);
-    lab->handleResult(QVariant::fromValue(TrainingFinished{outcome, finished}));
+    lab->receiveResult(QVariant::fromValue(TrainingFinished{outcome, finished}));
     while (!m_window->runState()->isQuiet())  // the fake worker answers everything asked of it
         m_window->runState()->workerIdle();
 
@@ -107,30 +109,30 @@ void TestAttentionProject::reportRun()
     ModelConfig variant = quickModelConfig();
     variant.attention = AttentionKind::LuongDot;
     experiments->addConfiguration(variant);
-    lab->handleResult(QVariant::fromValue(ExperimentStarted{0, 11}));
+    lab->receiveResult(QVariant::fromValue(ExperimentStarted{0, 11}));
     for (const Epoch &e : m_epochs)
-        lab->handleResult(QVariant::fromValue(ExperimentEpoch{0, e.stats}));
+        lab->receiveResult(QVariant::fromValue(ExperimentEpoch{0, e.stats}));
     EvaluationReport probe;
     probe.byLength = {{2, {9, 10}}, {6, {1, 10}}};
-    lab->handleResult(QVariant::fromValue(ExperimentFinished{0, 0.5, probe}));
+    lab->receiveResult(QVariant::fromValue(ExperimentFinished{0, 0.5, probe}));
 }
 
 QString TestAttentionProject::savedProject()
 {
     reportRun();
-    InferencePanel *panel = m_labs.attention->inferencePanel();
+    InferencePanel *panel = m_window->lab<AttentionLab>()->inferencePanel();
     panel->setText(QStringLiteral("red cat dog"));
     panel->heatmap()->selectCell(1, 2);
     const QString path = m_dir.filePath(QStringLiteral("run.attnscope"));
     QString error;
-    if (!m_window->document()->saveFile(path, &error))
+    if (!m_window->document(m_window->lab<AttentionLab>())->saveFile(path, &error))
         qWarning("%s", qPrintable(error));
     return path;
 }
 
 void TestAttentionProject::savedProjectOpensAsItWas()
 {
-    AttentionLab *lab = m_labs.attention;
+    AttentionLab *lab = m_window->lab<AttentionLab>();
     const QString path = savedProject();
     QVERIFY(lab->saveProjectAction()->isEnabled());
     QVERIFY(m_window->menuBar()->actions().first()->menu()->actions().contains(lab->saveProjectAction()));
@@ -147,11 +149,11 @@ void TestAttentionProject::savedProjectOpensAsItWas()
 
     // A fresh window, as after starting the program again.
     delete m_window;
-    m_window = shownWorkbench(&m_labs);
-    lab = m_labs.attention;
+    m_window = shownWorkbench();
+    lab = m_window->lab<AttentionLab>();
     panel = lab->inferencePanel();
     QString error;
-    QVERIFY2(m_window->document()->openFile(path, &error), qPrintable(error));
+    QVERIFY2(m_window->files()->openFile(path, &error), qPrintable(error));
 
     QCOMPARE(int(lab->bestModel()->history.size()), 4);
     for (std::size_t i = 0; i < 4; ++i) {
@@ -191,7 +193,7 @@ void TestAttentionProject::savedProjectOpensAsItWas()
 
     // Saved again, the file is the same: nothing was lost on the way through the window.
     const QString again = m_dir.filePath(QStringLiteral("again.attnscope"));
-    QVERIFY2(m_window->document()->saveFile(again, &error), qPrintable(error));
+    QVERIFY2(m_window->document(m_window->lab<AttentionLab>())->saveFile(again, &error), qPrintable(error));
     QFile a(path), b(again);
     QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
     QCOMPARE(b.readAll(), a.readAll());
@@ -211,22 +213,23 @@ void TestAttentionProject::damagedProjectIsRefusedAndChangesNothing()
     out.write(bytes);
     out.close();
 
-    AttentionLab *lab = m_labs.attention;
+    AttentionLab *lab = m_window->lab<AttentionLab>();
     const ModelSnapshot before = lab->bestModel();
     QString error;
-    QVERIFY(!m_window->document()->openFile(damaged, &error));
+    QVERIFY(!m_window->files()->openFile(damaged, &error));
     QVERIFY2(error.contains(QStringLiteral("checksum")), qPrintable(error));
     QCOMPARE(lab->bestModel(), before);
     QCOMPARE(lab->weightHistory().epochs(), (std::vector<int>{1, 2, 3, 4}));
-    QCOMPARE(m_window->document()->currentFile(), path);
+    QCOMPARE(m_window->document(lab)->currentFile(), path);
 
-    // A checkpoint renamed .attnscope is named for what it is.
+    // A checkpoint renamed .attnscope opens as what its first bytes say it is: a model.
     const QString checkpoint = m_dir.filePath(QStringLiteral("model.ckpt"));
-    QVERIFY2(m_window->document()->saveFile(checkpoint, &error), qPrintable(error));
+    QVERIFY2(m_window->document(lab)->saveFile(checkpoint, &error), qPrintable(error));
     const QString renamed = m_dir.filePath(QStringLiteral("model.attnscope"));
     QVERIFY(QFile::copy(checkpoint, renamed));
-    QVERIFY(!m_window->document()->openFile(renamed, &error));
-    QVERIFY2(error.contains(QStringLiteral("checkpoint, not a project")), qPrintable(error));
+    QVERIFY2(m_window->files()->openFile(renamed, &error), qPrintable(error));
+    QVERIFY(lab->weightHistory().empty());
+    QCOMPARE(m_window->document(lab)->currentType().suffixes, QStringList{QStringLiteral("ckpt")});
 }
 
 void TestAttentionProject::checkpointsStillSaveAndOpen()
@@ -234,16 +237,16 @@ void TestAttentionProject::checkpointsStillSaveAndOpen()
     savedProject();
     const QString checkpoint = m_dir.filePath(QStringLiteral("best.ckpt"));
     QString error;
-    QVERIFY2(m_window->document()->saveFile(checkpoint, &error), qPrintable(error));
+    QVERIFY2(m_window->document(m_window->lab<AttentionLab>())->saveFile(checkpoint, &error), qPrintable(error));
     QVERIFY(!projectfile::isProjectFile(QFile::encodeName(checkpoint).toStdString()));
-    QVERIFY2(m_window->document()->openFile(checkpoint, &error), qPrintable(error));
+    QVERIFY2(m_window->files()->openFile(checkpoint, &error), qPrintable(error));
     // A checkpoint keeps neither the epochs' weights nor the experiments.
-    QVERIFY(m_labs.attention->weightHistory().empty());
-    QCOMPARE(int(m_labs.attention->bestModel()->history.size()), 4);
+    QVERIFY(m_window->lab<AttentionLab>()->weightHistory().empty());
+    QCOMPARE(int(m_window->lab<AttentionLab>()->bestModel()->history.size()), 4);
 
     // A checkpoint does not say how it was trained: no project is made of it.
     const QString project = m_dir.filePath(QStringLiteral("from-checkpoint.attnscope"));
-    QVERIFY(!m_window->document()->saveFile(project, &error));
+    QVERIFY(!m_window->document(m_window->lab<AttentionLab>())->saveFile(project, &error));
     QVERIFY2(error.contains(QStringLiteral("opened from a checkpoint")), qPrintable(error));
     QVERIFY(!QFile::exists(project));
 }
@@ -251,18 +254,18 @@ void TestAttentionProject::checkpointsStillSaveAndOpen()
 void TestAttentionProject::aRunNotWholeIsNotSavedAsAProject()
 {
     savedProject();
-    AttentionLab *lab = m_labs.attention;
+    AttentionLab *lab = m_window->lab<AttentionLab>();
     lab->train();  // a new run starts; no worker answers here
     const QString path = m_dir.filePath(QStringLiteral("half.attnscope"));
     QString error;
-    QVERIFY(!m_window->document()->saveFile(path, &error));
+    QVERIFY(!m_window->document(m_window->lab<AttentionLab>())->saveFile(path, &error));
     QVERIFY2(error.contains(QStringLiteral("still running")), qPrintable(error));
     QVERIFY(!QFile::exists(path));
 
-    lab->handleResult(QVariant::fromValue(TrainingFinished{TrainingOutcome{}, nullptr}));
+    lab->receiveResult(QVariant::fromValue(TrainingFinished{TrainingOutcome{}, nullptr}));
     while (!m_window->runState()->isQuiet())
         m_window->runState()->workerIdle();
 }
 
-QTEST_MAIN(TestAttentionProject)
+ATTNSCOPE_TEST(attentionproject, TestAttentionProject)
 #include "tst_attentionproject.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/attentionanalysis.h"
 #include "engine/attention/checkpointformat.h"
 #include "engine/attention/evaluation.h"
@@ -269,5 +270,5 @@ void TestAttentionVariants::withoutAttentionNothingIsAttendedOrCopied()
     QVERIFY2(md.find("no attention (variant none)") != std::string::npos, md.c_str());
 }
 
-QTEST_MAIN(TestAttentionVariants)
+ATTNSCOPE_TEST(attentionvariants, TestAttentionVariants)
 #include "tst_attentionvariants.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/bahdanauattention.h"
 #include "tests/common/referencenet.h"
 
@@ -78,5 +79,5 @@ void TestBahdanauAttention::attendMatchesReference()
     QCOMPARE(mine[1].masked_select(mask.logical_not()).abs().sum().item<float>(), 0.0f);
 }
 
-QTEST_APPLESS_MAIN(TestBahdanauAttention)
+ATTNSCOPE_TEST(bahdanauattention, TestBahdanauAttention)
 #include "tst_bahdanauattention.moc"

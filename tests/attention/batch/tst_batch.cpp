@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/batch.h"
 
 #include <QtTest>
@@ -111,5 +112,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestBatch)
+ATTNSCOPE_TEST(batch, TestBatch)
 #include "tst_batch.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/beamsearch.h"
 #include "engine/attention/outputlogprob.h"
 #include "engine/core/tokenizer.h"
@@ -347,5 +348,5 @@ void TestBeamSearch::badOptionsAreRefused()
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, m_models["bahdanau"]->beamReverse("red cat", options));
 }
 
-QTEST_MAIN(TestBeamSearch)
+ATTNSCOPE_TEST(beamsearch, TestBeamSearch)
 #include "tst_beamsearch.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/core/binaryio.h"
 #include "tests/common/configtablechecks.h"
@@ -303,5 +304,5 @@ void TestCheckpoint::saveToMissingFolderFails()
     QVERIFY_THROWS_EXCEPTION(CheckpointError, model.save(m_dir.filePath("no/such/folder/x.ckpt").toStdString()));
 }
 
-QTEST_APPLESS_MAIN(TestCheckpoint)
+ATTNSCOPE_TEST(checkpoint, TestCheckpoint)
 #include "tst_checkpoint.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/attentioncomparison.h"
 #include "engine/attention/weighthistory.h"
 #include "tests/common/tinymodel.h"
@@ -213,5 +214,5 @@ void TestCompareView::typingInTheMiddleKeepsTheCursor()
     QTRY_COMPARE(cells(*m_view->heatmap(CompareView::Side::A)), typed.attention);
 }
 
-QTEST_MAIN(TestCompareView)
+ATTNSCOPE_TEST(compareview, TestCompareView)
 #include "tst_compareview.moc"

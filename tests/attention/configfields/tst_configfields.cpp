@@ -1,7 +1,8 @@
-#include "app/attention/helptext.h"
+#include "tests/common/testregistry.h"
+#include "app/attention/attentionhelp.h"
 #include "app/attention/runfiles.h"
 #include "app/attention/runoptions.h"
-#include "app/commandline.h"
+#include "app/core/commandline.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/experiment.h"
 #include "engine/attention/seq2seqmodel.h"
@@ -155,12 +156,9 @@ void TestConfigFields::commandLineToJsonAndBack()
 
     Seq2SeqModel model(options.model, Vocabulary(options.dataset.words), 1);
     model.datasetConfig = options.dataset;
-    const QString path = m_dir.filePath("metrics.json");
-    QString error;
-    QVERIFY2(runfiles::writeMetrics(path, model, Dataset{}, options.training, TrainingOutcome{}, EvaluationReport{}, {},
-                                    &error),
-             qPrintable(error));
-    const QJsonObject config = readJson(path)["config"].toObject();
+    const QJsonObject config =
+        runfiles::metricsJson(model, Dataset{}, options.training, TrainingOutcome{}, EvaluationReport{}, {})["config"]
+            .toObject();
     compareFields(fromJson(config["dataset"], datasetConfigFields()), m_dataset, datasetConfigFields());
     compareFields(fromJson(config["model"], modelConfigFields()), m_model, modelConfigFields());
     compareFields(fromJson(config["training"], trainingConfigFields()), m_training, trainingConfigFields());
@@ -277,25 +275,30 @@ void TestConfigFields::commandLineRefusesEachFieldOutOfRange()
 
 void TestConfigFields::helpListsEveryOptionWithItsDefault()
 {
-    const QString help = QString::fromStdString(helpText());
-    const auto check = [&help](const auto &fields) {
-        for (const auto &field : fields) {
-            const QString option = QString::fromStdString("--" + field.key);
-            QVERIFY2(help.contains(option + (field.type == FieldType::Flag ? ", --no-" : " ")), qPrintable(option));
-            const FieldValue d = field.defaultValue();
-            const std::string shown = field.type == FieldType::Flag ? (d.number != 0 ? "on" : "off")
-                                      : field.key == "data-seed"    ? "--seed"
-                                                                    : formatValue(field, d);
-            const qsizetype line = help.indexOf(QStringLiteral("\n  ") + option);
-            const QString entry = help.mid(line, help.indexOf(QStringLiteral("\n  --"), line + 1) - line);
-            QVERIFY2(shown.empty() || entry.simplified().contains(QString::fromStdString("(default " + shown)),
-                     qPrintable(entry));
-        }
-    };
-    check(datasetConfigFields());
-    check(modelConfigFields());
-    check(trainingConfigFields());
+    // train's and compare's --help both list the three tables' options.
+    for (const std::string &text : {trainHelp(), compareHelp()}) {
+        const QString help = QString::fromStdString(text);
+        const auto check = [&help](const auto &fields) {
+            for (const auto &field : fields) {
+                const QString option = QString::fromStdString("--" + field.key);
+                QVERIFY2(help.contains(option + (field.type == FieldType::Flag ? ", --no-" : " ")), qPrintable(option));
+                const FieldValue d = field.defaultValue();
+                const std::string shown = field.type == FieldType::Flag ? (d.number != 0 ? "on" : "off")
+                                          : field.key == "data-seed"    ? "--seed"
+                                                                        : formatValue(field, d);
+                // compare lists its own options first; the tables' entries come last.
+                const qsizetype line = help.lastIndexOf(QStringLiteral("\n  ") + option +
+                                                        (field.type == FieldType::Flag ? ',' : ' '));
+                const QString entry = help.mid(line, help.indexOf(QStringLiteral("\n  --"), line + 1) - line);
+                QVERIFY2(shown.empty() || entry.simplified().contains(QString::fromStdString("(default " + shown)),
+                         qPrintable(entry));
+            }
+        };
+        check(datasetConfigFields());
+        check(modelConfigFields());
+        check(trainingConfigFields());
+    }
 }
 
-QTEST_MAIN(TestConfigFields)
+ATTNSCOPE_TEST(configfields, TestConfigFields)
 #include "tst_configfields.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/corpusdefaults.h"
 #include "engine/attention/dataset.h"
 #include "engine/core/vocabulary.h"
@@ -255,5 +256,5 @@ void TestCorpusDefaults::previewReportsWhatTheBuildSkips()
     QVERIFY(preview->text().contains(QStringLiteral("%1 too long").arg(1 + 98 / 4)));
 }
 
-QTEST_MAIN(TestCorpusDefaults)
+ATTNSCOPE_TEST(corpusdefaults, TestCorpusDefaults)
 #include "tst_corpusdefaults.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/dataset.h"
 #include "engine/core/vocabulary.h"
 
@@ -211,5 +212,5 @@ void TestDataset::vocabularyCountsTheSourcesOnly()
     QCOMPARE(Vocabulary::build(pairs, 0, 4).size(), 4);
 }
 
-QTEST_APPLESS_MAIN(TestDataset)
+ATTNSCOPE_TEST(dataset, TestDataset)
 #include "tst_dataset.moc"

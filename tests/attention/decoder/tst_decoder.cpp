@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/seq2seqnet.h"
 #include "tests/common/referencenet.h"
 
@@ -113,5 +114,5 @@ void TestDecoder::trainingUnrollMatchesModules()
     }
 }
 
-QTEST_MAIN(TestDecoder)
+ATTNSCOPE_TEST(decoder, TestDecoder)
 #include "tst_decoder.moc"

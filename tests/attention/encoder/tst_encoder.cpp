@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/batch.h"
 #include "engine/attention/encoder.h"
 #include "tests/common/referencenet.h"
@@ -106,5 +107,5 @@ void TestEncoder::trainingMatchesPackedModule()
     }
 }
 
-QTEST_APPLESS_MAIN(TestEncoder)
+ATTNSCOPE_TEST(encoder, TestEncoder)
 #include "tst_encoder.moc"

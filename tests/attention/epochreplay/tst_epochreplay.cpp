@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/epochreplay.h"
 #include "engine/attention/weighthistory.h"
 #include "engine/core/projectionseries.h"
@@ -84,5 +85,5 @@ void TestEpochReplay::anEpochNotKeptIsRefused()
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, replay.modelAt(7));
 }
 
-QTEST_MAIN(TestEpochReplay)
+ATTNSCOPE_TEST(epochreplay, TestEpochReplay)
 #include "tst_epochreplay.moc"

@@ -1,6 +1,7 @@
-#include "app/workbench.h"
+#include "tests/common/testregistry.h"
 #include "engine/attention/weighthistory.h"
 #include "tests/common/workbenchfixture.h"
+#include "ui/workbench/workbenchfiles.h"
 #include "ui/attention/attentionexports.h"
 #include "ui/attention/attentionlab.h"
 #include "ui/attention/embeddingpanel.h"
@@ -47,7 +48,6 @@ private:
     const QString kSentence = QStringLiteral("red cat dog");
     std::vector<ModelSnapshot> m_models;  // untrained, each with its own weights: one per "epoch"
     MainWindow *m_window = nullptr;
-    Labs m_labs;
     AttentionLab *m_lab = nullptr;
     HistoryScrubber *m_scrubber = nullptr;
 };
@@ -62,9 +62,9 @@ void TestHistoryScrubber::initTestCase()
 
 void TestHistoryScrubber::init()
 {
-    m_window = shownWorkbench(&m_labs);
+    m_window = shownWorkbench();
     QVERIFY(QTest::qWaitForWindowExposed(m_window));
-    m_lab = m_labs.attention;
+    m_lab = m_window->lab<AttentionLab>();
     m_scrubber = m_lab->historyScrubber();
     m_lab->inferencePanel()->setText(kSentence);
 }
@@ -82,7 +82,7 @@ void TestHistoryScrubber::trainThreeEpochs()
         EpochStats stats;
         stats.epoch = epoch;
         stats.trainLoss = stats.valLoss = 3.0 / epoch;
-        m_lab->handleResult(QVariant::fromValue(EpochTrained{stats, true, m_models[std::size_t(epoch - 1)], std::nullopt}));
+        m_lab->receiveResult(QVariant::fromValue(EpochTrained{stats, true, m_models[std::size_t(epoch - 1)], std::nullopt}));
     }
 }
 
@@ -92,7 +92,7 @@ void TestHistoryScrubber::theSliderGrowsWithTheEpochs()
     for (int epoch = 1; epoch <= kEpochs; ++epoch) {
         EpochStats stats;
         stats.epoch = epoch;
-        m_lab->handleResult(QVariant::fromValue(EpochTrained{stats, true, m_models[std::size_t(epoch - 1)], std::nullopt}));
+        m_lab->receiveResult(QVariant::fromValue(EpochTrained{stats, true, m_models[std::size_t(epoch - 1)], std::nullopt}));
         QVERIFY(m_scrubber->slider()->isEnabled());
         QCOMPARE(m_scrubber->slider()->maximum(), epoch - 1);
         QCOMPARE(m_scrubber->shownEpoch(), 0);  // the live model until the user scrubs
@@ -212,7 +212,7 @@ void TestHistoryScrubber::anOpenedModelHasNoHistory()
     const QString path = dir.filePath(QStringLiteral("model.ckpt"));
     m_models.back()->save(QFile::encodeName(path).toStdString());
     QString error;
-    QVERIFY2(m_lab->open(path, &error), qPrintable(error));
+    QVERIFY2(m_window->files()->openFile(path, &error), qPrintable(error));
     QVERIFY(m_lab->weightHistory().empty());
     QCOMPARE(m_scrubber->shownEpoch(), 0);
     QVERIFY(!m_scrubber->replay());
@@ -223,5 +223,5 @@ void TestHistoryScrubber::anOpenedModelHasNoHistory()
     QVERIFY(!m_lab->exports()->historyFramesAction()->isEnabled());
 }
 
-QTEST_MAIN(TestHistoryScrubber)
+ATTNSCOPE_TEST(historyscrubber, TestHistoryScrubber)
 #include "tst_historyscrubber.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/inferencenet.h"
 #include "engine/attention/pointermixture.h"
 #include "engine/attention/seq2seqmodel.h"
@@ -363,5 +364,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestInferenceNet)
+ATTNSCOPE_TEST(inferencenet, TestInferenceNet)
 #include "tst_inferencenet.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/locationattention.h"
 
 #include <QtTest>
@@ -143,5 +144,5 @@ void TestLocationAttention::chainedStepsMatchTheReferenceAndItsGradients()
     QVERIFY(mine[11].abs().sum().item<float>() > 0);
 }
 
-QTEST_APPLESS_MAIN(TestLocationAttention)
+ATTNSCOPE_TEST(locationattention, TestLocationAttention)
 #include "tst_locationattention.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/batch.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/outputlogprob.h"
@@ -257,5 +258,5 @@ void TestPointer::madeUpCorpusIsReversedExactly()
         QCOMPARE(loaded.decode(sentence).outputTokens, model.decode(sentence).outputTokens);
 }
 
-QTEST_GUILESS_MAIN(TestPointer)
+ATTNSCOPE_TEST(pointer, TestPointer)
 #include "tst_pointer.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/checkpointformat.h"
 #include "engine/attention/projectfile.h"
 #include "engine/attention/seq2seqmodel.h"
@@ -401,5 +402,5 @@ void TestProjectFile::damagedPayloadBehindAValidHeaderIsRefused()
     }
 }
 
-QTEST_MAIN(TestProjectFile)
+ATTNSCOPE_TEST(projectfile, TestProjectFile)
 #include "tst_projectfile.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/evaluation.h"
 #include "engine/core/tokenizer.h"
 #include "tests/common/tinymodel.h"
@@ -189,5 +190,5 @@ void TestSeq2SeqModel::cloneIsIndependentAndEqual()
     QVERIFY(copy.reverse("red cat sun").attention != before);
 }
 
-QTEST_APPLESS_MAIN(TestSeq2SeqModel)
+ATTNSCOPE_TEST(seq2seqmodel, TestSeq2SeqModel)
 #include "tst_seq2seqmodel.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/attention/seq2seqweights.h"
 
@@ -188,5 +189,5 @@ void TestSeq2SeqWeights::seesChangedParameters()
         QVERIFY2(torch::equal(fields[i].tensor, before[i] * -2.0 + 1.0), fields[i].name.c_str());
 }
 
-QTEST_APPLESS_MAIN(TestSeq2SeqWeights)
+ATTNSCOPE_TEST(seq2seqweights, TestSeq2SeqWeights)
 #include "tst_seq2seqweights.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/seq2seqnet.h"
 #include "tests/common/tinymodel.h"
@@ -228,5 +229,5 @@ void TestTrainer::validationOnTwoThreadsIsGreedyExactMatch()
     QVERIFY(validated.front() < validated.back());  // it learnt, so the comparison saw varied scores
 }
 
-QTEST_APPLESS_MAIN(TestTrainer)
+ATTNSCOPE_TEST(trainer, TestTrainer)
 #include "tst_trainer.moc"

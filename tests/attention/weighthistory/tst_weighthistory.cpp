@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/attention/weighthistory.h"
@@ -151,5 +152,5 @@ void TestWeightHistory::damagedBytesAreRefused()
     QVERIFY_THROWS_EXCEPTION(BinaryFormatError, WeightHistory::decode(hugeCount));
 }
 
-QTEST_GUILESS_MAIN(TestWeightHistory)
+ATTNSCOPE_TEST(weighthistory, TestWeightHistory)
 #include "tst_weighthistory.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/dataset.h"
 #include "engine/attention/outputlogprob.h"
 #include "engine/attention/seq2seqmodel.h"
@@ -196,5 +197,5 @@ void TestWordRemovalEffect::summaryOverSentences()
     QVERIFY(!parseRemovalMode("remove", &mode));
 }
 
-QTEST_APPLESS_MAIN(TestWordRemovalEffect)
+ATTNSCOPE_TEST(wordremovaleffect, TestWordRemovalEffect)
 #include "tst_wordremovaleffect.moc"

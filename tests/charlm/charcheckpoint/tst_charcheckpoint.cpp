@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/charlm/charcheckpoint.h"
 #include "engine/core/binaryio.h"
@@ -354,5 +355,5 @@ void TestCharCheckpoint::failedSaveLeavesNoFile()
     QVERIFY_THROWS_EXCEPTION(CharCheckpointError, loadCharCheckpoint(dir.filePath("absent.ckpt").toStdString()));
 }
 
-QTEST_MAIN(TestCharCheckpoint)
+ATTNSCOPE_TEST(charcheckpoint, TestCharCheckpoint)
 #include "tst_charcheckpoint.moc"

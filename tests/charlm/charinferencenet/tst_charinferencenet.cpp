@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/charlm/charinferencenet.h"
 #include "engine/core/torchapi.h"
 #include "tests/common/randomcharweights.h"
@@ -207,5 +208,5 @@ void TestCharInferenceNet::refusesCharactersAndStatesItDoesNotKnow()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, net.step(0, lstmState, logits.data()));
 }
 
-QTEST_MAIN(TestCharInferenceNet)
+ATTNSCOPE_TEST(charinferencenet, TestCharInferenceNet)
 #include "tst_charinferencenet.moc"

@@ -1,7 +1,10 @@
-#include "app/trainingcontroller.h"
-#include "app/workbench.h"
+#include "tests/common/testregistry.h"
+#include "app/workbench/trainingcontroller.h"
 #include "engine/charlm/builtintexts.h"
+#include "engine/charlm/charcheckpoint.h"
 #include "tests/common/workbenchfixture.h"
+#include "ui/workbench/workbenchfiles.h"
+#include "ui/workbench/document.h"
 #include "ui/charlm/charlmlab.h"
 #include "ui/charlm/chartextpanel.h"
 #include "ui/charlm/charvaluetext.h"
@@ -59,12 +62,11 @@ void TestCharLmLab::initTestCase()
 
 void TestCharLmLab::init()
 {
-    Labs labs;
-    m_window = shownWorkbench(&labs);
-    m_controller = new TrainingController(m_window, labs);
-    m_lab = labs.charLm;
+    m_window = shownWorkbench(QStringLiteral("charlm"));
+    m_controller = new TrainingController(m_window);
+    m_lab = m_window->lab<CharLmLab>();
     QVERIFY(m_lab);
-    m_window->centralTabs()->setCurrentWidget(m_lab->pages().front().widget);
+    QCOMPARE(m_window->shownLab(), m_lab);
 }
 
 void TestCharLmLab::cleanup()
@@ -191,19 +193,22 @@ void TestCharLmLab::shortTextIsLearntAndExplored()
 
     // The model file keeps the weights and the history; opened again, it recites the same.
     const QString model = m_dir.filePath("pangram.ckpt");
-    QVERIFY2(m_lab->saveModel(model, &error), qPrintable(error));
-    Labs labs;
-    MainWindow *other = shownWorkbench(&labs);
-    TrainingController controller(other, labs);
-    QVERIFY2(labs.charLm->openModel(model, &error), qPrintable(error));
-    QCOMPARE(labs.charLm->history().size(), m_lab->history().size());
-    QCOMPARE(labs.charLm->lossPlot()->epochPointCount(), training.epochs);
-    labs.charLm->sampleBox()->setTemperature(0);
-    labs.charLm->sampleBox()->setPrime(QStringLiteral("The"));
-    labs.charLm->sampleBox()->setLength(int(rest) - 2);
-    labs.charLm->sampleBox()->sample();
-    QCOMPARE(labs.charLm->sampleBox()->plainText(), QString::fromStdString(builtInShortText()));
-    QTRY_VERIFY(labs.charLm->readoutPanel()->unitList()->topLevelItemCount() > 0);  // ranked on the worker
+    QVERIFY(m_window->document(m_lab)->isModified());
+    QVERIFY2(m_window->document(m_lab)->saveFile(model, &error), qPrintable(error));
+    QVERIFY(!m_window->document(m_lab)->isModified());
+    MainWindow *other = shownWorkbench();
+    TrainingController controller(other);
+    CharLmLab *opened = other->lab<CharLmLab>();
+    QVERIFY2(other->files()->openFile(model, &error), qPrintable(error));
+    QCOMPARE(other->shownLab(), opened);  // told by its first bytes: a character model, not an attention one
+    QCOMPARE(opened->history().size(), m_lab->history().size());
+    QCOMPARE(opened->lossPlot()->epochPointCount(), training.epochs);
+    opened->sampleBox()->setTemperature(0);
+    opened->sampleBox()->setPrime(QStringLiteral("The"));
+    opened->sampleBox()->setLength(int(rest) - 2);
+    opened->sampleBox()->sample();
+    QCOMPARE(opened->sampleBox()->plainText(), QString::fromStdString(builtInShortText()));
+    QTRY_VERIFY(opened->readoutPanel()->unitList()->topLevelItemCount() > 0);  // ranked on the worker
     QTRY_VERIFY(other->runState()->isQuiet());
     controller.shutdown();
     delete other;
@@ -280,17 +285,25 @@ void TestCharLmLab::badTextsAreRefusedWithTheirReason()
 void TestCharLmLab::wrongModelFileIsRefused()
 {
     QString error;
-    QVERIFY(!m_lab->openModel(m_dir.filePath("missing.ckpt"), &error));
-    QVERIFY2(error.startsWith(QStringLiteral("missing.ckpt: ")), qPrintable(error));
+    QVERIFY(!m_window->files()->openFile(m_dir.filePath("missing.ckpt"), &error));
+    QVERIFY(!error.isEmpty());
     QFile file(m_dir.filePath("notes.ckpt"));
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write("these are notes, not a model\n");
     file.close();
     error.clear();
-    QVERIFY(!m_lab->openModel(file.fileName(), &error));
-    QVERIFY2(error.size() > QStringLiteral("notes.ckpt: ").size(), qPrintable(error));
+    QVERIFY(!m_window->files()->openFile(file.fileName(), &error));
+    QVERIFY2(error.contains(QStringLiteral("not a file")), qPrintable(error));
+    // A character model's signature on damaged contents reaches the lab, which says what is wrong.
+    QFile damaged(m_dir.filePath("damaged.ckpt"));
+    QVERIFY(damaged.open(QIODevice::WriteOnly));
+    damaged.write(QByteArray(charcheckpoint::kSignature, sizeof(signedfile::Signature)) + QByteArray(40, '\x7f'));
+    damaged.close();
+    error.clear();
+    QVERIFY(!m_window->files()->openFile(damaged.fileName(), &error));
+    QVERIFY2(error.startsWith(QStringLiteral("damaged.ckpt: ")) && error.size() > 20, qPrintable(error));
     QVERIFY(!m_lab->net());
-    QVERIFY(!m_lab->saveModel(m_dir.filePath("nothing.ckpt"), &error));
+    QVERIFY(!m_window->document(m_lab)->saveFile(m_dir.filePath("nothing.ckpt"), &error));
     QVERIFY(!QFile::exists(m_dir.filePath("nothing.ckpt")));
 }
 
@@ -301,18 +314,18 @@ void TestCharLmLab::settingsPersist()
     setField("hidden", 77);
     m_lab->readoutPanel()->setText(QStringLiteral("hello"));
     m_lab->sampleBox()->setTemperature(1.25);
-    Labs labs;
-    MainWindow *other = shownWorkbench(&labs);  // clears the settings first
+    MainWindow *other = shownWorkbench();  // clears the settings first
+    CharLmLab *opened = other->lab<CharLmLab>();
     QSettings settings;
     m_lab->saveSettings(settings);
-    labs.charLm->restoreSettings(settings);
-    QCOMPARE(labs.charLm->textPanel()->source(), CharTextPanel::Source::Typed);
-    QCOMPARE(labs.charLm->textPanel()->modelConfig().hidden, 77);
-    QVERIFY(labs.charLm->textPanel()->previewText().startsWith(QStringLiteral("12 characters")));
-    QCOMPARE(labs.charLm->readoutPanel()->text(), QStringLiteral("hello"));
-    QCOMPARE(labs.charLm->sampleBox()->temperature(), 1.25);
+    opened->restoreSettings(settings);
+    QCOMPARE(opened->textPanel()->source(), CharTextPanel::Source::Typed);
+    QCOMPARE(opened->textPanel()->modelConfig().hidden, 77);
+    QVERIFY(opened->textPanel()->previewText().startsWith(QStringLiteral("12 characters")));
+    QCOMPARE(opened->readoutPanel()->text(), QStringLiteral("hello"));
+    QCOMPARE(opened->sampleBox()->temperature(), 1.25);
     delete other;
 }
 
-QTEST_MAIN(TestCharLmLab)
+ATTNSCOPE_TEST(charlmlab, TestCharLmLab)
 #include "tst_charlmlab.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/charlm/charsampling.h"
 #include "tests/common/randomcharweights.h"
 
@@ -394,5 +395,5 @@ void TestCharSampling::readOutMatchesSteppingByHand()
     QCOMPARE(readOut(net, U"abc", 100).next[1].size(), kAlphabet.size());
 }
 
-QTEST_MAIN(TestCharSampling)
+ATTNSCOPE_TEST(charsampling, TestCharSampling)
 #include "tst_charsampling.moc"

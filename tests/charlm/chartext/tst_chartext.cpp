@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/charlm/chartext.h"
 
 #include <QtTest>
@@ -224,5 +225,5 @@ void TestCharText::parameterCount()
     QCOMPARE(charModelParameterCount(rnn, 3), int64_t(14 + 9));
 }
 
-QTEST_MAIN(TestCharText)
+ATTNSCOPE_TEST(chartext, TestCharText)
 #include "tst_chartext.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/charlm/builtintexts.h"
 #include "engine/charlm/chartrainer.h"
 #include "engine/core/torchapi.h"
@@ -316,5 +317,5 @@ void TestCharTrainer::badInputIsRefused()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, CharTrainer(text, damaged, training(32, 4, 1e-3, 1)));
 }
 
-QTEST_APPLESS_MAIN(TestCharTrainer)
+ATTNSCOPE_TEST(chartrainer, TestCharTrainer)
 #include "tst_chartrainer.moc"

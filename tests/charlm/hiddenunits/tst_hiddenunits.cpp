@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/charlm/hiddenunits.h"
 
 #include <QtTest>
@@ -125,5 +126,5 @@ void TestHiddenUnits::constantFeaturesAndUnitsAreSkipped()
     QVERIFY(rankUnits(readout, 0).empty());
 }
 
-QTEST_MAIN(TestHiddenUnits)
+ATTNSCOPE_TEST(hiddenunits, TestHiddenUnits)
 #include "tst_hiddenunits.moc"

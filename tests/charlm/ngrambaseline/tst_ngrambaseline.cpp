@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/charlm/chartext.h"
 #include "engine/charlm/ngrambaseline.h"
 
@@ -112,5 +113,5 @@ void TestNgramBaseline::baselineWithoutValidationIsOnTraining()
     QVERIFY(baseline.bitsPerChar[4] < baseline.bitsPerChar[0] / 2);
 }
 
-QTEST_MAIN(TestNgramBaseline)
+ATTNSCOPE_TEST(ngrambaseline, TestNgramBaseline)
 #include "tst_ngrambaseline.moc"

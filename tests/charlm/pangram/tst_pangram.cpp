@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/charlm/builtintexts.h"
 #include "engine/charlm/charinferencenet.h"
 #include "engine/charlm/charsampling.h"
@@ -55,5 +56,5 @@ void TestPangram::pangramRegeneratesExactly()
     QCOMPARE(QString::fromStdString(encodeUtf8(recited.prime + recited.generated)), QString::fromStdString(sentence));
 }
 
-QTEST_GUILESS_MAIN(TestPangram)
+ATTNSCOPE_TEST(pangram, TestPangram)
 #include "tst_pangram.moc"

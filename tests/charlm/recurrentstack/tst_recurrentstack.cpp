@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/charlm/recurrentstack.h"
 #include "engine/core/torchapi.h"
 
@@ -194,5 +195,5 @@ void TestRecurrentStack::parameterShapesAreTorchs()
         }
 }
 
-QTEST_APPLESS_MAIN(TestRecurrentStack)
+ATTNSCOPE_TEST(recurrentstack, TestRecurrentStack)
 #include "tst_recurrentstack.moc"

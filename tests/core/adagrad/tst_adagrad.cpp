@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/core/adagrad.h"
 #include "tests/common/scaledsteps.h"
 
@@ -90,5 +91,5 @@ void TestAdagrad::onlyContiguousFloatParameters()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Adagrad({torch::zeros({3, 2}).t()}, {}));
 }
 
-QTEST_APPLESS_MAIN(TestAdagrad)
+ATTNSCOPE_TEST(adagrad, TestAdagrad)
 #include "tst_adagrad.moc"

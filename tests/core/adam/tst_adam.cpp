@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/core/adam.h"
 #include "tests/common/scaledsteps.h"
 
@@ -88,5 +89,5 @@ void TestAdam::onlyContiguousFloatParameters()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Adam({torch::zeros({3, 2}).t()}, {}));
 }
 
-QTEST_APPLESS_MAIN(TestAdam)
+ATTNSCOPE_TEST(adam, TestAdam)
 #include "tst_adam.moc"

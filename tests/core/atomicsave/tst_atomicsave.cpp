@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/core/atomicfile.h"
 #include "ui/core/plotexport.h"
@@ -152,5 +153,5 @@ void TestAtomicSave::qtCallersLearnWhyAWriteFailed()
              qPrintable(error));
 }
 
-QTEST_APPLESS_MAIN(TestAtomicSave)
+ATTNSCOPE_TEST(atomicsave, TestAtomicSave)
 #include "tst_atomicsave.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "ui/core/attentionheatmap.h"
 #include "tests/common/heatmapsamples.h"
 
@@ -104,14 +105,14 @@ void TestAttentionHeatmap::mismatchedSizesShowMessage()
 
 void TestAttentionHeatmap::unknownAndCopiedTokensAreMarked()
 {
-    DecodedSentence sentence;
-    sentence.sourceTokens = {"the", "zebra", "<EOS>"};
-    sentence.sourceKnown = {true, false, true};
-    sentence.outputTokens = {"zebra", "the", "<EOS>"};
-    sentence.outputCopied = {true, false, false};
-    sentence.attention = {0.1f, 0.8f, 0.1f, 0.9f, 0.05f, 0.05f, 0.2f, 0.2f, 0.6f};
+    HeatmapMatrix sentence;
+    sentence.columns = {"the", "zebra", "<EOS>"};
+    sentence.columnKnown = {true, false, true};
+    sentence.rows = {"zebra", "the", "<EOS>"};
+    sentence.rowCopied = {true, false, false};
+    sentence.weights = {0.1f, 0.8f, 0.1f, 0.9f, 0.05f, 0.05f, 0.2f, 0.2f, 0.6f};
     AttentionHeatmap heatmap;
-    heatmap.setAttention(sentence);
+    heatmap.setMatrix(sentence);
     QCOMPARE(heatmap.rows(), 3);
     QCOMPARE(heatmap.weight(0, 1), 0.8f);
     QCOMPARE(tickLabel(heatmap.xAxis, 0), QString("the"));
@@ -271,15 +272,15 @@ void TestAttentionHeatmap::exportPdf()
 void TestAttentionHeatmap::pointerGateIsShownBesideEachOutputWord()
 {
     QLocale::setDefault(QLocale::c());
-    DecodedSentence sentence;
-    sentence.sourceTokens = {"the", "zebra", "<EOS>"};
-    sentence.sourceKnown = {true, false, true};
-    sentence.outputTokens = {"zebra", "the", "<EOS>"};
-    sentence.outputCopied = {true, false, false};
-    sentence.copyGate = {0.02f, 0.75f, 0.5f};
-    sentence.attention = {0.1f, 0.8f, 0.1f, 0.9f, 0.05f, 0.05f, 0.2f, 0.2f, 0.6f};
+    HeatmapMatrix sentence;
+    sentence.columns = {"the", "zebra", "<EOS>"};
+    sentence.columnKnown = {true, false, true};
+    sentence.rows = {"zebra", "the", "<EOS>"};
+    sentence.rowCopied = {true, false, false};
+    sentence.rowGate = {0.02f, 0.75f, 0.5f};
+    sentence.weights = {0.1f, 0.8f, 0.1f, 0.9f, 0.05f, 0.05f, 0.2f, 0.2f, 0.6f};
     AttentionHeatmap heatmap;
-    heatmap.setAttention(sentence);
+    heatmap.setMatrix(sentence);
     QCOMPARE(tickLabel(heatmap.yAxis, 0), QString("zebra* (0.02)"));
     QCOMPARE(tickLabel(heatmap.yAxis, 1), QString("the (0.75)"));
     // The words themselves stay as they are: the CSV's first column has no gate in it.
@@ -339,5 +340,5 @@ void TestAttentionHeatmap::exportCsvWithoutDataFails()
     QVERIFY(!QFile::exists(path));
 }
 
-QTEST_MAIN(TestAttentionHeatmap)
+ATTNSCOPE_TEST(attentionheatmap, TestAttentionHeatmap)
 #include "tst_attentionheatmap.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "ui/core/colorgradients.h"
 
 #include <QtTest>
@@ -93,5 +94,5 @@ void TestColorGradients::divergingIsWhiteAtZeroBlueBelowRedAbove()
     }
 }
 
-QTEST_MAIN(TestColorGradients)
+ATTNSCOPE_TEST(colorgradients, TestColorGradients)
 #include "tst_colorgradients.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/core/dropoutstream.h"
 
 #include <QtTest>
@@ -113,5 +114,5 @@ void TestDropoutStream::evalAndZeroRateLeaveTheInput()
     QVERIFY(!torch::equal(module(input), input));
 }
 
-QTEST_APPLESS_MAIN(TestDropoutStream)
+ATTNSCOPE_TEST(dropoutstream, TestDropoutStream)
 #include "tst_dropoutstream.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "ui/attention/embeddingpanel.h"
 #include "ui/core/embeddingplot.h"
@@ -213,5 +214,5 @@ void TestEmbeddingKeys::panelSearchFieldSelectsTheTypedWord()
     QVERIFY(moves > 0);
 }
 
-QTEST_MAIN(TestEmbeddingKeys)
+ATTNSCOPE_TEST(embeddingkeys, TestEmbeddingKeys)
 #include "tst_embeddingkeys.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "ui/attention/embeddingpanel.h"
 #include "ui/core/embeddingplot.h"
@@ -236,5 +237,5 @@ void TestEmbeddingPlot::panelListsNeighboursOfClickedWord()
     QCOMPARE(plot->wordCount(), 0);
 }
 
-QTEST_MAIN(TestEmbeddingPlot)
+ATTNSCOPE_TEST(embeddingplot, TestEmbeddingPlot)
 #include "tst_embeddingplot.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/core/embeddingprojection.h"
 #include "engine/core/pca.h"
 
@@ -223,5 +224,5 @@ void TestEmbeddingProjection::nearestWordsRejectsBadIndex()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, nearestWords(table(), -1, 1));
 }
 
-QTEST_MAIN(TestEmbeddingProjection)
+ATTNSCOPE_TEST(embeddingprojection, TestEmbeddingProjection)
 #include "tst_embeddingprojection.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "ui/core/exportdialog.h"
 
 #include <QFileDialog>
@@ -153,5 +154,5 @@ void TestExportDialog::failureShowsTheReason()
     QVERIFY(window.statusBar()->currentMessage().isEmpty());
 }
 
-QTEST_MAIN(TestExportDialog)
+ATTNSCOPE_TEST(exportdialog, TestExportDialog)
 #include "tst_exportdialog.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/core/gradientclipping.h"
 
 #include <QtTest>
@@ -67,5 +68,5 @@ void TestGradientClipping::clipFactorIsTheScaleClippingApplies()
     QCOMPARE(clipFactor(5.0, std::numeric_limits<double>::infinity()), 1.0);
 }
 
-QTEST_APPLESS_MAIN(TestGradientClipping)
+ATTNSCOPE_TEST(gradientclipping, TestGradientClipping)
 #include "tst_gradientclipping.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "ui/attention/inferencepanel.h"
 #include "ui/core/attentionheatmap.h"
@@ -173,5 +174,5 @@ void TestHeatmapExplainer::selfAttentionExplainsOnlyRevealedWeights()
     QVERIFY(shown(panel.explainer()).contains(QStringLiteral("Select a cell")));
 }
 
-QTEST_MAIN(TestHeatmapExplainer)
+ATTNSCOPE_TEST(heatmapexplainer, TestHeatmapExplainer)
 #include "tst_heatmapexplainer.moc"

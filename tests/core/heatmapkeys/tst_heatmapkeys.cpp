@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "ui/core/attentionheatmap.h"
 #include "tests/common/heatmapsamples.h"
 
@@ -167,5 +168,5 @@ void TestHeatmapKeys::accessibleDescriptionReadsTheCell()
              qPrintable(description));
 }
 
-QTEST_MAIN(TestHeatmapKeys)
+ATTNSCOPE_TEST(heatmapkeys, TestHeatmapKeys)
 #include "tst_heatmapkeys.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/core/learningrateschedule.h"
 
 #include <QtTest>
@@ -44,5 +45,5 @@ void TestLearningRateSchedule::scaleMultipliesLaterRates()
     QVERIFY(std::abs(schedule.at(5, 1.0) - 0.1 * before) < 1e-15);
 }
 
-QTEST_APPLESS_MAIN(TestLearningRateSchedule)
+ATTNSCOPE_TEST(learningrateschedule, TestLearningRateSchedule)
 #include "tst_learningrateschedule.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "ui/core/lossplot.h"
 
 #include <QTemporaryDir>
@@ -247,5 +248,5 @@ void TestLossPlot::exportImageHasRequestedSize()
     QVERIFY(!error.isEmpty());
 }
 
-QTEST_MAIN(TestLossPlot)
+ATTNSCOPE_TEST(lossplot, TestLossPlot)
 #include "tst_lossplot.moc"

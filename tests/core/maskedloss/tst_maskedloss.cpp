@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/core/maskedloss.h"
 #include "engine/core/vocabulary.h"
 
@@ -37,5 +38,5 @@ void TestMaskedLoss::equalsMeanOverRealTokens()
     QVERIFY(std::abs(maskedCrossEntropy(logits, targets).item<double>() - expected) < 1e-6);
 }
 
-QTEST_APPLESS_MAIN(TestMaskedLoss)
+ATTNSCOPE_TEST(maskedloss, TestMaskedLoss)
 #include "tst_maskedloss.moc"

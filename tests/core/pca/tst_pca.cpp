@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/core/pca.h"
 
 #include <QtTest>
@@ -221,5 +222,5 @@ void TestPca::signsAreFixed()
     }
 }
 
-QTEST_MAIN(TestPca)
+ATTNSCOPE_TEST(pca, TestPca)
 #include "tst_pca.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "ui/core/lossplot.h"
 #include "ui/core/plotstyle.h"
 #include "ui/core/plottheme.h"
@@ -191,5 +192,5 @@ void TestPlotTheme::lightPaletteRestoresTheDesign()
     QCOMPARE(pageColour(plot), page);
 }
 
-QTEST_MAIN(TestPlotTheme)
+ATTNSCOPE_TEST(plottheme, TestPlotTheme)
 #include "tst_plottheme.moc"

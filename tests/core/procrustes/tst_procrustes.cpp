@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/core/procrustes.h"
 #include "tests/common/projectiondistance.h"
 
@@ -114,5 +115,5 @@ void TestProcrustes::nothingInCommonLeavesTheMap()
     QCOMPARE(origin.words.front().x, 0.0);
 }
 
-QTEST_MAIN(TestProcrustes)
+ATTNSCOPE_TEST(procrustes, TestProcrustes)
 #include "tst_procrustes.moc"

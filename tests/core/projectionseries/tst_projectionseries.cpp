@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/core/projectionseries.h"
 #include "tests/common/projectiondistance.h"
 
@@ -124,5 +125,5 @@ void TestProjectionSeries::trailHasOnePointPerMapUpToTheShownOne()
     QVERIFY(trailOf(maps, "absent", 3).empty());
 }
 
-QTEST_MAIN(TestProjectionSeries)
+ATTNSCOPE_TEST(projectionseries, TestProjectionSeries)
 #include "tst_projectionseries.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/core/rankcorrelation.h"
 
 #include <QtTest>
@@ -60,5 +61,5 @@ void TestRankCorrelation::undefinedCases()
                                            std::vector<double>(b.begin(), b.end()))));
 }
 
-QTEST_APPLESS_MAIN(TestRankCorrelation)
+ATTNSCOPE_TEST(rankcorrelation, TestRankCorrelation)
 #include "tst_rankcorrelation.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/core/runtime.h"
 #include "engine/core/torchapi.h"
 #include "engine/fast/singlethreadscope.h"
@@ -85,5 +86,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRuntime)
+ATTNSCOPE_TEST(runtime, TestRuntime)
 #include "tst_runtime.moc"

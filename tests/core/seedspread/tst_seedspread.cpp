@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/core/seedspread.h"
 
 #include <QtTest>
@@ -49,5 +50,5 @@ void TestSeedSpread::runsOfDifferentLengthsCountWhereTheyReached()
     QCOMPARE(s.at(3).runs, 2);
 }
 
-QTEST_MAIN(TestSeedSpread)
+ATTNSCOPE_TEST(seedspread, TestSeedSpread)
 #include "tst_seedspread.moc"

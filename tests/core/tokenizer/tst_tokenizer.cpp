@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/core/tokenizer.h"
 
 #include <QtTest>
@@ -37,5 +38,5 @@ void TestTokenizer::splits()
     QCOMPARE(QString::fromStdString(joinTokens(tokenize(text.toStdString(), lowercase))), tokens.join(' '));
 }
 
-QTEST_APPLESS_MAIN(TestTokenizer)
+ATTNSCOPE_TEST(tokenizer, TestTokenizer)
 #include "tst_tokenizer.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/core/vocabulary.h"
 
 #include <QtTest>
@@ -39,5 +40,5 @@ void TestVocabulary::buildOrdersByFrequencyAndHonoursLimits()
     QCOMPARE(Vocabulary::build({}).size(), 4);
 }
 
-QTEST_APPLESS_MAIN(TestVocabulary)
+ATTNSCOPE_TEST(vocabulary, TestVocabulary)
 #include "tst_vocabulary.moc"

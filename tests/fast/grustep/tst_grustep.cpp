@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/fast/grustep.h"
 
 #include <QtTest>
@@ -156,5 +157,5 @@ void TestGruStep::backwardSummingMatchesBackward()
     QCOMPARE(hiddenSums, expectedHiddenSums);
 }
 
-QTEST_MAIN(TestGruStep)
+ATTNSCOPE_TEST(grustep, TestGruStep)
 #include "tst_grustep.moc"

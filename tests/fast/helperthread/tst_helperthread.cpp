@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/fast/helperthread.h"
 
 #include <QtTest>
@@ -105,5 +106,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestHelperThread)
+ATTNSCOPE_TEST(helperthread, TestHelperThread)
 #include "tst_helperthread.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/fast/matrixproduct.h"
 
 #include "engine/core/runtime.h"
@@ -82,5 +83,5 @@ void TestMatrixProduct::keepsTheThreadsOpenMpCount()
     }
 }
 
-QTEST_MAIN(TestMatrixProduct)
+ATTNSCOPE_TEST(matrixproduct, TestMatrixProduct)
 #include "tst_matrixproduct.moc"

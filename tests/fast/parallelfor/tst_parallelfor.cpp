@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/core/runtime.h"
 #include "engine/fast/parallelfor.h"
 
@@ -163,5 +164,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestParallelFor)
+ATTNSCOPE_TEST(parallelfor, TestParallelFor)
 #include "tst_parallelfor.moc"

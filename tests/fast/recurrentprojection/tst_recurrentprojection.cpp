@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/fast/recurrentprojection.h"
 
 #include <QtTest>
@@ -148,5 +149,5 @@ void TestRecurrentProjection::addendReplacesOnlyAMissingBias()
     QVERIFY_EXCEPTION_THROWN(RecurrentProjection(w.weight.t(), w.bias)(x, addend), std::logic_error);
 }
 
-QTEST_MAIN(TestRecurrentProjection)
+ATTNSCOPE_TEST(recurrentprojection, TestRecurrentProjection)
 #include "tst_recurrentprojection.moc"

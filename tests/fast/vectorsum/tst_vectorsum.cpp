@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/fast/vectorsum.h"
 
 #include <QtTest>
@@ -64,5 +65,5 @@ void TestVectorSum::sumOfSquaresMatchesALoop()
              qPrintable(QStringLiteral("%1, not %2").arg(sum).arg(expected)));
 }
 
-QTEST_APPLESS_MAIN(TestVectorSum)
+ATTNSCOPE_TEST(vectorsum, TestVectorSum)
 #include "tst_vectorsum.moc"

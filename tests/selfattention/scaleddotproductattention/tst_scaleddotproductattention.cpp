@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/selfattention/scaleddotproductattention.h"
 #include "engine/selfattention/selfattentioninputs.h"
 
@@ -155,5 +156,5 @@ void TestScaledDotProductAttention::mismatchedShapesThrow()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Matrix::fromRows({{1, 2}, {3}}));
 }
 
-QTEST_APPLESS_MAIN(TestScaledDotProductAttention)
+ATTNSCOPE_TEST(scaleddotproductattention, TestScaledDotProductAttention)
 #include "tst_scaleddotproductattention.moc"

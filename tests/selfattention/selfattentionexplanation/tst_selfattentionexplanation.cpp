@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/selfattention/selfattentionexplanation.h"
 #include "engine/selfattention/selfattentioninputs.h"
 
@@ -78,5 +79,5 @@ void TestSelfAttentionExplanation::rejectsCellsOutsideTheMatrix()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, explainSelfAttention(ScaledDotProductAttention(), 0, 0));
 }
 
-QTEST_MAIN(TestSelfAttentionExplanation)
+ATTNSCOPE_TEST(selfattentionexplanation, TestSelfAttentionExplanation)
 #include "tst_selfattentionexplanation.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/selfattention/selfattentioninputs.h"
 
 #include <QtTest>
@@ -127,5 +128,5 @@ void TestSelfAttentionInputs::projectionKeepsGeometryAndRandomSpread()
     QVERIFY2(std::abs(after - before) / before < 0.01, qPrintable(QString("%1 vs %2").arg(before).arg(after)));
 }
 
-QTEST_APPLESS_MAIN(TestSelfAttentionInputs)
+ATTNSCOPE_TEST(selfattentioninputs, TestSelfAttentionInputs)
 #include "tst_selfattentioninputs.moc"

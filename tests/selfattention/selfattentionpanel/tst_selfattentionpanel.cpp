@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/selfattention/selfattentioninputs.h"
 #include "ui/core/attentionheatmap.h"
 #include "ui/selfattention/attentionarrows.h"
@@ -17,6 +18,7 @@
 
 #include <cmath>
 #include <memory>
+#include <random>
 
 namespace {
 
@@ -192,7 +194,7 @@ void TestSelfAttentionPanel::badInputShowsMessage_data()
     QTest::newRow("empty") << QString("   ") << false << QString("Type a sentence");
     QTest::newRow("too long") << QString("one two three four five six seven eight nine") << false
                               << QString("at most %1 words").arg(SelfAttentionPanel::kMaxWords);
-    QTest::newRow("trained without model") << QString("I love AI") << true << QString("no trained model");
+    QTest::newRow("trained without model") << QString("I love AI") << true << QString("no trained embeddings");
 }
 
 void TestSelfAttentionPanel::badInputShowsMessage()
@@ -215,19 +217,26 @@ void TestSelfAttentionPanel::badInputShowsMessage()
 
 void TestSelfAttentionPanel::trainedEmbeddingsUseUnknownRow()
 {
-    ModelConfig config;
-    config.embedSize = 12;
-    config.hiddenSize = 16;
-    config.layers = 1;
-    auto model = std::make_shared<const Seq2SeqModel>(config, Vocabulary({"cat", "dog", "sun", "moon"}), 5);
-    m_panel->setModel(model, QStringLiteral("test model"));
+    // Trained embeddings as another lab shares them: a table of words, <UNK> among them.
+    EmbeddingTable table;
+    table.words = {"<PAD>", "<UNK>", "cat", "dog", "sun", "moon"};
+    table.dimensions = 12;
+    std::mt19937 random(5);
+    std::normal_distribution<float> normal;
+    for (std::size_t i = 0; i < table.words.size() * 12; ++i)
+        table.values.push_back(normal(random));
+    SharedEmbeddings shared;
+    shared.source = &table;
+    shared.table = [&table] { return table; };
+    shared.description = QStringLiteral("the test embeddings");
+    m_panel->setEmbeddings(shared);
     m_panel->controls()->setSource(Source::Trained);
     m_panel->controls()->setDModel(5);
     m_panel->controls()->setSentence(QStringLiteral("cat zebra cat"));
     QVERIFY2(m_panel->hasResult(), qPrintable(m_panel->inputMessage()));
     QCOMPARE(m_panel->tokens(), (QStringList{"cat", "zebra*", "cat"}));
 
-    const EmbeddingTable projected = SelfAttentionInputs::projectEmbeddings(model->encoderEmbeddings(), 5);
+    const EmbeddingTable projected = SelfAttentionInputs::projectEmbeddings(table, 5);
     const auto rowOf = [&](const std::string &word) {
         const auto it = std::find(projected.words.begin(), projected.words.end(), word);
         return int(it - projected.words.begin());
@@ -365,5 +374,5 @@ void TestSelfAttentionPanel::settingsRoundTrip()
     QCOMPARE(restored.controls()->source(), Source::Trained);
 }
 
-QTEST_MAIN(TestSelfAttentionPanel)
+ATTNSCOPE_TEST(selfattentionpanel, TestSelfAttentionPanel)
 #include "tst_selfattentionpanel.moc"

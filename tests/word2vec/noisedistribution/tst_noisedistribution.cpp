@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/word2vec/noisedistribution.h"
 
 #include <QtTest>
@@ -102,5 +103,5 @@ void TestNoiseDistribution::keepProbability()
     QVERIFY(std::abs(::keepProbability(count, total, threshold) - expected) < 1e-12);
 }
 
-QTEST_MAIN(TestNoiseDistribution)
+ATTNSCOPE_TEST(noisedistribution, TestNoiseDistribution)
 #include "tst_noisedistribution.moc"

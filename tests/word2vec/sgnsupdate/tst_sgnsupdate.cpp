@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/core/torchapi.h"
 #include "engine/word2vec/sgnsupdate.h"
 
@@ -177,5 +178,5 @@ void TestSgnsUpdate::addRowsAndMean()
     QVERIFY(torch::allclose(mean, matrix.mean(0), 1e-5, 1e-6));
 }
 
-QTEST_MAIN(TestSgnsUpdate)
+ATTNSCOPE_TEST(sgnsupdate, TestSgnsUpdate)
 #include "tst_sgnsupdate.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/word2vec/vectorqueries.h"
 
 #include <QtTest>
@@ -68,5 +69,5 @@ void TestVectorQueries::zeroVectorIsSimilarToNothing()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, VectorIndex(WordVectors{{"a"}, 2, {1}, {}}));
 }
 
-QTEST_MAIN(TestVectorQueries)
+ATTNSCOPE_TEST(vectorqueries, TestVectorQueries)
 #include "tst_vectorqueries.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/word2vec/builtincorpus.h"
 #include "engine/word2vec/wordvectors.h"
 #include "tests/common/clirunner.h"
@@ -136,5 +137,5 @@ void TestWord2VecCli::badInputIsRefused()
     QVERIFY2(!QFileInfo::exists(m_dir.filePath("refused")), "a refused run left its output folder behind");
 }
 
-QTEST_MAIN(TestWord2VecCli)
+ATTNSCOPE_TEST(word2veccli, TestWord2VecCli)
 #include "tst_word2veccli.moc"

@@ -1,8 +1,10 @@
-#include "app/trainingcontroller.h"
-#include "app/workbench.h"
+#include "tests/common/testregistry.h"
+#include "app/workbench/trainingcontroller.h"
 #include "engine/word2vec/wordcorpus.h"
 #include "engine/word2vec/wordvectors.h"
 #include "tests/common/workbenchfixture.h"
+#include "ui/workbench/workbenchfiles.h"
+#include "ui/workbench/document.h"
 #include "ui/core/lossplot.h"
 #include "ui/word2vec/corpuspanel.h"
 #include "ui/word2vec/noisechart.h"
@@ -54,12 +56,11 @@ void TestWord2VecLab::initTestCase()
 
 void TestWord2VecLab::init()
 {
-    Labs labs;
-    m_window = shownWorkbench(&labs);
-    m_controller = new TrainingController(m_window, labs);
-    m_lab = labs.word2vec;
+    m_window = shownWorkbench(QStringLiteral("word2vec"));
+    m_controller = new TrainingController(m_window);
+    m_lab = m_window->lab<Word2VecLab>();
     QVERIFY(m_lab);
-    m_window->centralTabs()->setCurrentWidget(m_lab->pages().front().widget);
+    QCOMPARE(m_window->shownLab(), m_lab);
 }
 
 void TestWord2VecLab::cleanup()
@@ -174,7 +175,7 @@ void TestWord2VecLab::vectorsFilesOpenAndExport()
     QVERIFY(badFile.open(QIODevice::WriteOnly));
     badFile.write("2 3\ncat 1 2 3\ndog 1 2\n");
     badFile.close();
-    QVERIFY(!m_lab->openVectors(bad, &error));
+    QVERIFY(!m_window->files()->openFile(bad, &error));
     QVERIFY2(error.contains(QStringLiteral("line 3")), qPrintable(error));
     QVERIFY(!m_lab->vectors());
 
@@ -184,10 +185,19 @@ void TestWord2VecLab::vectorsFilesOpenAndExport()
     trainAndWait();
     QVERIFY(exportMap->isEnabled());
     const QString path = m_dir.filePath("vectors.txt");
-    QVERIFY2(m_lab->exportVectors(path, &error), qPrintable(error));
+    QVERIFY(m_window->document(m_lab)->isModified());
+    QVERIFY2(m_window->document(m_lab)->saveFile(path, &error), qPrintable(error));
+    QVERIFY(!m_window->document(m_lab)->isModified());
     const WordVectors back = readWord2VecText(path.toStdString());
     QCOMPARE(back.words, m_lab->vectors()->words);
     QCOMPARE(back.values, m_lab->vectors()->values);
+    // The binary format that word2vec and gensim also write holds the same numbers.
+    const QString binary = m_dir.filePath("vectors.bin");
+    QVERIFY2(m_window->document(m_lab)->saveFile(binary, &error), qPrintable(error));
+    QCOMPARE(m_window->document(m_lab)->currentType().suffixes, QStringList{QStringLiteral("bin")});
+    const WordVectors fromBinary = readWord2Vec(binary.toStdString());
+    QCOMPARE(fromBinary.words, back.words);
+    QCOMPARE(fromBinary.values, back.values);
 
     QVERIFY2(m_lab->exportMapCsv(m_dir.filePath("map.csv"), &error), qPrintable(error));
     QFile csv(m_dir.filePath("map.csv"));
@@ -203,7 +213,7 @@ void TestWord2VecLab::vectorsFilesOpenAndExport()
     QVERIFY(noise.readAll().contains("Noise words"));
 
     // A file from elsewhere (here, the one just written) opens into the same views.
-    QVERIFY2(m_lab->openVectors(path, &error), qPrintable(error));
+    QVERIFY2(m_window->files()->openFile(path, &error), qPrintable(error));
     QCOMPARE(m_lab->map()->wordCount(), back.size());
     m_lab->findWord(QStringLiteral("dog"));
     QCOMPARE(m_lab->explorer()->neighbourList()->topLevelItemCount(), WordExplorer::kNeighbours);
@@ -214,9 +224,9 @@ void TestWord2VecLab::docksFollowTheTab()
     auto *setup = m_window->findChild<QDockWidget *>(QStringLiteral("word2vecSetupDock"));
     QVERIFY(setup);
     QTRY_VERIFY(setup->isVisible());
-    m_window->centralTabs()->setCurrentIndex(0);  // the attention lab's page
+    m_window->showLab(m_window->labs().front());  // the attention lab
     QTRY_VERIFY(!setup->isVisible());
-    m_window->centralTabs()->setCurrentWidget(m_lab->pages().front().widget);
+    m_window->showLab(m_lab);
     QTRY_VERIFY(setup->isVisible());
 }
 
@@ -225,15 +235,15 @@ void TestWord2VecLab::settingsPersist()
     m_lab->corpusPanel()->setSource(CorpusPanel::Source::Pasted);
     m_lab->corpusPanel()->setPastedText(QStringLiteral("alpha beta gamma\n"));
     setField("dim", 17);
-    Labs labs;
-    MainWindow *other = shownWorkbench(&labs);  // clears the settings first
+    MainWindow *other = shownWorkbench();  // clears the settings first
+    auto *lab = other->lab<Word2VecLab>();
     QSettings settings;
     m_lab->saveSettings(settings);
-    labs.word2vec->restoreSettings(settings);
-    QCOMPARE(labs.word2vec->corpusPanel()->config().dimensions, 17);
-    QVERIFY(labs.word2vec->corpusPanel()->previewText().startsWith(QStringLiteral("3 words")));
+    lab->restoreSettings(settings);
+    QCOMPARE(lab->corpusPanel()->config().dimensions, 17);
+    QVERIFY(lab->corpusPanel()->previewText().startsWith(QStringLiteral("3 words")));
     delete other;
 }
 
-QTEST_MAIN(TestWord2VecLab)
+ATTNSCOPE_TEST(word2veclab, TestWord2VecLab)
 #include "tst_word2veclab.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/word2vec/builtincorpus.h"
 #include "engine/word2vec/word2vectrainer.h"
 #include "tests/common/configtablechecks.h"
@@ -235,5 +236,5 @@ void TestWord2VecTrainer::refusesWhatCannotBeTrained()
     }
 }
 
-QTEST_MAIN(TestWord2VecTrainer)
+ATTNSCOPE_TEST(word2vectrainer, TestWord2VecTrainer)
 #include "tst_word2vectrainer.moc"

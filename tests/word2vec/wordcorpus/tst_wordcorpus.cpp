@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/word2vec/builtincorpus.h"
 #include "engine/word2vec/wordcorpus.h"
 
@@ -202,5 +203,5 @@ void TestWordCorpus::builtInCorpusHoldsItsCategories()
     }
 }
 
-QTEST_MAIN(TestWordCorpus)
+ATTNSCOPE_TEST(wordcorpus, TestWordCorpus)
 #include "tst_wordcorpus.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/word2vec/wordevaluation.h"
 
 #include <QtTest>
@@ -65,5 +66,5 @@ void TestWordEvaluation::similarityFileAgainstCosines()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, evaluateSimilarity(family(), "man boy lots\n"));
 }
 
-QTEST_MAIN(TestWordEvaluation)
+ATTNSCOPE_TEST(wordevaluation, TestWordEvaluation)
 #include "tst_wordevaluation.moc"

@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/word2vec/wordmap.h"
 
 #include <QtTest>
@@ -80,5 +81,5 @@ void TestWordMap::inconsistentVectorsAreRefused()
     QVERIFY(projectWordMap(WordVectors{{}, 3, {}, {}}, 10).words.empty());
 }
 
-QTEST_MAIN(TestWordMap)
+ATTNSCOPE_TEST(wordmap, TestWordMap)
 #include "tst_wordmap.moc"

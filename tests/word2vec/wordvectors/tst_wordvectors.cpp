@@ -1,3 +1,4 @@
+#include "tests/common/testregistry.h"
 #include "engine/word2vec/wordvectors.h"
 
 #include <QtTest>
@@ -223,30 +224,30 @@ void TestWordVectors::sniffsVectorFiles_data()
 {
     const WordVectors v = sampleVectors();
     QTest::addColumn<QByteArray>("start");
-    QTest::addColumn<bool>("vectors");
-    const auto row = [](const char *name, const std::string &bytes, bool vectors) {
-        QTest::newRow(name) << QByteArray::fromStdString(bytes) << vectors;
+    QTest::addColumn<int>("format");
+    const auto row = [](const char *name, const std::string &bytes, Word2VecFormat format) {
+        QTest::newRow(name) << QByteArray::fromStdString(bytes) << int(format);
     };
-    row("text", formatWord2VecText(v).substr(0, 64), true);
-    row("text, first line cut", formatWord2VecText(v).substr(0, 14), true);
-    row("binary", formatWord2VecBinary(v).substr(0, 64), true);
-    row("gensim's binary", readFixture("vectors-gensim-4.2.bin"), true);
-    row("gensim's text", readFixture("vectors-gensim-4.2.txt"), true);
-    row("empty", "", false);
-    row("header only", "5 7\n", false);
-    row("prose", "The cat sat on the mat.\nThe dog sat on the log.\n", false);
-    row("a corpus line of numbers", "12 monkeys\n", false);
-    row("table", "word,x,y\ncat,0.5,1\n", false);
-    row("checkpoint", std::string("ATNSCKPT\x04\0\0\0", 12), false);
-    row("header, then no number", "2 3\nthe cat sat\n", false);
+    row("text", formatWord2VecText(v).substr(0, 64), Word2VecFormat::Text);
+    row("text, first line cut", formatWord2VecText(v).substr(0, 14), Word2VecFormat::Text);
+    row("binary", formatWord2VecBinary(v).substr(0, 64), Word2VecFormat::Binary);
+    row("gensim's binary", readFixture("vectors-gensim-4.2.bin"), Word2VecFormat::Binary);
+    row("gensim's text", readFixture("vectors-gensim-4.2.txt"), Word2VecFormat::Text);
+    row("empty", "", Word2VecFormat::None);
+    row("header only", "5 7\n", Word2VecFormat::None);
+    row("prose", "The cat sat on the mat.\nThe dog sat on the log.\n", Word2VecFormat::None);
+    row("a corpus line of numbers", "12 monkeys\n", Word2VecFormat::None);
+    row("table", "word,x,y\ncat,0.5,1\n", Word2VecFormat::None);
+    row("checkpoint", std::string("ATNSCKPT\x04\0\0\0", 12), Word2VecFormat::None);
+    row("header, then no number", "2 3\nthe cat sat\n", Word2VecFormat::None);
 }
 
 void TestWordVectors::sniffsVectorFiles()
 {
     QFETCH(QByteArray, start);
-    QFETCH(bool, vectors);
-    QCOMPARE(looksLikeWord2Vec(start.toStdString()), vectors);
+    QFETCH(int, format);
+    QCOMPARE(int(word2vecFormat(start.toStdString())), format);
 }
 
-QTEST_MAIN(TestWordVectors)
+ATTNSCOPE_TEST(wordvectors, TestWordVectors)
 #include "tst_wordvectors.moc"

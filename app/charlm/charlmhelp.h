@@ -1,0 +1,7 @@
+#pragma once
+
+#include <string>
+
+// What `attnscope charlm --help` and `attnscope generate --help` print.
+std::string charLmHelp();
+std::string generateHelp();

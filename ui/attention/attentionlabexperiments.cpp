@@ -1,0 +1,65 @@
+// AttentionLab's Experiments page: configurations trained in turn on the same data, each run's
+// best model kept for Compare Models.
+#include "ui/attention/attentionlab.h"
+
+#include "engine/attention/corpusdefaults.h"
+#include "ui/attention/attentionjobs.h"
+#include "ui/attention/compareview.h"
+#include "ui/attention/datasetpanel.h"
+#include "ui/attention/experimentspanel.h"
+#include "ui/attention/trainingpanel.h"
+
+void AttentionLab::runExperiments(const QVector<ModelConfig> &configs, int probeMaxLength, int seeds)
+{
+    const DatasetConfig dataset = m_datasetPanel->config();
+    QString problem =
+        runState()->phase() != RunState::Phase::Idle ? tr("wait until the current work ends") : trainProblem();
+    if (problem.isEmpty() && !dataset.corpusPath.empty())
+        problem = tr("experiments generate their sentences so they can probe any length; choose the synthetic dataset");
+    if (!problem.isEmpty()) {
+        m_experiments->queueFinished(tr("Cannot run: %1.").arg(problem));
+        return;
+    }
+    m_experiments->setTrainedRange(dataset.minLength, generatedMaxLength(dataset));
+    const TrainingConfig training = m_trainingPanel->trainingConfig();
+    const std::vector<ExperimentRun> runs =
+        experimentRuns(std::vector<ModelConfig>(configs.begin(), configs.end()), training.seed, seeds);
+    m_experimentRuns = QVector<ExperimentRun>(runs.begin(), runs.end());
+    m_compare->clearExperimentModels();
+    emit statusMessage(tr("Comparing %n configuration(s)…", nullptr, int(configs.size())));
+    submit(attentionExperimentsJob(dataset, training, m_experimentRuns, probeMaxLength), RunState::Phase::Comparing);
+}
+
+void AttentionLab::startExperiment(const ExperimentStarted &started)
+{
+    m_experiments->runStarted(started.index, started.seed);
+}
+
+void AttentionLab::addExperimentEpoch(const ExperimentEpoch &epoch)
+{
+    m_experiments->addEpoch(epoch.index, epoch.stats);
+}
+
+void AttentionLab::finishExperiment(const ExperimentFinished &finished)
+{
+    m_experiments->runFinished(finished.index, finished.testExactMatch, finished.probe);
+    addExperimentModel(finished);
+}
+
+void AttentionLab::addExperimentModel(const ExperimentFinished &finished)
+{
+    if (!finished.best || finished.index < 0 || finished.index >= m_experimentRuns.size())
+        return;
+    const ExperimentRun &run = m_experimentRuns[finished.index];
+    m_compare->addExperimentModel(tr("run %1, %2, seed %3")
+                                      .arg(finished.index + 1)
+                                      .arg(ExperimentsPanel::labelOf(run.model))
+                                      .arg(run.modelSeed),
+                                  finished.best);
+}
+
+void AttentionLab::finishExperiments(const ExperimentsFinished &finished)
+{
+    m_experiments->queueFinished(finished.message);
+    emit statusMessage(finished.message, 10000);
+}
