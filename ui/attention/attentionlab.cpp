@@ -30,6 +30,7 @@
 #include <QLocale>
 #include <QMessageBox>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTextBrowser>
@@ -47,6 +48,8 @@ QScrollArea *scrolled(QWidget *widget)
     area->setWidgetResizable(true);
     area->setFrameShape(QFrame::NoFrame);
     area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Never narrower than its controls: without a sideways scroll bar they would be cut off.
+    area->setMinimumWidth(widget->minimumSizeHint().width() + area->verticalScrollBar()->sizeHint().width());
     return area;
 }
 
