@@ -169,8 +169,7 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent), m_fields(datasetC
 
 DatasetConfig DatasetPanel::config() const
 {
-    DatasetConfig c;
-    m_fields.read(c);
+    DatasetConfig c = m_fields.value();
     c.words = parseWords(m_words->toPlainText());
     if (m_fromCorpus->isChecked())
         c.corpusPath = m_corpusPath->text().trimmed().toStdString();

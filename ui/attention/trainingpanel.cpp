@@ -58,16 +58,12 @@ TrainingPanel::TrainingPanel(QWidget *parent)
 
 ModelConfig TrainingPanel::modelConfig() const
 {
-    ModelConfig c;
-    m_model.read(c);
-    return c;
+    return m_model.value();
 }
 
 TrainingConfig TrainingPanel::trainingConfig() const
 {
-    TrainingConfig c;
-    m_training.read(c);
-    return c;
+    return m_training.value();
 }
 
 void TrainingPanel::setModelConfig(const ModelConfig &c)

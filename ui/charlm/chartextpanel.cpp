@@ -108,16 +108,12 @@ CharTextPanel::CharTextPanel(QWidget *parent)
 
 CharModelConfig CharTextPanel::modelConfig() const
 {
-    CharModelConfig config;
-    m_modelEditor.read(config);
-    return config;
+    return m_modelEditor.value();
 }
 
 CharTrainingConfig CharTextPanel::trainingConfig() const
 {
-    CharTrainingConfig config;
-    m_trainingEditor.read(config);
-    return config;
+    return m_trainingEditor.value();
 }
 
 void CharTextPanel::setConfigs(const CharModelConfig &model, const CharTrainingConfig &training)

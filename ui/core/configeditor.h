@@ -58,6 +58,14 @@ public:
             }
     }
 
+    // A config with the widgets' values and the defaults for the fields without one.
+    Config value() const
+    {
+        Config config;
+        read(config);
+        return config;
+    }
+
     void write(const Config &config) const
     {
         for (std::size_t i = 0; i < m_fields.size(); ++i)

@@ -74,16 +74,12 @@ CorpusPanel::CorpusPanel(QWidget *parent)
 
 CorpusConfig CorpusPanel::corpusConfig() const
 {
-    CorpusConfig config;
-    m_corpusEditor.read(config);
-    return config;
+    return m_corpusEditor.value();
 }
 
 Word2VecConfig CorpusPanel::config() const
 {
-    Word2VecConfig config;
-    m_editor.read(config);
-    return config;
+    return m_editor.value();
 }
 
 CorpusPanel::Source CorpusPanel::source() const
