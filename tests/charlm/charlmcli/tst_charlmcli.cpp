@@ -4,6 +4,7 @@
 #include "engine/charlm/charcheckpoint.h"
 #include "engine/charlm/charlmconfig.h"
 #include "tests/common/clirunner.h"
+#include "tests/common/configtablechecks.h"
 
 #include <QtTest>
 
@@ -24,6 +25,7 @@ private slots:
     void generateJsonHasEntropyPerCharacter();
     void latencyPrintsFigures();
     void helpListsEveryOption();
+    void generateTableIsSound();
     void badInputIsRefused_data();
     void badInputIsRefused();
 
@@ -243,6 +245,12 @@ void TestCharLmCli::helpListsEveryOption()
         QVERIFY2(charlm.out.contains(option), option);
     for (const char *option : {"--model FILE", "--prime TEXT", "--json", "--latency N"})
         QVERIFY2(generate.out.contains(option), option);
+}
+
+// generate's sampling options are a table like the configs: sound, and read back from their text.
+void TestCharLmCli::generateTableIsSound()
+{
+    checkTable(generateFields());
 }
 
 void TestCharLmCli::badInputIsRefused_data()
