@@ -53,7 +53,7 @@ default-model: build
 clean:
 	rm -rf $(BUILD)
 
-# --- Robustness checks (README "Robustness checks") ---------------------------------------------
+# --- Robustness checks (docs/robustness.md) -----------------------------------------------------
 # `make test-sanitize`: engine and its tests under AddressSanitizer + UBSan (gcc). LibTorch itself is
 # not instrumented; tests/sanitize/ holds the options and the suppressions for its known leaks.
 SANITIZE_BUILD ?= build-sanitize

@@ -13,7 +13,7 @@
 namespace {
 
 // Runs on another number of threads split each batch differently, so their gradients are summed
-// in another order: differences of rounding, far below this (README, "reproduce").
+// in another order: differences of rounding, far below this (docs/command-line.md, "reproduce").
 constexpr double kLossTolerance = 1e-3;
 
 void printEpoch(const EpochStats &run, const EpochStats *stored)

@@ -21,12 +21,13 @@ constexpr int kCorpusLengthPercentile = 99;
 // sentence, and on real text such words are half the vocabulary and most of the output layer.
 constexpr int kCorpusMinCount = 2;
 // A corpus: at most this many words in the vocabulary. The model and its training memory grow with
-// the vocabulary (README, "Real text: the result"); capped, they stop growing with the corpus, and
-// the pointer still reverses the words beyond the cap by copying them.
+// the vocabulary (docs/model.md, "Real text: the corpus defaults"); capped, they stop growing with
+// the corpus, and the pointer still reverses the words beyond the cap by copying them.
 constexpr int kCorpusMaxVocabulary = 10000;
 // Generated sentences: the rate halves over every epoch (see TrainingConfig). A corpus needs
 // more epochs than the 34-word task, and halving froze it by epoch 6; at a constant rate the
-// pointer model's validation swung back and forth (README, "Real text"), so it shrinks gently.
+// pointer model's validation swung back and forth (docs/benchmarks.md, "Real text"), so it
+// shrinks gently.
 constexpr double kGeneratedEpochDecay = 0.5;
 constexpr double kCorpusEpochDecay = 0.8;
 

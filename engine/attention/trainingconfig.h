@@ -8,7 +8,7 @@
 
 struct TrainingConfig {
     // Twice the reference's 1e-3, for batches up to twice its 64: fewer, larger steps (the
-    // schedules measured are in the README's Speed section).
+    // schedules measured are in docs/benchmarks.md, "Time to 99% and the schedules tried").
     double learningRate = 2e-3;
     double learningRateDecay = 0.5;  // factor applied after an epoch that does not improve validation loss; 1: off
     // Factor by which the rate shrinks over every epoch, a little at each step: big steps while

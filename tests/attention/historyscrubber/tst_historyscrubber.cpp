@@ -96,7 +96,7 @@ void TestHistoryScrubber::theSliderGrowsWithTheEpochs()
         QVERIFY(m_scrubber->slider()->isEnabled());
         QCOMPARE(m_scrubber->slider()->maximum(), epoch - 1);
         QCOMPARE(m_scrubber->shownEpoch(), 0);  // the live model until the user scrubs
-        // Two bytes per weight per epoch kept: what the README's figure for the default run rests on.
+        // Two bytes per weight per epoch kept: what docs/benchmarks.md's figure for the default run rests on.
         QCOMPARE(m_lab->weightHistory().bytes(), std::size_t(epoch) * 2 * std::size_t(m_models.front()->parameterCount()));
     }
     QVERIFY(m_lab->exports()->historyFramesAction()->isEnabled());
