@@ -72,7 +72,8 @@ FUZZ_TARGETS   := tokenizer corpus checkpoint
 
 test-sanitize: deps
 	cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
-	  -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)" -DATTNSCOPE_TEST_UNITS="$(subst $(eval) ,;,$(strip $(SANITIZE_UNITS)))"
+	  -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)" -DATTNSCOPE_TEST_UNITS="$(subst $(eval) ,;,$(strip $(SANITIZE_UNITS)))" \
+	  -DATTNSCOPE_TEST_LINK=ui
 	cmake --build $(SANITIZE_BUILD) -j $(JOBS) --target attnscope_tests
 	cd $(SANITIZE_BUILD) && $(SANITIZE_ENV) QT_QPA_PLATFORM=offscreen \
 	  ctest --output-on-failure -j $(JOBS) -R '^($(subst $(eval) ,|,$(strip $(SANITIZE_UNITS))))$$'
