@@ -20,3 +20,8 @@ std::vector<int> emittedTokenIds(const Seq2SeqModel &model, const DecodedSentenc
 // where a source has it to copy. All sources run as one padded batch, in eval mode.
 std::vector<double> outputLogProbs(const Seq2SeqModel &model, const std::vector<std::vector<std::string>> &sources,
                                    const DecodedSentence &output);
+
+// The same, step by step: for each source, log P(y_t | y_<t, source) for each output token.
+std::vector<std::vector<double>> outputStepLogProbs(const Seq2SeqModel &model,
+                                                    const std::vector<std::vector<std::string>> &sources,
+                                                    const DecodedSentence &output);
