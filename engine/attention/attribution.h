@@ -25,11 +25,12 @@ const char *attributionMethodName(AttributionMethod method);   // attention, sal
 const char *attributionMethodTitle(AttributionMethod method);  // "Attention", "Saliency", "Input × gradient", ...
 bool parseAttributionMethod(const std::string &name, AttributionMethod *method);
 
-// Integrated gradients' starting point e': every source word at the zero vector, or at <PAD>'s
-// embedding (a word that carries nothing in training).
-enum class IntegrationBaseline { Zero, Padding };
+// Integrated gradients' starting point e' for every source word (the source's <EOS> stays as it
+// is): the zero vector, or <UNK>'s embedding, the model's own "a word I do not know". (<PAD>'s
+// embedding is no third choice: padding_idx keeps it at zero.)
+enum class IntegrationBaseline { Zero, Unknown };
 
-const char *integrationBaselineName(IntegrationBaseline baseline);  // zero, padding
+const char *integrationBaselineName(IntegrationBaseline baseline);  // zero, unknown
 bool parseIntegrationBaseline(const std::string &name, IntegrationBaseline *baseline);
 
 constexpr int kDefaultIntegrationSteps = 64;

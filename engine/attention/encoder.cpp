@@ -40,16 +40,21 @@ std::vector<EncoderImpl::StepWeights> EncoderImpl::stepWeights()
 
 EncoderOutput EncoderImpl::forward(const torch::Tensor &source, const torch::Tensor &lengths)
 {
+    return forwardEmbedded(embedding(source), lengths);
+}
+
+EncoderOutput EncoderImpl::forwardEmbedded(const torch::Tensor &embedded, const torch::Tensor &lengths)
+{
     const std::vector<StepWeights> weights = stepWeights();
-    const int64_t batch = source.size(0);
-    const int64_t width = source.size(1);
+    const int64_t batch = embedded.size(0);
+    const int64_t width = embedded.size(1);
     // Where some sentences are shorter than the batch, a padded position leaves the state as it
     // was (so the forward direction ends on the last real token and the backward one starts from
     // zeros there) and outputs zero. (B, S, 1), 1 on real tokens; undefined without padding.
     torch::Tensor real;
     if (lengths.min().item<int64_t>() < width)
         real = (torch::arange(width).unsqueeze(0) < lengths.unsqueeze(1)).unsqueeze(2).to(torch::kFloat);
-    torch::Tensor input = dropout(embedding(source));
+    torch::Tensor input = dropout(embedded);
     std::vector<torch::Tensor> finals;
     for (int layer = 0; layer < m_layers; ++layer) {
         std::vector<torch::Tensor> directions;

@@ -22,6 +22,8 @@ class EncoderImpl : public torch::nn::Module
 public:
     EncoderImpl(int vocabularySize, const ModelConfig &config);
     EncoderOutput forward(const torch::Tensor &source, const torch::Tensor &lengths);
+    // From the source's embeddings (B, S, E) instead of its ids: attribution reads their gradients.
+    EncoderOutput forwardEmbedded(const torch::Tensor &embedded, const torch::Tensor &lengths);
 
     torch::nn::Embedding embedding{nullptr};
     StreamDropout dropout{nullptr};

@@ -26,9 +26,10 @@ Seq2SeqNetImpl::Seq2SeqNetImpl(int vocabularySize, const ModelConfig &config)
     register_module("decoder", decoder);
 }
 
-DecoderMemory Seq2SeqNetImpl::encode(const torch::Tensor &source, const torch::Tensor &lengths, torch::Tensor *hidden)
+DecoderMemory Seq2SeqNetImpl::encode(const torch::Tensor &source, const torch::Tensor &lengths, torch::Tensor *hidden,
+                                     const torch::Tensor &embedded)
 {
-    auto encoded = encoder(source, lengths);
+    auto encoded = encoder->forwardEmbedded(embedded.defined() ? embedded : encoder->embedding(source), lengths);
     *hidden = encoded.hidden;
     const auto mask = source != Vocabulary::kPad;
     const auto maskBias = torch::zeros(mask.sizes(), encoded.outputs.options())
@@ -51,8 +52,25 @@ TeacherForcedOutput Seq2SeqNetImpl::forward(const torch::Tensor &source, const t
                                             const torch::Tensor &target, const std::function<bool()> &teacherForce,
                                             const torch::Tensor &sourceExtended)
 {
+    return teacherForced(source, lengths, target, teacherForce, sourceExtended, {}, /*lastStepOnly=*/false);
+}
+
+TeacherForcedOutput Seq2SeqNetImpl::lastStep(const torch::Tensor &sourceEmbedded, const torch::Tensor &source,
+                                             const torch::Tensor &lengths, const torch::Tensor &target,
+                                             const torch::Tensor &sourceExtended)
+{
+    return teacherForced(source, lengths, target, [] { return true; }, sourceExtended, sourceEmbedded,
+                         /*lastStepOnly=*/true);
+}
+
+TeacherForcedOutput Seq2SeqNetImpl::teacherForced(const torch::Tensor &source, const torch::Tensor &lengths,
+                                                  const torch::Tensor &target,
+                                                  const std::function<bool()> &teacherForce,
+                                                  const torch::Tensor &sourceExtended,
+                                                  const torch::Tensor &sourceEmbedded, bool lastStepOnly)
+{
     torch::Tensor hidden;
-    const DecoderMemory memory = encode(source, lengths, &hidden);
+    const DecoderMemory memory = encode(source, lengths, &hidden, sourceEmbedded);
     const torch::Tensor extended = sourceExtended.defined() ? sourceExtended : source;
     const int64_t steps = target.size(1) - 1;
     const int64_t vocabularySize = decoder->embedding->weight.size(0);
@@ -97,6 +115,15 @@ TeacherForcedOutput Seq2SeqNetImpl::forward(const torch::Tensor &source, const t
             embedded = decoder->dropout(decoder->embedding(prediction));
             gates = decoder->embeddingGates(w, embedded);
         }
+    }
+    if (lastStepOnly) {
+        // The output layer is the costliest multiply; the earlier steps' predictions are not read.
+        outputs.erase(outputs.begin(), outputs.end() - 1);
+        embeddings.erase(embeddings.begin(), embeddings.end() - 1);
+        if (!contexts.empty())
+            contexts.erase(contexts.begin(), contexts.end() - 1);
+        if (!weights.empty())
+            weights.erase(weights.begin(), weights.end() - 1);
     }
     const torch::Tensor output = torch::stack(outputs, 1), embedding = torch::stack(embeddings, 1);
     const torch::Tensor context = contexts.empty() ? torch::Tensor() : torch::stack(contexts, 1);

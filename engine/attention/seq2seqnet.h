@@ -31,12 +31,19 @@ public:
     Seq2SeqNetImpl(int vocabularySize, const ModelConfig &config);
     ~Seq2SeqNetImpl() override;
 
-    DecoderMemory encode(const torch::Tensor &source, const torch::Tensor &lengths, torch::Tensor *hidden);
+    // `embedded`, when given, stands for the source's embeddings (B, S, E); `source` still marks the padding.
+    DecoderMemory encode(const torch::Tensor &source, const torch::Tensor &lengths, torch::Tensor *hidden,
+                         const torch::Tensor &embedded = {});
     // The predictions for target[:, 1:]. Before each step `teacherForce()` decides, for the whole
     // batch, whether the next input is the reference token or the model's own prediction (with the
     // pointer, the argmax of the extended distribution over `sourceExtended`, see Batch).
     TeacherForcedOutput forward(const torch::Tensor &source, const torch::Tensor &lengths, const torch::Tensor &target,
                                 const std::function<bool()> &teacherForce, const torch::Tensor &sourceExtended = {});
+    // Attribution: the prediction of the target's last step only, every input the reference's, from
+    // source embeddings given directly (B, S, E) so that their gradients can be read.
+    TeacherForcedOutput lastStep(const torch::Tensor &sourceEmbedded, const torch::Tensor &source,
+                                 const torch::Tensor &lengths, const torch::Tensor &target,
+                                 const torch::Tensor &sourceExtended);
     // Decodes until every sentence has emitted <EOS> (unless `stopAtEos` is false) or `maxSteps` steps.
     // One sentence in eval mode without gradients goes through an InferenceNet: the same result in
     // a fraction of the time (bench: greedy latency). With the pointer, `sourceExtended` numbers the
@@ -59,6 +66,10 @@ public:
     Decoder decoder{nullptr};
 
 private:
+    TeacherForcedOutput teacherForced(const torch::Tensor &source, const torch::Tensor &lengths,
+                                      const torch::Tensor &target, const std::function<bool()> &teacherForce,
+                                      const torch::Tensor &sourceExtended, const torch::Tensor &sourceEmbedded,
+                                      bool lastStepOnly);
     GreedyOutput greedyOne(const torch::Tensor &source, int maxSteps, bool stopAtEos,
                            const torch::Tensor &sourceExtended);
 

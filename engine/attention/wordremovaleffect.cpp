@@ -13,19 +13,6 @@
 
 namespace {
 
-constexpr const char *kUnknownToken = "<UNK>";
-
-// The source with word `i` taken out as `mode` says.
-std::vector<std::string> changedSource(const std::vector<std::string> &words, std::size_t i, RemovalMode mode)
-{
-    std::vector<std::string> changed = words;
-    if (mode == RemovalMode::Drop)
-        changed.erase(changed.begin() + std::ptrdiff_t(i));
-    else
-        changed[i] = kUnknownToken;
-    return changed;
-}
-
 double median(std::vector<double> values)
 {
     if (values.empty())
@@ -35,6 +22,16 @@ double median(std::vector<double> values)
     return values.size() % 2 ? values[half] : (values[half - 1] + values[half]) / 2;
 }
 
+}
+
+std::vector<std::string> removeWord(const std::vector<std::string> &words, std::size_t i, RemovalMode mode)
+{
+    std::vector<std::string> changed = words;
+    if (mode == RemovalMode::Drop)
+        changed.erase(changed.begin() + std::ptrdiff_t(i));
+    else
+        changed[i] = "<UNK>";
+    return changed;
 }
 
 const char *removalModeName(RemovalMode mode)
@@ -68,7 +65,7 @@ WordRemovalEffect measureWordRemoval(const Seq2SeqModel &model, const std::vecto
 
     std::vector<std::vector<std::string>> sources{source};
     for (std::size_t i = 0; i < source.size(); ++i)
-        sources.push_back(changedSource(source, i, mode));
+        sources.push_back(removeWord(source, i, mode));
     const std::vector<double> logProbs = outputLogProbs(model, sources, effect.original);
     effect.logProb = logProbs.front();
     const std::vector<DecodedSentence> changed =

@@ -17,6 +17,8 @@ enum class RemovalMode {
 };
 
 const char *removalModeName(RemovalMode mode);  // "drop", "unknown"
+// `words` with word `i` taken out as `mode` says.
+std::vector<std::string> removeWord(const std::vector<std::string> &words, std::size_t i, RemovalMode mode);
 bool parseRemovalMode(const std::string &name, RemovalMode *mode);
 
 // What taking out one input word does.

@@ -1,0 +1,341 @@
+#include "engine/attention/attribution.h"
+
+#include "engine/attention/evalmodescope.h"
+#include "engine/attention/outputlogprob.h"
+#include "engine/attention/pointermixture.h"
+#include "engine/attention/seq2seqmodel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace {
+
+struct MethodNames {
+    AttributionMethod method;
+    const char *name;
+    const char *title;
+};
+
+const MethodNames kMethodNames[] = {
+    {AttributionMethod::Attention, "attention", "Attention"},
+    {AttributionMethod::Saliency, "saliency", "Saliency"},
+    {AttributionMethod::InputTimesGradient, "inputxgrad", "Input × gradient"},
+    {AttributionMethod::IntegratedGradients, "ig", "Integrated gradients"},
+    {AttributionMethod::Occlusion, "occlusion", "Occlusion"},
+};
+
+bool readsGradients(AttributionMethod method)
+{
+    return method == AttributionMethod::Saliency || method == AttributionMethod::InputTimesGradient ||
+           method == AttributionMethod::IntegratedGradients;
+}
+
+// The decode being explained, as the network reads it.
+struct Explained {
+    ScoringBatch scoring;    // the source once, with the decode as its target
+    torch::Tensor embedded;  // (S, E): the source's embeddings, <EOS> last
+    torch::Tensor baseline;  // (S, E): integrated gradients' e'; <EOS> keeps its embedding
+    int words = 0;
+    int steps = 0;
+};
+
+Explained prepare(const Seq2SeqModel &model, const DecodedSentence &sentence, const std::vector<std::string> &words,
+                  IntegrationBaseline baseline)
+{
+    Explained x{scoringBatch(model, {words}, sentence), {}, {}, int(words.size()), sentence.rows()};
+    const torch::Tensor table = model.net()->encoder->embedding->weight.detach();
+    x.embedded = table.index_select(0, x.scoring.batch.source[0]);
+    x.baseline = baseline == IntegrationBaseline::Zero ? torch::zeros_like(x.embedded)
+                                                       : table[Vocabulary::kUnk].expand_as(x.embedded).clone();
+    x.baseline[x.words] = x.embedded[x.words];
+    return x;
+}
+
+// Per step of `steps`: f at the points e' + alpha (e - e'), one per alpha, and its gradients over
+// the source embeddings there. f = log P(y_t), minus log P(contrast[k]) where that is >= 0. Each
+// step's points are one batch, the decoder run only as far as that step.
+struct LineGradients {
+    torch::Tensor values;     // (steps, A)
+    torch::Tensor gradients;  // (steps, A, S, E)
+};
+
+LineGradients gradientsAlongLine(const Seq2SeqModel &model, const Explained &x, const std::vector<double> &alphas,
+                                 const std::vector<int> &steps, const std::vector<int64_t> &contrast)
+{
+    torch::AutoGradMode gradients(true);
+    EvalModeScope evalMode(model.net());
+    const int64_t points = int64_t(alphas.size());
+    const Batch &batch = x.scoring.batch;
+    const torch::Tensor source = batch.source.repeat({points, 1}), lengths = batch.sourceLengths.repeat({points}),
+                        extended = batch.sourceExtended.repeat({points, 1});
+    const torch::Tensor alpha = torch::tensor(alphas).to(torch::kFloat).view({points, 1, 1});
+    const torch::Tensor line = x.baseline + alpha * (x.embedded - x.baseline);
+    std::vector<torch::Tensor> values, grads;
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+        const int64_t t = steps[k];
+        const torch::Tensor input = line.clone().requires_grad_(true);
+        const torch::Tensor target = x.scoring.target.narrow(1, 0, t + 2).repeat({points, 1});
+        const TeacherForcedOutput out = model.net()->lastStep(input, source, lengths, target, extended);
+        torch::Tensor f = targetLogProbs(out, extended, target.narrow(1, t + 1, 1)).squeeze(1);
+        if (contrast[k] >= 0)
+            f = f - targetLogProbs(out, extended, torch::full({points, 1}, contrast[k], torch::kLong)).squeeze(1);
+        // Only the input's gradient: the weights' gradients are neither computed nor accumulated.
+        grads.push_back(torch::autograd::grad({f.sum()}, {input})[0]);
+        values.push_back(f.detach());
+    }
+    return {torch::stack(values), torch::stack(grads)};
+}
+
+// log P over the (extended) vocabulary at every output step, for each source: (B, T, E).
+torch::Tensor logDistributions(const Seq2SeqModel &model, const ScoringBatch &scoring)
+{
+    torch::NoGradGuard noGradients;
+    EvalModeScope evalMode(model.net());
+    const Batch &b = scoring.batch;
+    const TeacherForcedOutput out =
+        model.net()->forward(b.source, b.sourceLengths, scoring.target, [] { return true; }, b.sourceExtended);
+    if (!out.copyGate.defined())
+        return torch::log_softmax(out.logits, 2);
+    return pointerDistribution(out.logits, out.weights, out.copyGate, b.sourceExtended).log();
+}
+
+AttributionMap mapOf(AttributionMethod method, const torch::Tensor &scores)
+{
+    const torch::Tensor s = scores.to(torch::kDouble).contiguous();
+    return {method, int(s.size(0)), int(s.size(1)), std::vector<double>(s.data_ptr<double>(), s.data_ptr<double>() + s.numel())};
+}
+
+AttributionMap attentionMap(const DecodedSentence &sentence, int words)
+{
+    AttributionMap map{AttributionMethod::Attention, sentence.rows(), words, {}};
+    for (int t = 0; t < sentence.rows(); ++t)
+        for (int i = 0; i < words; ++i)
+            map.scores.push_back(sentence.weight(t, i));
+    return map;
+}
+
+// The methods that read gradients, from the points along the line: alphas are the m midpoints of
+// integrated gradients' Riemann sum (when asked), then 0 and 1.
+std::vector<double> alphasFor(const std::vector<AttributionMethod> &methods, int integrationSteps)
+{
+    std::vector<double> alphas;
+    if (std::find(methods.begin(), methods.end(), AttributionMethod::IntegratedGradients) != methods.end())
+        for (int k = 0; k < integrationSteps; ++k)
+            alphas.push_back((k + 0.5) / integrationSteps);
+    alphas.push_back(0);
+    alphas.push_back(1);
+    return alphas;
+}
+
+torch::Tensor gradientScores(AttributionMethod method, const Explained &x, const LineGradients &line)
+{
+    const int64_t m = line.gradients.size(1) - 2;
+    const torch::Tensor atInput = line.gradients.select(1, m + 1).narrow(1, 0, x.words);  // (steps, words, E)
+    const torch::Tensor embedded = x.embedded.narrow(0, 0, x.words);
+    if (method == AttributionMethod::Saliency)
+        return atInput.norm(2, {2});
+    if (method == AttributionMethod::InputTimesGradient)
+        return (atInput * embedded).sum(2);
+    const torch::Tensor meanGradient = line.gradients.narrow(1, 0, m).mean(1).narrow(1, 0, x.words);
+    return (meanGradient * (embedded - x.baseline.narrow(0, 0, x.words))).sum(2);
+}
+
+void validate(const AttributionOptions &options)
+{
+    if (options.integrationSteps < 1 || options.integrationSteps > kMaxIntegrationSteps)
+        throw std::invalid_argument("integrated gradients take 1 to " + std::to_string(kMaxIntegrationSteps) +
+                                    " steps, got " + std::to_string(options.integrationSteps));
+    if (options.methods.empty())
+        throw std::invalid_argument("choose at least one attribution method");
+}
+
+}
+
+const std::vector<AttributionMethod> &allAttributionMethods()
+{
+    static const std::vector<AttributionMethod> methods = [] {
+        std::vector<AttributionMethod> all;
+        for (const MethodNames &m : kMethodNames)
+            all.push_back(m.method);
+        return all;
+    }();
+    return methods;
+}
+
+const char *attributionMethodName(AttributionMethod method)
+{
+    return kMethodNames[int(method)].name;
+}
+
+const char *attributionMethodTitle(AttributionMethod method)
+{
+    return kMethodNames[int(method)].title;
+}
+
+bool parseAttributionMethod(const std::string &name, AttributionMethod *method)
+{
+    for (const MethodNames &m : kMethodNames)
+        if (name == m.name) {
+            *method = m.method;
+            return true;
+        }
+    return false;
+}
+
+const char *integrationBaselineName(IntegrationBaseline baseline)
+{
+    return baseline == IntegrationBaseline::Zero ? "zero" : "unknown";
+}
+
+bool parseIntegrationBaseline(const std::string &name, IntegrationBaseline *baseline)
+{
+    for (IntegrationBaseline b : {IntegrationBaseline::Zero, IntegrationBaseline::Unknown})
+        if (name == integrationBaselineName(b)) {
+            *baseline = b;
+            return true;
+        }
+    return false;
+}
+
+std::vector<double> AttributionMap::row(int r) const
+{
+    const auto begin = scores.begin() + std::ptrdiff_t(r) * columns;
+    return std::vector<double>(begin, begin + columns);
+}
+
+const AttributionMap *SentenceAttribution::map(AttributionMethod method) const
+{
+    for (const AttributionMap &m : maps)
+        if (m.method == method)
+            return &m;
+    return nullptr;
+}
+
+SentenceAttribution attribute(const Seq2SeqModel &model, const std::vector<std::string> &words,
+                              const AttributionOptions &options)
+{
+    validate(options);
+    SentenceAttribution result;
+    result.sentence = model.decode(words);
+    result.words.assign(result.sentence.sourceTokens.begin(), result.sentence.sourceTokens.end() - 1);
+    if (result.words.size() < 2)
+        throw std::invalid_argument("a sentence of fewer than two words has nothing to compare one word with; "
+                                    "give at least two");
+    const Explained x = prepare(model, result.sentence, result.words, options.baseline);
+
+    const torch::Tensor logP = logDistributions(model, x.scoring)[0];  // (T, E)
+    const torch::Tensor next = x.scoring.target[0].narrow(0, 1, x.steps);
+    const torch::Tensor top = std::get<1>(logP.topk(2, 1));
+    const ExtendedSource source = extendedSource(result.words, model.vocabulary());
+    const auto wordOf = [&](int64_t id) {
+        return id < model.vocabulary().size() ? model.vocabulary().word(int(id))
+                                              : source.unknownWords[std::size_t(id - model.vocabulary().size())];
+    };
+    for (int t = 0; t < x.steps; ++t) {
+        const int64_t y = next[t].item<int64_t>();
+        const int64_t runnerUp = top[t][0].item<int64_t>() == y ? top[t][1].item<int64_t>() : top[t][0].item<int64_t>();
+        const double logProb = logP[t][y].item<double>();
+        result.steps.push_back({logProb, torch::special::entr(logP[t].exp()).sum().item<double>(),
+                                logProb - logP[t][runnerUp].item<double>(), wordOf(runnerUp)});
+    }
+
+    std::vector<int> allSteps(std::size_t(x.steps));
+    for (int t = 0; t < x.steps; ++t)
+        allSteps[std::size_t(t)] = t;
+    LineGradients line;
+    if (std::any_of(options.methods.begin(), options.methods.end(), readsGradients))
+        line = gradientsAlongLine(model, x, alphasFor(options.methods, options.integrationSteps), allSteps,
+                                  std::vector<int64_t>(allSteps.size(), -1));
+    for (AttributionMethod method : options.methods) {
+        if (method == AttributionMethod::Attention) {
+            if (model.hasAttention())
+                result.maps.push_back(attentionMap(result.sentence, x.words));
+        } else if (method == AttributionMethod::Occlusion) {
+            std::vector<std::vector<std::string>> sources{result.words};
+            for (std::size_t i = 0; i < result.words.size(); ++i)
+                sources.push_back(removeWord(result.words, i, options.occlusion));
+            const std::vector<std::vector<double>> changed = outputStepLogProbs(model, sources, result.sentence);
+            AttributionMap map{method, x.steps, x.words, {}};
+            for (int t = 0; t < x.steps; ++t)
+                for (int i = 0; i < x.words; ++i)
+                    map.scores.push_back(changed[0][std::size_t(t)] - changed[std::size_t(i) + 1][std::size_t(t)]);
+            result.maps.push_back(std::move(map));
+        } else {
+            result.maps.push_back(mapOf(method, gradientScores(method, x, line)));
+            if (method == AttributionMethod::IntegratedGradients) {
+                const torch::Tensor delta = (line.values.select(1, -1) - line.values.select(1, -2)).to(torch::kDouble);
+                const AttributionMap &ig = result.maps.back();
+                for (int t = 0; t < x.steps; ++t) {
+                    const std::vector<double> row = ig.row(t);
+                    result.integrationDelta.push_back(delta[t].item<double>());
+                    result.completenessGap.push_back(
+                        std::abs(std::accumulate(row.begin(), row.end(), 0.0) - result.integrationDelta.back()));
+                }
+            }
+        }
+    }
+    return result;
+}
+
+ContrastiveAttribution attributeContrast(const Seq2SeqModel &model, const SentenceAttribution &explained, int row,
+                                         const std::string &alternative, const AttributionOptions &options)
+{
+    validate(options);
+    const DecodedSentence &sentence = explained.sentence;
+    if (row < 0 || row >= sentence.rows())
+        throw std::invalid_argument("output step " + std::to_string(row + 1) + " is not in the output (it has " +
+                                    std::to_string(sentence.rows()) + " steps)");
+    const Vocabulary &vocabulary = model.vocabulary();
+    const bool pointer = model.config().usesPointer();
+    const Explained x = prepare(model, sentence, explained.words, options.baseline);
+    const auto idIn = [&](const std::vector<std::string> &words) {
+        return pointer ? extendedId(alternative, extendedSource(words, vocabulary), vocabulary) : vocabulary.id(alternative);
+    };
+    const int64_t alternativeId = idIn(explained.words);
+    if (alternativeId == Vocabulary::kUnk && alternative != vocabulary.word(Vocabulary::kUnk))
+        throw std::invalid_argument("'" + alternative + "' is a word the model cannot write: it is not in its vocabulary" +
+                                    (pointer ? " nor in the sentence to copy from" : ""));
+    if (alternativeId == Vocabulary::kPad || alternativeId == Vocabulary::kSos)
+        throw std::invalid_argument("the model never writes " + alternative + "; pick a word");
+    if (alternativeId == x.scoring.target[0][row + 1].item<int64_t>())
+        throw std::invalid_argument("'" + alternative + "' is the word the model wrote there; pick another to compare with");
+
+    ContrastiveAttribution result;
+    result.row = row;
+    result.alternative = alternative;
+    LineGradients line;
+    std::vector<AttributionMethod> methods;
+    for (const AttributionMap &m : explained.maps)
+        methods.push_back(m.method);
+    if (std::any_of(methods.begin(), methods.end(), readsGradients))
+        line = gradientsAlongLine(model, x, alphasFor(methods, options.integrationSteps), {row}, {alternativeId});
+    // f for the source and for each source with a word taken out: log P(y_row) - log P(alternative).
+    std::vector<std::vector<std::string>> sources{explained.words};
+    for (std::size_t i = 0; i < explained.words.size(); ++i)
+        sources.push_back(removeWord(explained.words, i, options.occlusion));
+    const ScoringBatch scoring = scoringBatch(model, sources, sentence);
+    const torch::Tensor logP = logDistributions(model, scoring).select(1, row);  // (sources, E)
+    std::vector<double> f;
+    for (std::size_t s = 0; s < sources.size(); ++s) {
+        const int64_t y = scoring.target[int64_t(s)][row + 1].item<int64_t>(), other = idIn(sources[s]);
+        const double logPOther = other < logP.size(1) ? logP[int64_t(s)][other].item<double>() : -INFINITY;
+        f.push_back(logP[int64_t(s)][y].item<double>() - logPOther);
+    }
+    result.logProbDifference = f.front();
+    for (AttributionMethod method : methods) {
+        if (method == AttributionMethod::Attention) {
+            AttributionMap attention = attentionMap(sentence, x.words);
+            result.maps.push_back({method, 1, x.words, attention.row(row)});
+        } else if (method == AttributionMethod::Occlusion) {
+            AttributionMap map{method, 1, x.words, {}};
+            for (int i = 0; i < x.words; ++i)
+                map.scores.push_back(f.front() - f[std::size_t(i) + 1]);
+            result.maps.push_back(std::move(map));
+        } else {
+            result.maps.push_back(mapOf(method, gradientScores(method, x, line)));
+        }
+    }
+    return result;
+}
