@@ -1,5 +1,6 @@
 #include "app/attention/bench.h"
 
+#include "app/attention/attributionbench.h"
 #include "app/attention/benchfigures.h"
 #include "app/attention/corpusbench.h"
 #include "app/attention/runfiles.h"
@@ -276,6 +277,7 @@ int runBench(const std::vector<std::string> &arguments)
     BeamOptions beam5;
     beam5.width = 5;
     const Latency beam = measureDecodeLatency(model, *sentence, beam5);
+    const std::vector<AttributionCost> attribution = measureAttributionCost(model, *sentence);
     std::string typedSentence;
     for (const auto &w : sentence->source)
         typedSentence += (typedSentence.empty() ? "" : " ") + w;
@@ -301,6 +303,7 @@ int runBench(const std::vector<std::string> &arguments)
              format("%.3f ms median, %.3f ms p99", median(decode.ms), percentile99(decode.ms)));
     printRow("beam-5 decode of that sentence (alpha 0.6)",
              format("%.3f ms median, %.3f ms p99", median(beam.ms), percentile99(beam.ms)));
+    printAttributionCost(attribution);
     printRow("GUI event loop while training, worst stall",
              format("%.1f ms late (p99 %.1f ms, %.0f ticks of 10 ms)", stall.lateMs.empty() ? 0.0 : stall.lateMs.back(),
                     percentile99(stall.lateMs), double(stall.lateMs.size())));
@@ -327,6 +330,7 @@ int runBench(const std::vector<std::string> &arguments)
             {"greedy_latency", latencyJson(greedy)},
             {"decode_latency", latencyJson(decode)},
             {"beam5_latency", latencyJson(beam)},
+            {"attribution", attributionCostJson(attribution)},
             {"gui_stall", QJsonObject{{"tick_ms", kTickMs},
                                       {"keystroke_ms", kKeystrokeMs},
                                       {"epochs", plan.guiEpochs},
