@@ -23,13 +23,17 @@ constexpr double kMaxScoredValues = double(1 << 25);
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// The columns by score, highest first; equal scores keep their column order.
+// The columns by score, highest first; equal scores keep their column order, and a score that is
+// not a number (a gradient that overflowed) ranks last rather than breaking the sort's order.
 std::vector<int> rankedColumns(const std::vector<double> &scores)
 {
+    const auto key = [&](int column) {
+        const double score = scores[std::size_t(column)];
+        return std::isnan(score) ? -std::numeric_limits<double>::infinity() : score;
+    };
     std::vector<int> order(scores.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int a, int b) { return scores[std::size_t(a)] > scores[std::size_t(b)]; });
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key(a) > key(b); });
     return order;
 }
 
