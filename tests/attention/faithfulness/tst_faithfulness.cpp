@@ -28,6 +28,14 @@ SentenceAttribution handMadeRow(const std::vector<std::vector<double>> &rows, in
     return explained;
 }
 
+// Equal figure by figure, undefined where the other is undefined.
+bool sameFigures(const std::vector<double> &a, const std::vector<double> &b)
+{
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](double x, double y) {
+               return x == y || (std::isnan(x) && std::isnan(y));
+           });
+}
+
 // The worst ranking by a faithful measure: the words whose removal costs y_t least (by occlusion)
 // go first. Its comprehensiveness is what a method that gets importance backwards would score.
 std::vector<double> worstComprehensiveness(const Seq2SeqModel &model, const std::vector<SentencePair> &data)
@@ -247,7 +255,7 @@ void TestFaithfulness::keepGoingStopsEarly()
     const FaithfulnessReport two = measureFaithfulness(
         *m_model, std::vector<SentencePair>(m_test.begin(), m_test.begin() + 2), Task::Reverse, quick);
     QCOMPARE(stopped.steps, two.steps);
-    QCOMPARE(stopped.agreement, two.agreement);
+    QVERIFY(sameFigures(stopped.agreement, two.agreement));
     for (std::size_t c = 0; c < two.curves.size(); ++c)
         QCOMPARE(stopped.curves[c].comprehensiveness, two.curves[c].comprehensiveness);
 
