@@ -10,7 +10,6 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPlainTextEdit>
-#include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTextDocument>
@@ -84,6 +83,9 @@ CharAttributionView::CharAttributionView(QWidget *parent)
     m_summary->setObjectName(QStringLiteral("attributionSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::PlainText);
+    QFont summaryFont = m_summary->font();
+    summaryFont.setPointSizeF(summaryFont.pointSizeF() * 1.15);
+    m_summary->setFont(summaryFont);
     m_strip->setObjectName(QStringLiteral("attributionStrip"));
     m_strip->setAccessibleName(tr("Character attribution"));
     m_strip->setAccessibleDescription(tr("The last characters of the context in two rows, shaded by saliency and by "
@@ -110,10 +112,6 @@ CharAttributionView::CharAttributionView(QWidget *parent)
     options->addSpacing(12);
     options->addWidget(new QLabel(tr("next character")));
     options->addWidget(m_next);
-    auto *scroll = new QScrollArea;
-    scroll->setWidget(m_strip);
-    scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *legend = new QLabel(tr("Each row is scaled to its own largest score. <b>Saliency</b> ‖∂ log p / ∂x‖: how "
                                  "much a small change to the character would move the prediction (never negative). "
                                  "<b>Integrated gradients</b>: the share of log p(next) − log p(next | those "
@@ -126,9 +124,10 @@ CharAttributionView::CharAttributionView(QWidget *parent)
     layout->addLayout(options);
     layout->addWidget(m_status);
     layout->addWidget(m_summary);
-    layout->addWidget(scroll, 1);
+    layout->addWidget(m_strip);
     layout->addWidget(m_completeness);
     layout->addWidget(legend);
+    layout->addStretch(1);
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(box);
@@ -218,10 +217,18 @@ void CharAttributionView::explainNow()
     request();
 }
 
+void CharAttributionView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_unasked)
+        request();
+}
+
 void CharAttributionView::request()
 {
     m_pause->stop();
-    if (!m_net)
+    m_unasked = true;
+    if (!m_net || !isVisible())
         return;
     if (m_training) {
         showStatus(tr("Training is running: the explanation follows the model once it ends or is stopped."));
@@ -246,6 +253,7 @@ void CharAttributionView::send()
         r.options.next = m_chosenNext;
     m_inFlight = true;
     m_stale = false;
+    m_unasked = false;
     emit explainRequested(r);
 }
 

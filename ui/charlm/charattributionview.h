@@ -19,7 +19,8 @@ class QTimer;
 // for the model's next character, with that character's probability; any other character can be
 // explained instead. The view asks (explainRequested) and the lab runs the request on the worker;
 // one request is out at a time, and what changed meanwhile is asked for when its answer comes.
-// While training runs nothing is asked: the final weights are explained when it ends.
+// Nothing is asked while the view is hidden or training runs: what changed is explained when it
+// is shown again, and the final weights when training ends.
 class CharAttributionView : public QWidget
 {
     Q_OBJECT
@@ -63,6 +64,9 @@ signals:
     void explainRequested(const CharAttributionRequest &request);
     void resultChanged();
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     void request();
     void send();
@@ -86,4 +90,5 @@ private:
     bool m_inFlight = false;  // a request is out
     bool m_stale = false;     // something changed since it went
     bool m_training = false;
+    bool m_unasked = false;   // something changed that no request has asked about yet
 };

@@ -249,6 +249,7 @@ void TestCharLmLab::nextCharacterIsExplained()
     QVERIFY2(m_window->files()->openFile(model, &error), qPrintable(error));
     CharAttributionView *view = m_lab->attributionView();
     QCOMPARE(m_lab->pages().last().widget, view);
+    m_window->showPage(view);
     const QString context = QStringLiteral("The dog sat. The bird ate. The dea");
     view->setLast(20);
     view->setContext(context);
@@ -311,26 +312,32 @@ void TestCharLmLab::nextCharacterIsExplained()
     QVERIFY(!image->isEnabled() && !csv->isEnabled());
 }
 
-// While a run trains nothing is asked; when it ends, the context is explained.
+// Nothing is asked while the view is hidden or a run trains; once shown and idle, the context is
+// explained.
 void TestCharLmLab::attributionWaitsForTraining()
 {
     CharAttributionView view;
     int asked = 0;
     connect(&view, &CharAttributionView::explainRequested, &view, [&asked](const CharAttributionRequest &) { ++asked; });
-    view.setTrainingRuns(true);
     view.setNet(std::make_shared<const CharInferenceNet>(randomCharWeights({RecurrentCell::Rnn, 4, 1, 0}, U"ab", 1)));
-    view.setContext(QStringLiteral("abba"));
     view.explainNow();
     QCOMPARE(asked, 0);
+    view.show();
+    QCOMPARE(asked, 1);
+    view.showResult(CharAttributionReady{1, {}, "the context has characters the model lacks"});
+    view.setTrainingRuns(true);
+    view.setContext(QStringLiteral("abba"));
+    view.explainNow();
+    QCOMPARE(asked, 1);
     QVERIFY2(view.statusText().contains(QStringLiteral("Training is running")), qPrintable(view.statusText()));
     view.setTrainingRuns(false);
-    QCOMPARE(asked, 1);
+    QCOMPARE(asked, 2);
     // One request out at a time: what changes meanwhile is asked for when the answer comes.
     view.setContext(QStringLiteral("ab"));
     view.explainNow();
-    QCOMPARE(asked, 1);
-    view.showResult(CharAttributionReady{1, {}, "stale"});
     QCOMPARE(asked, 2);
+    view.showResult(CharAttributionReady{2, {}, "stale"});
+    QCOMPARE(asked, 3);
 }
 
 void TestCharLmLab::shortTextSettingsAreShownAndUndone()
