@@ -16,7 +16,7 @@ namespace {
 constexpr int kMargin = 6;
 constexpr int kRowGap = 3;     // between a chunk's rows
 constexpr int kChunkGap = 12;  // between the chunks a long context wraps into
-constexpr int kCellPadding = 6;
+constexpr int kCellPadding = 5;
 
 QString methodTitle(CharAttributionMethod method)
 {
@@ -32,8 +32,10 @@ const std::vector<CharAttributionMethod> &charAttributionMethods()
     return methods;
 }
 
-CharAttributionStrip::CharAttributionStrip(QWidget *parent) : QWidget(parent)
+CharAttributionStrip::CharAttributionStrip(QWidget *parent) : QWidget(parent), m_labelFont(font())
 {
+    // Every property set, so that the painter does not fill the unset ones from the cells' font.
+    m_labelFont.setResolveMask(QFont::AllPropertiesResolved);
     QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     font.setPointSize(12);
     setFont(font);
@@ -78,7 +80,7 @@ int CharAttributionStrip::labelWidth() const
 {
     int widest = 0;
     for (CharAttributionMethod method : charAttributionMethods())
-        widest = std::max(widest, fontMetrics().horizontalAdvance(methodTitle(method)));
+        widest = std::max(widest, QFontMetrics(m_labelFont).horizontalAdvance(methodTitle(method)));
     return widest + 12;
 }
 
@@ -156,8 +158,10 @@ void CharAttributionStrip::paint(QPainter &painter, int width) const
             const QRect box = cellRect(i, method, width);
             if (i % columns == 0) {
                 painter.setPen(ink);
+                painter.setFont(m_labelFont);
                 painter.drawText(QRect(kMargin, box.top(), labelWidth() - 8, box.height()),
                                  Qt::AlignRight | Qt::AlignVCenter, methodTitle(m));
+                painter.setFont(font());
             }
             const QColor fill = colourAt(m, i);
             painter.fillRect(box, fill);
@@ -200,8 +204,9 @@ bool CharAttributionStrip::event(QEvent *event)
         return true;
     }
     const int before = int(m_attribution.characters.size()) - index;
-    QString text = tr("%1, %n character(s) before the next:", nullptr, before)
-                       .arg(visibleCharacter(m_attribution.characters[size_t(index)]));
+    QString text = tr("%1 at position −%2 (−1 is the last character read):")
+                       .arg(visibleCharacter(m_attribution.characters[size_t(index)]))
+                       .arg(before);
     for (CharAttributionMethod method : charAttributionMethods())
         text += tr("\n%1 %2 (%3% of the row's largest)")
                     .arg(methodTitle(method))

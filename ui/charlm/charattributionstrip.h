@@ -50,6 +50,7 @@ private:
 
     CharAttribution m_attribution;
     QString m_placeholder;
+    QFont m_labelFont;  // the method names, in the widget's usual font; the cells are monospaced
 };
 
 // The methods in the order the strip shows them.

@@ -12,6 +12,7 @@
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSpinBox>
+#include <QTextCursor>
 #include <QTextDocument>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -183,6 +184,9 @@ void CharAttributionView::setExampleText(const std::u32string &text)
 void CharAttributionView::setContext(const QString &text)
 {
     m_context->setPlainText(text);
+    // The end is what the model reads last and predicts after.
+    m_context->moveCursor(QTextCursor::End);
+    m_context->ensureCursorVisible();
 }
 
 QString CharAttributionView::context() const
@@ -323,7 +327,7 @@ QString CharAttributionView::summaryText() const
                        .arg(percent(*std::max_element(a.probabilities.begin(), a.probabilities.end())));
     if (a.next != a.predicted)
         text += tr(" Explaining %1 instead (%2).").arg(quoted(a.next), percent(a.probability));
-    return text + tr(" Read %n character(s), the last %1 explained.", nullptr, a.contextLength).arg(qulonglong(a.characters.size()));
+    return text + tr(" Characters read: %1; explained: the last %2.").arg(a.contextLength).arg(qulonglong(a.characters.size()));
 }
 
 QString CharAttributionView::completenessText() const
