@@ -26,6 +26,7 @@ namespace {
 constexpr int kExampleCount = 8;
 constexpr int kExampleLength = 60;  // characters of a picked context
 constexpr int kExportWidth = 900;
+constexpr double kWideGapPercent = 5;  // a completeness gap above this share suggests more steps
 
 QString fromUcs4(const std::u32string &text)
 {
@@ -337,14 +338,16 @@ QString CharAttributionView::completenessText() const
     const CharAttribution &a = attribution();
     const double sum = std::accumulate(a.integratedGradients.begin(), a.integratedGradients.end(), 0.0);
     const double rise = a.logProbability - a.baselineLogProbability;
-    return tr("Integrated gradients (m = %1) add up to %2; from blank inputs to these, log p(%3) changes by %4: a gap "
-              "of %5 (%6% of it).")
-        .arg(a.integrationSteps)
-        .arg(sum, 0, 'f', 4)
-        .arg(quoted(a.next))
-        .arg(rise, 0, 'f', 4)
-        .arg(a.completenessGap, 0, 'g', 2)
-        .arg(rise != 0 ? 100 * a.completenessGap / std::abs(rise) : 0.0, 0, 'f', 2);
+    const double share = rise != 0 ? 100 * a.completenessGap / std::abs(rise) : 0.0;
+    const QString text = tr("Integrated gradients (m = %1) add up to %2; from blank inputs to these, log p(%3) changes "
+                            "by %4: a gap of %5 (%6% of it).")
+                             .arg(a.integrationSteps)
+                             .arg(sum, 0, 'f', 4)
+                             .arg(quoted(a.next))
+                             .arg(rise, 0, 'f', 4)
+                             .arg(a.completenessGap, 0, 'g', 2)
+                             .arg(share, 0, 'f', 2);
+    return share > kWideGapPercent ? text + tr(" More IG steps narrow it.") : text;
 }
 
 QString CharAttributionView::statusText() const
