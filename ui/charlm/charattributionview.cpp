@@ -369,7 +369,10 @@ bool CharAttributionView::exportImage(const QString &path, QString *error) const
         document->setTextWidth(width);
         return document;
     };
-    const auto summary = textBlock(summaryText()), completeness = textBlock(completenessText());
+    const auto summary = textBlock(summaryText());
+    const auto completeness = textBlock(completenessText() + QLatin1Char('\n') +
+                                        tr("Each row is scaled to its own largest score. Saliency: white (none) to red. "
+                                           "Integrated gradients: red raises p(next), blue lowers it."));
     const int stripHeight = m_strip->paintedHeight(width);
     const int height = int(summary->size().height() + stripHeight + completeness->size().height());
     return exportPaintedImage(path, QSize(width, height), [&](QPainter &painter, const QRectF &) {
