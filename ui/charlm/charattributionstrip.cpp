@@ -185,8 +185,8 @@ void CharAttributionStrip::paintEvent(QPaintEvent *)
     QPainter painter(this);
     if (!hasAttribution()) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
-        painter.drawText(rect().adjusted(kMargin, kMargin, -kMargin, -kMargin), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
-                         m_placeholder);
+        painter.drawText(rect().adjusted(kMargin, kMargin, -kMargin, -kMargin),
+                         Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, m_placeholder);
         return;
     }
     paint(painter, width());

@@ -172,8 +172,10 @@ void CharAttributionView::setExampleText(const std::u32string &text)
         m_examples->removeItem(1);
     for (int k = 0; k < kExampleCount && text.size() > size_t(2 * kExampleLength); ++k) {
         // From a point spread over the text, past the next word to the middle of the one after it.
-        const size_t from = size_t(kExampleLength) + size_t(k) * (text.size() - size_t(2 * kExampleLength)) / kExampleCount;
-        const size_t space = text.find(U' ', from), after = space == std::u32string::npos ? space : text.find_first_of(U" \n", space + 1);
+        const size_t spread = text.size() - size_t(2 * kExampleLength);
+        const size_t from = size_t(kExampleLength) + size_t(k) * spread / kExampleCount;
+        const size_t space = text.find(U' ', from);
+        const size_t after = space == std::u32string::npos ? space : text.find_first_of(U" \n", space + 1);
         if (after == std::u32string::npos || after - space < 4)
             continue;
         const size_t end = space + 1 + (after - space - 1) / 2;
@@ -328,7 +330,9 @@ QString CharAttributionView::summaryText() const
                        .arg(percent(*std::max_element(a.probabilities.begin(), a.probabilities.end())));
     if (a.next != a.predicted)
         text += tr(" Explaining %1 instead (%2).").arg(quoted(a.next), percent(a.probability));
-    return text + tr(" Characters read: %1; explained: the last %2.").arg(a.contextLength).arg(qulonglong(a.characters.size()));
+    return text + tr(" Characters read: %1; explained: the last %2.")
+                      .arg(a.contextLength)
+                      .arg(qulonglong(a.characters.size()));
 }
 
 QString CharAttributionView::completenessText() const

@@ -176,7 +176,8 @@ void TestCharAttribution::gradientsMatchFiniteDifferences()
     const std::vector<double> g = finiteGradient(w, kContext, n, x, a.next);
     QCOMPARE(a.gradients.size(), g.size());
     for (size_t k = 0; k < g.size(); ++k)
-        QVERIFY2(std::abs(a.gradients[k] - g[k]) < 1e-7, qPrintable(QString("%1: %2 vs %3").arg(k).arg(a.gradients[k]).arg(g[k])));
+        QVERIFY2(std::abs(a.gradients[k] - g[k]) < 1e-7,
+                 qPrintable(QString("%1: %2 vs %3").arg(k).arg(a.gradients[k]).arg(g[k])));
     std::vector<double> reference(static_cast<size_t>(n));
     for (int s = 0; s <= options.integrationSteps; ++s) {
         const double alpha = double(s) / options.integrationSteps;
