@@ -229,6 +229,8 @@ QJsonObject sampleJson(const SampledText &s, const SamplingOptions &options)
 
 int runCharLm(const std::vector<std::string> &arguments)
 {
+    if (!arguments.empty() && arguments.front() == "explain")
+        return runCharExplain({arguments.begin() + 1, arguments.end()});
     CommandLine cl({"text", "out", "prime"}, {});
     cl.addFields(charModelFields());
     cl.addFields(charTrainingFields());

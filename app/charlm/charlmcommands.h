@@ -7,3 +7,5 @@
 // 1 failure while running (a bad file), 2 bad usage.
 int runCharLm(const std::vector<std::string> &arguments);    // train on a text, write the results
 int runGenerate(const std::vector<std::string> &arguments);  // sample from a trained model
+// `charlm explain`: which of a context's last characters drive the model's next one.
+int runCharExplain(const std::vector<std::string> &arguments);

@@ -2,7 +2,40 @@
 
 #include "app/charlm/charlmoptions.h"
 #include "app/core/helpformat.h"
+#include "engine/charlm/charattribution.h"
 #include "engine/charlm/charlmconfig.h"
+
+namespace {
+
+std::string charExplainHelp()
+{
+    std::string text = R"(
+Usage: attnscope charlm explain --model FILE [--last N] [--steps M] [--next C] [--json] CONTEXT
+
+Reads CONTEXT with a model charlm wrote and explains the next character: for each of the last N
+characters, saliency (the norm of the gradient of log p(next) over the character's input vector,
+its embedding or its one-hot column) and integrated gradients (from all-zero inputs to the
+characters' own, in M steps, Sundararajan et al. 2017). It prints the character the model expects
+and its probability, a table of both scores per character (position -1 is the last one), and how
+far the integrated gradients' sum is from the change in log p(next) they explain (the
+completeness gap, 0 as M grows). The characters before the last N only set the state.
+
+Explain options:
+)";
+    text += optionLine("--model FILE", "A model.ckpt written by charlm (required).");
+    text += optionLine("--last N", "How many of the context's last characters to explain (default " +
+                                       std::to_string(kDefaultExplainedCharacters) + ", range 1 to " +
+                                       std::to_string(kMaxExplainedCharacters) + ").");
+    text += optionLine("--steps M", "Integrated gradients' steps (default " + std::to_string(kDefaultCharIntegrationSteps) +
+                                        ", range 1 to " + std::to_string(kMaxCharIntegrationSteps) + ").");
+    text += optionLine("--next C", "Explains character C instead of the model's likeliest one.");
+    text += optionLine("--json", "Prints the prediction and the scores per character as JSON.");
+    text += optionLine("CONTEXT", "The text read, 1 to " + std::to_string(kMaxExplainedContext) +
+                                      " characters, every one in the model's alphabet.");
+    return text;
+}
+
+}
 
 std::string charLmHelp()
 {
@@ -27,7 +60,7 @@ Character model options:
     text += optionLine("--prime TEXT", "Starts the samples in samples.txt (default: the text's first " +
                                            std::to_string(kPrimeCharacters) +
                                            " characters); at least one of its characters must be in the text.");
-    return text + kExitCodes;
+    return text + charExplainHelp() + kExitCodes;
 }
 
 std::string generateHelp()

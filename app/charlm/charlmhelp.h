@@ -2,6 +2,6 @@
 
 #include <string>
 
-// What `attnscope charlm --help` and `attnscope generate --help` print.
+// What `attnscope charlm --help` (charlm explain's options included) and `attnscope generate --help` print.
 std::string charLmHelp();
 std::string generateHelp();

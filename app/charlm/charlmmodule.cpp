@@ -22,8 +22,10 @@ LabModule charlmModule()
     };
     module.createLab = [](Workbench *workbench) { return new CharLmLab(workbench); };
     module.commands = {
-        {"charlm", "attnscope charlm --text FILE --out DIR [--prime TEXT] [options]",
-         "train a character language model on a text", charLmHelp, runCharLm},
+        {"charlm",
+         "attnscope charlm --text FILE --out DIR [--prime TEXT] [options]\n"
+         "attnscope charlm explain --model FILE [--last N] [--steps M] [--next C] [--json] CONTEXT",
+         "train a character language model on a text; explain its next character", charLmHelp, runCharLm},
         {"generate",
          "attnscope generate --model FILE [--prime TEXT] [--temperature T] [--top-k K] [--length N]\n"
          "                   [--seed S] [--json | --latency N]",

@@ -127,3 +127,19 @@ LabJob charUnitRankingJob(std::shared_ptr<const CharInferenceNet> net, std::shar
         context.report(rankedUnits(net, *text));
     };
 }
+
+LabJob charAttributionJob(const CharAttributionRequest &request)
+{
+    return [request](JobContext &context) {
+        CharAttributionReady ready;
+        ready.request = request.id;
+        try {
+            if (!request.net)
+                throw std::invalid_argument("There is no model to explain: train one or open one.");
+            ready.attribution = explainNextCharacter(request.net->weights(), request.context, request.options);
+        } catch (const std::exception &e) {
+            ready.error = e.what();
+        }
+        context.report(ready);
+    };
+}

@@ -19,3 +19,7 @@ LabJob charTrainingJob(std::shared_ptr<const CharText> text, const CharModelConf
 // `text` (a readout of each, then rankUnits).
 LabJob charUnitRankingJob(std::shared_ptr<const CharInferenceNet> net, std::shared_ptr<const CharText> text);
 
+
+// Explains the next character after a context (explainNextCharacter); a context or option the
+// engine refuses comes back as the answer's error, not as a failed job.
+LabJob charAttributionJob(const CharAttributionRequest &request);

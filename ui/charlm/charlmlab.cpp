@@ -2,6 +2,7 @@
 
 #include "engine/charlm/charcheckpoint.h"
 #include "engine/core/epochstats.h"
+#include "ui/charlm/charattributionview.h"
 #include "ui/charlm/chartextpanel.h"
 #include "ui/charlm/charvaluetext.h"
 #include "ui/charlm/memorisationplot.h"
@@ -66,7 +67,7 @@ CharLmLab::CharLmLab(Workbench *workbench)
     : Lab(workbench), m_panel(new CharTextPanel), m_setupDock(new QDockWidget(tr("Character Model Setup"))),
       m_loss(new LossPlot),
       m_memory(new MemorisationPlot), m_samples(new SampleHistory), m_sampler(new SampleBox),
-      m_readout(new ReadoutPanel), m_status(new QLabel)
+      m_readout(new ReadoutPanel), m_attribution(new CharAttributionView), m_status(new QLabel)
 {
     m_setupDock->setObjectName(QStringLiteral("charlmSetupDock"));
     auto *setup = new QScrollArea;
@@ -80,11 +81,15 @@ CharLmLab::CharLmLab(Workbench *workbench)
     connect(m_panel, &CharTextPanel::changed, this, &Lab::actionsChanged);
     connect(m_sampler, &SampleBox::sampled, this, &CharLmLab::updateActions);
     connect(runState(), &RunState::changed, this, &CharLmLab::updateActions);
+    connect(m_attribution, &CharAttributionView::explainRequested, this,
+            [this](const CharAttributionRequest &request) { submit(charAttributionJob(request), RunState::Phase::Idle); });
+    connect(m_attribution, &CharAttributionView::resultChanged, this, &CharLmLab::updateActions);
     onResult(&CharLmLab::showBaseline);
     onResult(&CharLmLab::showProbe);
     onResult(&CharLmLab::addEpoch);
     onResult(&CharLmLab::showRanking);
     onResult(&CharLmLab::finishTraining);
+    onResult(&CharLmLab::showAttribution);
     updateActions();
 }
 
@@ -160,11 +165,19 @@ void CharLmLab::createActions()
                         m_readout->activationView(),
                         [this](const QString &path, int, int, QString *error) { return exportActivations(path, error); })
         ->setObjectName(QStringLiteral("exportActivations"));
+    m_exports->addImage(tr("Export Character A&ttribution…"), QStringLiteral("charlm_attribution.png"), m_attribution,
+                        [this](const QString &path, int, int, QString *error) { return m_attribution->exportImage(path, error); })
+        ->setObjectName(QStringLiteral("exportAttribution"));
+    m_exports->addFile(tr("Export Character Attribution (CS&V)…"), QStringLiteral("charlm_attribution.csv"),
+                       tr("CSV (*.csv)"), [this](const QString &path, QString *error) { return m_attribution->exportCsv(path, error); })
+        ->setObjectName(QStringLiteral("exportAttributionCsv"));
 }
 
 QList<LabPage> CharLmLab::pages() const
 {
-    return {{tr("&Character Model"), m_trainingPage}, {tr("Character Model &Inside"), m_insidePage}};
+    return {{tr("&Character Model"), m_trainingPage},
+            {tr("Character Model &Inside"), m_insidePage},
+            {tr("Next-Character &Attribution"), m_attribution}};
 }
 
 QList<LabDock> CharLmLab::docks() const
@@ -184,6 +197,9 @@ void CharLmLab::updateActions()
         action->setEnabled(m_net != nullptr);
     exports[2]->setEnabled(m_samples->sampleCount() > 0);
     exports[3]->setEnabled(m_sampler->hasSample());
+    exports[5]->setEnabled(m_attribution->hasResult());
+    exports[6]->setEnabled(m_attribution->hasResult());
+    m_attribution->setTrainingRuns(runState()->isTraining());
     m_panel->setEnabled(runState()->phase() == RunState::Phase::Idle);
     emit actionsChanged();
 }
@@ -195,6 +211,7 @@ void CharLmLab::saveSettings(QSettings &settings) const
     m_samples->saveSettings(settings);
     m_sampler->saveSettings(settings);
     m_readout->saveSettings(settings);
+    m_attribution->saveSettings(settings);
     settings.endGroup();
 }
 
@@ -205,6 +222,7 @@ void CharLmLab::restoreSettings(QSettings &settings)
     m_samples->restoreSettings(settings);
     m_sampler->restoreSettings(settings);
     m_readout->restoreSettings(settings);
+    m_attribution->restoreSettings(settings);
     settings.endGroup();
 }
 
@@ -329,6 +347,11 @@ void CharLmLab::showRanking(const CharUnitsRanked &ranked)
     updateActions();
 }
 
+void CharLmLab::showAttribution(const CharAttributionReady &ready)
+{
+    m_attribution->showResult(ready);
+}
+
 void CharLmLab::jobFailed(const QString &message)
 {
     if (runState()->owner() == this && runState()->isTraining()) {
@@ -346,6 +369,9 @@ void CharLmLab::useNet(std::shared_ptr<const CharInferenceNet> net)
     m_net = std::move(net);
     m_sampler->setNet(m_net);
     m_readout->setNet(m_net);
+    if (const std::shared_ptr<const CharText> text = m_panel->text())
+        m_attribution->setExampleText(text->text);
+    m_attribution->setNet(m_net);
     updateActions();
 }
 

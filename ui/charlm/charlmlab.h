@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+class CharAttributionView;
 class CharTextPanel;
 class ExportActions;
 class LossPlot;
@@ -25,7 +26,7 @@ struct NgramBaseline;
 // The character language-model lab: an RNN, GRU or LSTM learns to write a text, and people watch
 // the loss fall to and below counting's (the n-gram baseline), read samples getting better, see it
 // learn the text by heart, sample at any temperature, and look inside: what it expects next as they
-// type and what its units track. Its document is the trained model, saved and opened again.
+// type, what its units track and which past characters drive the next one. Its document is the trained model, saved and opened again.
 class CharLmLab : public Lab, public DocumentContent
 {
     Q_OBJECT
@@ -57,6 +58,7 @@ public:
     SampleHistory *sampleHistory() const { return m_samples; }
     SampleBox *sampleBox() const { return m_sampler; }
     ReadoutPanel *readoutPanel() const { return m_readout; }
+    CharAttributionView *attributionView() const { return m_attribution; }
     QString statusText() const;
     // The weights the views show: the latest snapshot of a run, or an opened model; null before.
     const CharInferenceNet *net() const { return m_net.get(); }
@@ -77,6 +79,7 @@ private:
     void addEpoch(const CharEpochDone &done);
     void finishTraining(const CharTrainingFinished &finished);
     void showRanking(const CharUnitsRanked &ranked);
+    void showAttribution(const CharAttributionReady &ready);
     void requestRanking();
     void setStatus(const QString &text);
     void updateActions();
@@ -88,6 +91,7 @@ private:
     SampleHistory *m_samples;
     SampleBox *m_sampler;
     ReadoutPanel *m_readout;
+    CharAttributionView *m_attribution;
     QLabel *m_status;
     QWidget *m_trainingPage;
     QWidget *m_insidePage;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/charlm/charattribution.h"
 #include "engine/charlm/charinferencenet.h"
 #include "engine/charlm/chartrainer.h"
 #include "engine/charlm/hiddenunits.h"
@@ -62,8 +63,25 @@ struct CharUnitsRanked {
     int64_t characters = 0;
 };
 
+// The attribution view asks which of the last characters of `context` drive the next one, under
+// the weights `net`; `id` tells its answers apart.
+struct CharAttributionRequest {
+    int id = 0;
+    std::shared_ptr<const CharInferenceNet> net;
+    std::u32string context;
+    CharAttributionOptions options;
+};
+
+// The answer: the attribution, or why there is none (the engine's message).
+struct CharAttributionReady {
+    int request = 0;
+    CharAttribution attribution;
+    std::string error;
+};
+
 Q_DECLARE_METATYPE(CharBaselineReady)
 Q_DECLARE_METATYPE(CharProbe)
 Q_DECLARE_METATYPE(CharEpochDone)
 Q_DECLARE_METATYPE(CharTrainingFinished)
 Q_DECLARE_METATYPE(CharUnitsRanked)
+Q_DECLARE_METATYPE(CharAttributionReady)

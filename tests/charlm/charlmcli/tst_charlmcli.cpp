@@ -11,9 +11,9 @@
 #include <cmath>
 #include <set>
 
-// `attnscope charlm` and `attnscope generate` as a user runs them: the files and what they hold,
-// the samples, the latency figures, --help, and the exit code and message of each bad input, with
-// nothing left behind.
+// `attnscope charlm`, `attnscope charlm explain` and `attnscope generate` as a user runs them: the
+// files and what they hold, the samples, the latency figures, the explained next character, --help,
+// and the exit code and message of each bad input, with nothing left behind.
 class TestCharLmCli : public QObject
 {
     Q_OBJECT
@@ -24,6 +24,7 @@ private slots:
     void generateStartsWithThePrime();
     void generateJsonHasEntropyPerCharacter();
     void latencyPrintsFigures();
+    void explainPrintsTheScores();
     void helpListsEveryOption();
     void generateTableIsSound();
     void badInputIsRefused_data();
@@ -209,6 +210,48 @@ void TestCharLmCli::latencyPrintsFigures()
     QVERIFY(json["p99_ms"].toDouble() >= json["median_ms"].toDouble());
 }
 
+void TestCharLmCli::explainPrintsTheScores()
+{
+    QVERIFY(!m_model.isEmpty());
+    const QStringList explain{"charlm", "explain", "--model", m_model, "--last", "12"};
+    const CliResult table = runAttnscope(explain + QStringList{"First Citizen"});
+    QVERIFY2(table.exitCode == 0, qPrintable(table.err));
+    QVERIFY2(table.out.contains("the model expects"), qPrintable(table.out));
+    QVERIFY2(table.out.contains("completeness gap"), qPrintable(table.out));
+    const QStringList rows = table.out.split('\n').filter(QRegularExpression("^ +-\\d+  "));
+    QCOMPARE(rows.size(), 12);
+    QVERIFY2(rows.front().simplified().startsWith("-12 i "), qPrintable(rows.front()));
+    QVERIFY2(rows.back().simplified().startsWith("-1 n "), qPrintable(rows.back()));
+
+    const CliResult r = runAttnscope(explain + QStringList{"--json", "First Citizen"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject json = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(json["context"].toString(), QStringLiteral("First Citizen"));
+    QCOMPARE(json["integration_steps"].toInt(), 64);
+    QCOMPARE(json["next"].toString(), json["predicted"].toString());
+    const QJsonArray characters = json["characters"].toArray();
+    QCOMPARE(characters.size(), 12);
+    double sum = 0;
+    for (int i = 0; i < characters.size(); ++i) {
+        const QJsonObject c = characters[i].toObject();
+        QCOMPARE(c["position"].toInt(), i - 12);
+        QCOMPARE(c["character"].toString(), QStringLiteral("First Citizen").mid(1 + i, 1));
+        QVERIFY(c["saliency"].toDouble(-1) >= 0);
+        sum += c["integrated_gradients"].toDouble();
+    }
+    const double delta = json["log_probability"].toDouble() - json["baseline_log_probability"].toDouble();
+    QVERIFY(std::abs(json["completeness_gap"].toDouble() - std::abs(sum - delta)) < 1e-9);
+    QVERIFY2(json["completeness_gap"].toDouble() <= 0.01 * std::abs(delta), qPrintable(r.out));
+
+    const QString other = json["predicted"].toString() == "e" ? "o" : "e";
+    const CliResult named = runAttnscope(explain + QStringList{"--json", "--next", other, "First Citizen"});
+    QVERIFY2(named.exitCode == 0, qPrintable(named.err));
+    const QJsonObject namedJson = QJsonDocument::fromJson(named.out.toUtf8()).object();
+    QCOMPARE(namedJson["next"].toString(), other);
+    QCOMPARE(namedJson["predicted"].toString(), json["predicted"].toString());
+    QVERIFY(namedJson["probability"].toDouble() < json["probability"].toDouble());
+}
+
 void TestCharLmCli::helpListsEveryOption()
 {
     const CliResult charlm = runAttnscope({"charlm", "--help"});
@@ -219,6 +262,8 @@ void TestCharLmCli::helpListsEveryOption()
     QVERIFY(all.out.contains(charlm.out));
     QVERIFY(all.out.contains(generate.out));
     QVERIFY(all.out.contains("attnscope charlm --text FILE --out DIR"));
+    QVERIFY(all.out.contains("attnscope charlm explain --model FILE"));
+    QCOMPARE(runAttnscope({"charlm", "explain", "--help"}).out, charlm.out);
     const auto check = [](const QString &help, const auto &fields) {
         for (const FieldSpec &field : fields) {
             const QString option = QString::fromStdString("--" + field.key);
@@ -241,7 +286,8 @@ void TestCharLmCli::helpListsEveryOption()
     check(charlm.out, charModelFields());
     check(charlm.out, charTrainingFields());
     check(generate.out, generateFields());
-    for (const char *option : {"--text FILE", "--out DIR", "--prime TEXT"})
+    for (const char *option : {"--text FILE", "--out DIR", "--prime TEXT", "--model FILE", "--last N", "--steps M",
+                               "--next C", "--json", "CONTEXT"})
         QVERIFY2(charlm.out.contains(option), option);
     for (const char *option : {"--model FILE", "--prime TEXT", "--json", "--latency N"})
         QVERIFY2(generate.out.contains(option), option);
@@ -275,6 +321,7 @@ void TestCharLmCli::badInputIsRefused_data()
     const QString truncated = write("truncated.ckpt", modelBytes.left(modelBytes.size() / 3));
     const QStringList train{"charlm", "--text", m_textFile, "--out", out, "--epochs", "1"};
     const QStringList generate{"generate", "--model", m_model};
+    const QStringList explain{"charlm", "explain", "--model", m_model};
 
     QTest::newRow("no text") << QStringList{"charlm", "--out", out} << 2 << "--text FILE and --out DIR are required";
     QTest::newRow("no out") << QStringList{"charlm", "--text", m_textFile} << 2 << "--text FILE and --out DIR";
@@ -298,6 +345,27 @@ void TestCharLmCli::badInputIsRefused_data()
                                             << "has no character of the text's alphabet";
     QTest::newRow("out is a file") << QStringList{"charlm", "--text", m_textFile, "--out", notAFolder, "--epochs", "1"}
                                    << 1 << "cannot create output folder";
+
+    QTest::newRow("explain: no model") << QStringList{"charlm", "explain", "First"} << 2 << "--model FILE is required";
+    QTest::newRow("explain: no context") << explain << 2 << "the context to explain is missing";
+    QTest::newRow("explain: empty context") << explain + QStringList{""} << 2 << "the context is empty";
+    QTest::newRow("explain: two contexts") << explain + QStringList{"First", "Citizen"} << 2
+                                           << "unexpected argument 'Citizen'";
+    QTest::newRow("explain: none to explain") << explain + QStringList{"--last", "0", "First"} << 2 << "--last expects";
+    QTest::newRow("explain: too many to explain") << explain + QStringList{"--last", "201", "First"} << 2
+                                                  << "--last expects";
+    QTest::newRow("explain: no steps") << explain + QStringList{"--steps", "0", "First"} << 2 << "--steps expects";
+    QTest::newRow("explain: two next characters") << explain + QStringList{"--next", "ab", "First"} << 2
+                                                  << "--next takes one character";
+    QTest::newRow("explain: character outside the model") << explain + QStringList{"First #"} << 1
+                                                          << "'#' (position 7) is not in the model's alphabet";
+    QTest::newRow("explain: next outside the model") << explain + QStringList{"--next", "#", "First"} << 1
+                                                     << "The character to explain, '#',";
+    QTest::newRow("explain: missing model") << QStringList{"charlm", "explain", "--model", m_dir.filePath("nope.ckpt"), "a"}
+                                            << 1 << "nope.ckpt";
+    QTest::newRow("explain: the attention lab's model")
+        << QStringList{"charlm", "explain", "--model", QStringLiteral(ATTENTION_CHECKPOINT), "a"} << 1
+        << "another kind of AttnScope file";
 
     QTest::newRow("no model") << QStringList{"generate", "--prime", "a"} << 2 << "--model FILE is required";
     QTest::newRow("negative temperature") << generate + QStringList{"--temperature", "-1"} << 2 << "--temperature expects";

@@ -1,10 +1,14 @@
 #include "tests/common/testregistry.h"
 #include "app/workbench/trainingcontroller.h"
 #include "engine/charlm/builtintexts.h"
+#include "engine/charlm/charattribution.h"
 #include "engine/charlm/charcheckpoint.h"
+#include "tests/common/randomcharweights.h"
 #include "tests/common/workbenchfixture.h"
 #include "ui/workbench/workbenchfiles.h"
 #include "ui/workbench/document.h"
+#include "ui/charlm/charattributionstrip.h"
+#include "ui/charlm/charattributionview.h"
 #include "ui/charlm/charlmlab.h"
 #include "ui/charlm/chartextpanel.h"
 #include "ui/charlm/charvaluetext.h"
@@ -16,6 +20,7 @@
 #include "ui/workbench/mainwindow.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QSettings>
 #include <QSpinBox>
@@ -24,11 +29,12 @@
 #include <QTest>
 #include <QTreeWidget>
 
+#include <algorithm>
 #include <cmath>
 
 // The character lab in the window, trained through the real worker: the short sentence learnt by
-// heart, the live views, sampling, the readout, the ranked units, exports, the model file, Stop,
-// the setup's text handling and settings.
+// heart, the live views, sampling, the readout, the ranked units, the next character explained,
+// exports, the model file, Stop, the setup's text handling and settings.
 class TestCharLmLab : public QObject
 {
     Q_OBJECT
@@ -38,6 +44,8 @@ private slots:
     void cleanup();
     void shortTextIsLearntAndExplored();
     void stopKeepsTheLastWeights();
+    void nextCharacterIsExplained();
+    void attributionWaitsForTraining();
     void shortTextSettingsAreShownAndUndone();
     void badTextsAreRefusedWithTheirReason();
     void wrongModelFileIsRefused();
@@ -227,6 +235,109 @@ void TestCharLmLab::stopKeepsTheLastWeights()
     QVERIFY(m_lab->net());
     QVERIFY2(m_lab->statusText().contains(QStringLiteral("Stopped after")), qPrintable(m_lab->statusText()));
     QVERIFY(m_lab->lossPlot()->hasReferenceLine());
+}
+
+// An opened model's next character explained on the worker: the scores the engine gives, another
+// character chosen, a context it cannot read refused, and every export.
+void TestCharLmLab::nextCharacterIsExplained()
+{
+    const CharWeights weights = randomCharWeights({RecurrentCell::Gru, /*hidden=*/16, /*layers=*/1, /*embed=*/8},
+                                                  U" .Tabdeghilnorstuy", 3);
+    const QString model = m_dir.filePath("random.ckpt");
+    saveCharCheckpoint(model.toStdString(), CharCheckpoint{weights, CharTrainingConfig{}, {}});
+    QString error;
+    QVERIFY2(m_window->files()->openFile(model, &error), qPrintable(error));
+    CharAttributionView *view = m_lab->attributionView();
+    QCOMPARE(m_lab->pages().last().widget, view);
+    m_window->showPage(view);
+    const QString context = QStringLiteral("The dog sat. The bird ate. The dea");
+    view->setLast(20);
+    view->setContext(context);
+    view->explainNow();
+    QTRY_VERIFY(m_window->runState()->isQuiet() && view->hasResult() && view->attribution().characters.size() == 20);
+
+    CharAttributionOptions options;
+    options.last = 20;
+    const CharAttribution expected = explainNextCharacter(weights, context.toStdU32String(), options);
+    const CharAttribution &shown = view->attribution();
+    QCOMPARE(shown.characters, expected.characters);
+    QCOMPARE(shown.next, expected.predicted);
+    QCOMPARE(shown.saliency, expected.saliency);
+    QCOMPARE(shown.integratedGradients, expected.integratedGradients);
+    QVERIFY2(view->summaryText().contains(QStringLiteral("%1%").arg(std::lround(100 * expected.probability))),
+             qPrintable(view->summaryText()));
+    QVERIFY2(view->completenessText().contains(QStringLiteral("m = 64")), qPrintable(view->completenessText()));
+    // The strongest cell of each row is drawn in the row's deepest colour.
+    const CharAttributionStrip *strip = view->strip();
+    const int strongest = int(std::max_element(shown.saliency.begin(), shown.saliency.end()) - shown.saliency.begin());
+    QCOMPARE(strip->colourAt(CharAttributionMethod::Saliency, strongest), divergingColour(1));
+    QCOMPARE(strip->shareOfLargest(CharAttributionMethod::Saliency, strongest), 1.0);
+    QCOMPARE(view->nextChoice()->count(), 1 + weights.alphabetSize());
+
+    // Another character: its own probability, and the summary says so.
+    const char32_t other = expected.predicted == U'r' ? U'd' : U'r';
+    QVERIFY(view->chooseNext(other));
+    QTRY_VERIFY(m_window->runState()->isQuiet() && view->attribution().next == other);
+    QCOMPARE(view->attribution().probability, expected.probabilities[weights.alphabet.find(other)]);
+    QVERIFY2(view->summaryText().contains(QStringLiteral("instead")), qPrintable(view->summaryText()));
+
+    // Exports: the image in every format, and a CSV line per character.
+    const auto exportAction = [this](const char *name) -> QAction * {
+        for (QAction *action : m_lab->exportActions())
+            if (action->objectName() == QLatin1String(name))
+                return action;
+        return nullptr;
+    };
+    QAction *image = exportAction("exportAttribution"), *csv = exportAction("exportAttributionCsv");
+    QVERIFY(image && csv && image->isEnabled() && csv->isEnabled());
+    QVERIFY2(view->exportImage(m_dir.filePath("attribution.png"), &error), qPrintable(error));
+    QCOMPARE(fileStart(m_dir.filePath("attribution.png"), 4), QByteArray("\x89PNG"));
+    QVERIFY2(view->exportImage(m_dir.filePath("attribution.svg"), &error), qPrintable(error));
+    QVERIFY(fileStart(m_dir.filePath("attribution.svg"), 1 << 20).contains("<svg"));
+    QVERIFY2(view->exportImage(m_dir.filePath("attribution.pdf"), &error), qPrintable(error));
+    QCOMPARE(fileStart(m_dir.filePath("attribution.pdf"), 4), QByteArray("%PDF"));
+    QVERIFY2(view->exportCsv(m_dir.filePath("attribution.csv"), &error), qPrintable(error));
+    const QStringList lines = QString::fromUtf8(fileStart(m_dir.filePath("attribution.csv"), 1 << 20)).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 21);
+    QCOMPARE(lines.front(), QStringLiteral("position,character,saliency,integrated_gradients"));
+    QVERIFY2(lines.back().startsWith(QStringLiteral("-1,a,")), qPrintable(lines.back()));
+
+    // A character the model never saw: the engine's reason, and nothing left to export.
+    view->setContext(QStringLiteral("The zebra"));
+    view->explainNow();
+    QTRY_VERIFY(m_window->runState()->isQuiet() && !view->statusText().isEmpty());
+    QVERIFY2(view->statusText().contains(QStringLiteral("'z' (position 5) is not in the model's alphabet")),
+             qPrintable(view->statusText()));
+    QVERIFY(!view->hasResult());
+    QVERIFY(!image->isEnabled() && !csv->isEnabled());
+}
+
+// Nothing is asked while the view is hidden or a run trains; once shown and idle, the context is
+// explained.
+void TestCharLmLab::attributionWaitsForTraining()
+{
+    CharAttributionView view;
+    int asked = 0;
+    connect(&view, &CharAttributionView::explainRequested, &view, [&asked](const CharAttributionRequest &) { ++asked; });
+    view.setNet(std::make_shared<const CharInferenceNet>(randomCharWeights({RecurrentCell::Rnn, 4, 1, 0}, U"ab", 1)));
+    view.explainNow();
+    QCOMPARE(asked, 0);
+    view.show();
+    QCOMPARE(asked, 1);
+    view.showResult(CharAttributionReady{1, {}, "the context has characters the model lacks"});
+    view.setTrainingRuns(true);
+    view.setContext(QStringLiteral("abba"));
+    view.explainNow();
+    QCOMPARE(asked, 1);
+    QVERIFY2(view.statusText().contains(QStringLiteral("Training is running")), qPrintable(view.statusText()));
+    view.setTrainingRuns(false);
+    QCOMPARE(asked, 2);
+    // One request out at a time: what changes meanwhile is asked for when the answer comes.
+    view.setContext(QStringLiteral("ab"));
+    view.explainNow();
+    QCOMPARE(asked, 2);
+    view.showResult(CharAttributionReady{2, {}, "stale"});
+    QCOMPARE(asked, 3);
 }
 
 void TestCharLmLab::shortTextSettingsAreShownAndUndone()
