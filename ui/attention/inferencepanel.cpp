@@ -165,13 +165,18 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_modelInfo);
     layout->addLayout(tokens);
     layout->addWidget(m_notice);
-    auto *cellRow = new QHBoxLayout;
-    cellRow->addWidget(m_cellInfo, 1);
-    cellRow->addWidget(rightCellsButton);
-    cellRow->addWidget(explainButton);
-    layout->addLayout(cellRow);
+    m_cellRow = new QHBoxLayout;
+    m_cellRow->addWidget(m_cellInfo, 1);
+    m_cellRow->addWidget(rightCellsButton);
+    m_cellRow->addWidget(explainButton);
+    layout->addLayout(m_cellRow);
+    auto *heatmapArea = new QWidget;
+    m_heatmapColumn = new QVBoxLayout(heatmapArea);
+    m_heatmapColumn->setContentsMargins(0, 0, 0, 0);
+    m_heatmapColumn->setSpacing(2);
+    m_heatmapColumn->addWidget(m_heatmap, 1);
     auto *views = new QSplitter(Qt::Vertical);
-    views->addWidget(m_heatmap);
+    views->addWidget(heatmapArea);
     views->addWidget(m_beamView);
     views->setStretchFactor(0, 3);
     views->setStretchFactor(1, 1);
@@ -329,6 +334,16 @@ void InferencePanel::decode()
     }
     renderTokens();
     emit sentenceDecoded();
+}
+
+void InferencePanel::addHeatmapControl(QWidget *control)
+{
+    m_cellRow->insertWidget(1, control);
+}
+
+void InferencePanel::addUnderHeatmap(QWidget *view)
+{
+    m_heatmapColumn->addWidget(view);
 }
 
 bool InferencePanel::rightCellsShown() const
