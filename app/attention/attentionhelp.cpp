@@ -107,6 +107,10 @@ std::string explainHelp()
 {
     return std::string(R"(Usage: attnscope explain [--model FILE] [--sentences N] [--mode drop|unknown] [--json]
                          ["a sentence"]
+       attnscope explain [--model FILE] --method METHOD [--steps M] [--baseline zero|padding]
+                         [--mode drop|unknown] [--json|--csv] "a sentence"
+       attnscope explain [--model FILE] --faithfulness [--method METHOD] [--sentences N]
+                         [--steps M] [--baseline zero|padding] [--mode drop|unknown] [--json|--csv]
 
 Asks whether attention explains the output (Jain & Wallace 2019, Serrano & Smith 2019): for each
 input word in turn it leaves the word out (--mode drop, the default) or replaces it by <UNK>
@@ -117,6 +121,20 @@ and the output without it. Per sentence: Spearman's rank correlation between att
 fall (undefined below 3 words or when one side is all equal). Without a sentence it takes the
 first --sentences N (default 200) of the model's test split and prints the first ten and the mean
 and median correlation and how often the output changed; --json prints every figure.
+
+--method explains each output step y_t of the sentence, log P(y_t), by methods that do not all
+read attention: attention (its weights), saliency (the norm of the gradient over the word's
+embedding), inputxgrad (embedding times gradient), ig (integrated gradients from a --baseline of
+zero vectors or the <PAD> embedding in --steps M steps, 1-1024, default 64, with its completeness
+gap) and occlusion (the fall when the word is taken out as --mode says), or all. It prints a table
+of output step x source word per method and each step's log P, entropy, margin to the runner-up
+and the runner-up; --json gives the same figures, --csv one row per method, step and word.
+
+--faithfulness measures the methods (--method, default all) on the first --sentences N of the
+test split: their agreement (Spearman's rho per output step, mean), how often each one's top word
+is the word the task says the output comes from, and, per k = 10% to 50%, comprehensiveness (the
+fall in P(y_t) when the top k of the words are left out) and sufficiency (the fall when only
+they are kept), beside a random ranking (DeYoung et al. 2020); as tables, --json or --csv.
 )") + kBundledModel +
            kExitCodes;
 }

@@ -36,8 +36,11 @@ LabModule attentionModule()
          "reverse a sentence with a trained model", reverseHelp, runReverse},
         {"evaluate", "attnscope evaluate [--model FILE] [--corpus FILE] [--examples N] [--batched]",
          "score a model on its test split", evaluateHelp, runEvaluate},
-        {"explain", "attnscope explain [--model FILE] [--sentences N] [--mode drop|unknown] [--json] [\"a sentence\"]",
-         "does attention explain the output? leave each word out and compare", explainHelp, runExplain},
+        {"explain",
+         "attnscope explain [--model FILE] [--sentences N] [--mode drop|unknown] [--json] [\"a sentence\"]\n"
+         "                  [--method METHOD] [--steps M] [--baseline zero|padding] [--csv] [--faithfulness]",
+         "does attention explain the output? word removal, gradients, occlusion and erasure", explainHelp,
+         runExplain},
         {"compare",
          "attnscope compare --out DIR [--attention LIST] [--probe-max-len N] [--probe N] [--seeds N]\n"
          "                  [train options]",

@@ -1,10 +1,13 @@
 #include "app/attention/commands.h"
 
+#include "app/attention/attributionfiles.h"
+#include "app/attention/attributiontables.h"
 #include "app/attention/commandmodel.h"
 #include "app/attention/runfiles.h"
 #include "app/core/commandline.h"
 #include "engine/attention/checkpointformat.h"
 #include "engine/attention/dataset.h"
+#include "engine/attention/faithfulness.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/wordremovaleffect.h"
 #include "engine/core/tokenizer.h"
@@ -15,7 +18,8 @@
 #include <iostream>
 #include <stdexcept>
 
-// attnscope explain: does attention explain the output? (WordRemovalEffect)
+// attnscope explain: does attention explain the output? (WordRemovalEffect, and with --method or
+// --faithfulness the attribution methods and their faithfulness)
 namespace {
 
 constexpr int kDefaultExplainSentences = 200;
@@ -81,42 +85,116 @@ void printWordRemovalSummary(const std::vector<WordRemovalEffect> &effects, cons
                 100.0 * s.changedOutputs / s.words, 100.0 * s.expectedOutputs / s.words);
 }
 
+// The attribution methods --method names, or every one.
+bool parseMethods(const std::string &name, std::vector<AttributionMethod> *methods)
+{
+    if (name == "all") {
+        *methods = allAttributionMethods();
+        return true;
+    }
+    AttributionMethod method;
+    if (!parseAttributionMethod(name, &method))
+        return false;
+    *methods = {method};
+    return true;
+}
+
+// The options of --method and --faithfulness; fails `cl` where they do not fit together.
+AttributionOptions attributionOptions(CommandLine &cl, RemovalMode mode)
+{
+    AttributionOptions options;
+    options.occlusion = mode;
+    if (cl.has("method") && !parseMethods(cl.text("method"), &options.methods))
+        cl.fail("--method must be attention, saliency, inputxgrad, ig, occlusion or all, got '" + cl.text("method") +
+                "'");
+    options.integrationSteps = cl.integer("steps", kDefaultIntegrationSteps, 1, kMaxIntegrationSteps);
+    if (cl.has("baseline") && !parseIntegrationBaseline(cl.text("baseline"), &options.baseline))
+        cl.fail("--baseline must be zero or padding, got '" + cl.text("baseline") + "'");
+    const bool integrated = std::count(options.methods.begin(), options.methods.end(),
+                                       AttributionMethod::IntegratedGradients) > 0;
+    for (const char *option : {"steps", "baseline"})
+        if (cl.has(option) && !integrated)
+            cl.fail(std::string("--") + option + " sets integrated gradients: it goes with --method ig or all");
+    return options;
+}
+
 }
 
 int runExplain(const std::vector<std::string> &arguments)
 {
-    CommandLine cl(arguments, {"model", "sentences", "mode"}, {"json"});
+    CommandLine cl(arguments, {"model", "sentences", "mode", "method", "steps", "baseline"},
+                   {"json", "csv", "faithfulness"});
     const int count = cl.integer("sentences", kDefaultExplainSentences, 1, kMaxExplainSentences);
     RemovalMode mode = RemovalMode::Drop;
     if (cl.has("mode") && !parseRemovalMode(cl.text("mode"), &mode))
         cl.fail("--mode must be drop or unknown, got '" + cl.text("mode") + "'");
+    const bool faithfulness = cl.flag("faithfulness");
+    const bool attributing = faithfulness || cl.has("method");
+    const AttributionOptions options = attributionOptions(cl, mode);
+    for (const char *option : {"steps", "baseline"})
+        if (cl.has(option) && !attributing)
+            cl.fail(std::string("--") + option + " goes with --method or --faithfulness");
+    if (cl.flag("csv") && !attributing)
+        cl.fail("--csv goes with --method or --faithfulness; word removal has --json");
+    if (cl.flag("csv") && cl.flag("json"))
+        cl.fail("give --json or --csv, not both");
     if (cl.positional().size() > 1)
         cl.fail("give at most one sentence (quote it): attnscope explain [--model FILE] \"the cat sat\"");
     std::vector<std::string> sentence;
     if (cl.positional().size() == 1) {
         if (cl.has("sentences"))
             cl.fail("--sentences takes sentences from the test split; it does not go with a sentence of your own");
+        if (faithfulness)
+            cl.fail("--faithfulness measures the model's test split; it does not go with a sentence of your own");
         sentence = tokenize(cl.positional().front());
         if (sentence.size() < 2)
             cl.fail("the sentence needs at least two words: removing the only word leaves nothing to read");
+    } else if (cl.has("method") && !faithfulness) {
+        cl.fail("--method explains one sentence: give it (quoted), or add --faithfulness to measure the test split");
     }
     if (!cl.ok())
         return usageError("explain", cl.error());
     try {
         const Seq2SeqModel model = modelToUse(cl);
-        if (!model.hasAttention())
+        if (!model.hasAttention() && !attributing)
             return failure("this model has no attention (variant none): there is no attention to compare with the "
                            "effect of removing a word");
-        std::vector<WordRemovalEffect> effects;
-        if (!sentence.empty()) {
-            effects.push_back(measureWordRemoval(model, tokenize(cl.positional().front(), model.lowercase()), mode));
-        } else {
+        if (!model.hasAttention() && options.methods == std::vector<AttributionMethod>{AttributionMethod::Attention})
+            return failure("this model has no attention (variant none): choose another --method");
+        const auto words = [&] { return tokenize(cl.positional().front(), model.lowercase()); };
+        const auto testSentences = [&] {
             std::vector<SentencePair> test = Dataset::build(model.datasetConfig).test;
             if (int(test.size()) < count)
                 std::cerr << "note: the test split has " << test.size() << " sentences; all are used\n";
             test.resize(std::min(test.size(), std::size_t(count)));
-            effects = measureWordRemovalOnSentences(model, test, mode);
+            return test;
+        };
+        if (faithfulness) {
+            const FaithfulnessReport report =
+                measureFaithfulness(model, testSentences(), model.datasetConfig.task, options);
+            if (cl.flag("json"))
+                std::cout << runfiles::faithfulnessJson(report, options).toStdString();
+            else if (cl.flag("csv"))
+                std::cout << runfiles::faithfulnessCsv(report).toStdString();
+            else
+                printFaithfulness(report, options);
+            return 0;
         }
+        if (attributing) {
+            const SentenceAttribution explained = attribute(model, words(), options);
+            if (cl.flag("json"))
+                std::cout << runfiles::attributionJson(explained, options).toStdString();
+            else if (cl.flag("csv"))
+                std::cout << runfiles::attributionCsv(explained).toStdString();
+            else
+                printAttribution(explained, options);
+            return 0;
+        }
+        std::vector<WordRemovalEffect> effects;
+        if (!sentence.empty())
+            effects.push_back(measureWordRemoval(model, words(), mode));
+        else
+            effects = measureWordRemovalOnSentences(model, testSentences(), mode);
         const WordRemovalSummary summary = summarizeWordRemoval(effects);
         if (cl.flag("json"))
             std::cout << runfiles::wordRemovalJson(mode, effects, summary).toStdString();

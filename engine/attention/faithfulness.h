@@ -14,12 +14,13 @@ class Seq2SeqModel;
 // (DeYoung et al. 2020): comprehensiveness is the fall in P(y_t) when a method's top k% of the
 // source words are left out, sufficiency the fall when only they are kept (order kept). A faithful
 // method has high comprehensiveness and low sufficiency; a random ranking is the baseline.
-const std::vector<double> &erasureFractions();  // k = 0.1, 0.2, 0.3, 0.4, 0.5; at least one word
+// k = 0.1, 0.2, 0.3, 0.4, 0.5: ceil(k n) of a sentence's n words, at least one and never all of them.
+const std::vector<double> &erasureFractions();
 
 struct ErasureCurve {
     std::string name;                       // the method's name (attributionMethodName), or "random"
-    std::vector<double> comprehensiveness;  // one per fraction, mean over steps
-    std::vector<double> sufficiency;        // one per fraction, mean over steps
+    std::vector<double> comprehensiveness;  // one per fraction, mean over steps; NaN without steps
+    std::vector<double> sufficiency;        // one per fraction, mean over steps; NaN without steps
 };
 
 // The source column output step `row` must come from when the task is known: reverse reads word
@@ -43,9 +44,12 @@ struct FaithfulnessReport {
 };
 
 // Every sentence of `data` (its source) explained with `options` and measured, in one report: the
-// agreement over every output step, top-word agreement with the known answer of `task`, and the
-// erasure curves. `keepGoing` is asked between sentences; when it says no, the report covers the
-// sentences done so far.
+// agreement over every output step, top-word agreement with the known answer of `task` (steps that
+// wrote <EOS> have none), and the erasure curves, a sentence's erasures by every method scored in
+// one batch (split only where it would not fit in memory). The random ranking is drawn anew for
+// each step from a fixed seed, so a report can be made again. Sentences of fewer than two words
+// are left out (attribute() refuses them). `keepGoing` is asked before each sentence; when it says
+// no, the report covers the sentences done so far.
 FaithfulnessReport measureFaithfulness(const Seq2SeqModel &model, const std::vector<SentencePair> &data, Task task,
                                        const AttributionOptions &options = {},
                                        const std::function<bool()> &keepGoing = {});

@@ -97,6 +97,32 @@ void TestCli::badOptionsExitWithTwo_data()
     QTest::newRow("explain empty sentence") << QStringList{"explain", ""} << "at least two words";
     QTest::newRow("explain one word") << QStringList{"explain", "cat"} << "at least two words";
     QTest::newRow("explain two sentences") << QStringList{"explain", "the cat", "a dog"} << "at most one sentence";
+    QTest::newRow("explain bad method")
+        << QStringList{"explain", "--method", "lime", "the cat"}
+        << "--method must be attention, saliency, inputxgrad, ig, occlusion or all, got 'lime'";
+    QTest::newRow("explain method without sentence") << QStringList{"explain", "--method", "ig"}
+                                                     << "--method explains one sentence";
+    QTest::newRow("explain method one word") << QStringList{"explain", "--method", "all", "cat"}
+                                             << "at least two words";
+    QTest::newRow("explain zero steps") << QStringList{"explain", "--method", "ig", "--steps", "0", "the cat"}
+                                        << "--steps expects a whole number from 1 to 1024, got '0'";
+    QTest::newRow("explain absurd steps") << QStringList{"explain", "--method", "all", "--steps", "5000", "the cat"}
+                                          << "--steps expects";
+    QTest::newRow("explain steps without ig")
+        << QStringList{"explain", "--method", "saliency", "--steps", "8", "the cat"}
+        << "--steps sets integrated gradients: it goes with --method ig or all";
+    QTest::newRow("explain bad baseline") << QStringList{"explain", "--method", "ig", "--baseline", "one", "the cat"}
+                                          << "--baseline must be zero or padding, got 'one'";
+    QTest::newRow("explain baseline without method") << QStringList{"explain", "--baseline", "zero", "the cat"}
+                                                     << "--baseline goes with --method or --faithfulness";
+    QTest::newRow("explain csv without method") << QStringList{"explain", "--csv", "the cat"}
+                                                << "--csv goes with --method or --faithfulness";
+    QTest::newRow("explain json and csv") << QStringList{"explain", "--method", "all", "--json", "--csv", "the cat"}
+                                          << "give --json or --csv, not both";
+    QTest::newRow("explain faithfulness of a sentence") << QStringList{"explain", "--faithfulness", "the cat"}
+                                                        << "--faithfulness measures the model's test split";
+    QTest::newRow("explain faithfulness zero sentences") << QStringList{"explain", "--faithfulness", "--sentences", "0"}
+                                                         << "--sentences expects";
 }
 
 void TestCli::badOptionsExitWithTwo()

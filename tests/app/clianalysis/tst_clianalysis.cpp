@@ -3,7 +3,8 @@
 
 #include <QtTest>
 
-// compare and explain as a user runs them: the files and figures they write.
+// compare and explain as a user runs them: the files and figures they write, and explain's
+// attribution methods and faithfulness report.
 class TestCliAnalysis : public QObject
 {
     Q_OBJECT
@@ -13,6 +14,10 @@ private slots:
     void compareSeedsRepeatEachVariant();
     void explainGivesEveryFigureAsJson();
     void explainOneSentenceWordByWord();
+    void explainMethodsPrintATablePerMethod();
+    void explainMethodsAsJson();
+    void explainMethodAsCsv();
+    void explainFaithfulnessAsTablesJsonAndCsv();
 
 private:
     using Result = CliResult;
@@ -137,6 +142,113 @@ void TestCliAnalysis::explainOneSentenceWordByWord()
                                             QRegularExpression::MultilineOption)),
              6);
     QVERIFY(r.out.contains(QRegularExpression("Spearman rho between attention received and log P fall: [+-][01]\\.[0-9]{2}\n")));
+}
+
+void TestCliAnalysis::explainMethodsPrintATablePerMethod()
+{
+    const CliResult r = runAttnscope({"explain", "--method", "all", "the cat sat on the mat"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("Output: mat the on sat cat the"));
+    QVERIFY(r.out.contains("Step scores"));
+    for (const char *name : {"(attention)", "(saliency)", "(inputxgrad)", "(ig): 64 steps from the zero baseline",
+                             "(occlusion)"})
+        QVERIFY2(r.out.contains(name), name);
+    QVERIFY(r.out.contains("f(x)-f(x')"));
+    // A row per output step in each of the five tables, <EOS> included.
+    QCOMPARE(r.out.count(QRegularExpression("^<EOS> ", QRegularExpression::MultilineOption)), 6);
+}
+
+void TestCliAnalysis::explainMethodsAsJson()
+{
+    const CliResult r = runAttnscope(
+        {"explain", "--method", "all", "--steps", "16", "--baseline", "padding", "--json", "the cat sat on the mat"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject json = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(json["output"].toString(), QStringLiteral("mat the on sat cat the"));
+    QCOMPARE(json["words"].toArray().size(), 6);
+    QCOMPARE(json["outputs"].toArray().size(), 7);
+    QCOMPARE(json["options"].toObject()["integration_steps"].toInt(), 16);
+    QCOMPARE(json["options"].toObject()["baseline"].toString(), QStringLiteral("padding"));
+    const QJsonArray steps = json["steps"].toArray();
+    QCOMPARE(steps.size(), 7);
+    for (const QJsonValue &step : steps) {
+        for (const char *key : {"output", "log_prob", "entropy", "margin", "runner_up"})
+            QVERIFY2(step.toObject().contains(key), key);
+        QVERIFY(step.toObject()["log_prob"].toDouble() <= 0);
+    }
+    QStringList names;
+    for (const QJsonValue &value : json["methods"].toArray()) {
+        const QJsonObject method = value.toObject();
+        names << method["method"].toString();
+        const QJsonArray rows = method["scores"].toArray();
+        QCOMPARE(rows.size(), 7);
+        for (const QJsonValue &row : rows)
+            QCOMPARE(row.toArray().size(), 6);
+    }
+    QCOMPARE(names, (QStringList{"attention", "saliency", "inputxgrad", "ig", "occlusion"}));
+    QCOMPARE(json["completeness_gap"].toArray().size(), 7);
+    QCOMPARE(json["integration_delta"].toArray().size(), 7);
+
+    const CliResult saliency = runAttnscope({"explain", "--method", "saliency", "--json", "the cat sat"});
+    QVERIFY2(saliency.exitCode == 0, qPrintable(saliency.err));
+    const QJsonObject one = QJsonDocument::fromJson(saliency.out.toUtf8()).object();
+    QCOMPARE(one["methods"].toArray().size(), 1);
+    QVERIFY(!one.contains("completeness_gap"));
+}
+
+void TestCliAnalysis::explainMethodAsCsv()
+{
+    const CliResult r = runAttnscope({"explain", "--method", "occlusion", "--mode", "unknown", "--csv", "the cat sat"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.front(), QStringLiteral("method,step,output,position,word,score"));
+    QCOMPARE(lines.size(), 1 + 4 * 3);  // (3 words and <EOS>) x 3 words
+    QCOMPARE(lines[1].section(',', 0, 4), QStringLiteral("occlusion,1,sat,1,the"));
+    QCOMPARE(lines.last().section(',', 0, 4), QStringLiteral("occlusion,4,<EOS>,3,sat"));
+    for (const QString &line : lines.mid(1)) {
+        bool number = false;
+        line.section(',', 5).toDouble(&number);
+        QVERIFY2(number, qPrintable(line));
+    }
+}
+
+void TestCliAnalysis::explainFaithfulnessAsTablesJsonAndCsv()
+{
+    const CliResult json = runAttnscope({"explain", "--faithfulness", "--sentences", "3", "--steps", "16", "--json"});
+    QVERIFY2(json.exitCode == 0, qPrintable(json.err));
+    const QJsonObject report = QJsonDocument::fromJson(json.out.toUtf8()).object();
+    QCOMPARE(report["sentences"].toInt(), 3);
+    QVERIFY(report["steps"].toInt() > 3 * 3);
+    const QStringList methods{"attention", "saliency", "inputxgrad", "ig", "occlusion"};
+    QCOMPARE(report["methods"].toVariant().toStringList(), methods);
+    QCOMPARE(report["fractions"].toArray().size(), 5);
+    for (const QString &method : methods) {
+        QCOMPARE(report["agreement"].toObject()[method].toObject().size(), 5);
+        QCOMPARE(report["agreement"].toObject()[method].toObject()[method].toDouble(), 1.0);
+        QVERIFY(report["top_answer_agreement"].toObject().contains(method));
+    }
+    const QJsonArray curves = report["curves"].toArray();
+    QCOMPARE(curves.size(), 6);
+    QCOMPARE(curves.last().toObject()["name"].toString(), QStringLiteral("random"));
+    for (const QJsonValue &curve : curves) {
+        QCOMPARE(curve.toObject()["comprehensiveness"].toArray().size(), 5);
+        QCOMPARE(curve.toObject()["sufficiency"].toArray().size(), 5);
+    }
+
+    const CliResult csv =
+        runAttnscope({"explain", "--faithfulness", "--method", "occlusion", "--sentences", "2", "--csv"});
+    QVERIFY2(csv.exitCode == 0, qPrintable(csv.err));
+    const QStringList lines = csv.out.split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.front(), QStringLiteral("measure,method,against,k,value"));
+    QCOMPARE(lines.size(), 1 + 1 + 1 + 2 * 5 * 2);  // agreement, top answer, two curves x five k x two measures
+    QVERIFY(lines.contains(QStringLiteral("agreement,occlusion,occlusion,,1")));
+    QVERIFY(lines.filter(QRegularExpression("^comprehensiveness,random,,0.5,-?[0-9.e-]+$")).size() == 1);
+
+    const CliResult text = runAttnscope({"explain", "--faithfulness", "--method", "attention", "--sentences", "2"});
+    QVERIFY2(text.exitCode == 0, qPrintable(text.err));
+    for (const char *part : {"Faithfulness over 2 sentences", "Agreement between methods", "Top-word agreement",
+                             "Comprehensiveness", "Sufficiency", "random"})
+        QVERIFY2(text.out.contains(part), part);
 }
 
 ATTNSCOPE_TEST(clianalysis, TestCliAnalysis)
