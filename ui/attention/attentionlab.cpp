@@ -5,6 +5,7 @@
 #include "ui/attention/attentionexports.h"
 #include "ui/attention/attributionexports.h"
 #include "ui/attention/faithfulnesspage.h"
+#include "ui/attention/methodheatmap.h"
 #include "ui/attention/compareview.h"
 #include "ui/attention/datasetpanel.h"
 #include "ui/attention/embeddingpanel.h"
@@ -227,6 +228,8 @@ void AttentionLab::saveSettings(QSettings &settings) const
     settings.setValue(QStringLiteral("embeddingSide"), int(m_embeddings->side()));
     settings.setValue(QStringLiteral("embeddingSplitter"), m_embeddings->saveState());
     settings.setValue(QStringLiteral("sentence"), m_inference->text());
+    settings.setValue(QStringLiteral("heatmapMethod"),
+                      QString::fromUtf8(attributionMethodName(m_methodHeatmap->method())));
     settings.endGroup();
 }
 
@@ -242,6 +245,10 @@ void AttentionLab::restoreSettings(QSettings &settings)
     beam.alpha = settings.value(QStringLiteral("beamAlpha"), beam.alpha).toDouble();
     m_inference->setBeamOptions(beam);
     m_inference->setRightCellsShown(settings.value(QStringLiteral("knownAlignment"), false).toBool());
+    AttributionMethod method;
+    if (!parseAttributionMethod(settings.value(QStringLiteral("heatmapMethod")).toString().toStdString(), &method))
+        method = AttributionMethod::Attention;
+    m_methodHeatmap->setMethod(method);
     m_embeddings->setSide(EmbeddingPanel::Side(
         settings.value(QStringLiteral("embeddingSide"), int(EmbeddingPanel::Side::Encoder)).toInt()));
     m_embeddings->restoreState(settings.value(QStringLiteral("embeddingSplitter")).toByteArray());
