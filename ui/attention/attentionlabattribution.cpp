@@ -30,8 +30,8 @@ void AttentionLab::createAttributionViews()
     m_methodHeatmap = new MethodHeatmap(m_inference, m_attributionSource, this);
     auto *methodLabel = new QLabel(tr("S&how:"));
     methodLabel->setBuddy(m_methodHeatmap->selector());
-    m_inference->addHeatmapControl(m_methodHeatmap->selector());
     m_inference->addHeatmapControl(methodLabel);
+    m_inference->addHeatmapControl(m_methodHeatmap->selector());
     m_stepScores = new StepScoresTable;
     m_stepScores->setObjectName(QStringLiteral("stepScores"));
     m_inference->addUnderHeatmap(m_stepScores);

@@ -19,7 +19,7 @@ ContrastBox::ContrastBox(AttributionSource *source, QWidget *parent) : QWidget(p
     m_alternative->setObjectName(QStringLiteral("contrastAlternative"));
     m_alternative->setEditable(true);
     m_alternative->setInsertPolicy(QComboBox::NoInsert);
-    m_alternative->setMinimumContentsLength(10);
+    m_alternative->setMinimumContentsLength(6);
     m_alternative->setToolTip(tr("The word to compare with: the runner-up comes first; type or choose any word the "
                                  "model can write."));
     m_alternative->completer()->setCompletionMode(QCompleter::PopupCompletion);
@@ -32,15 +32,16 @@ ContrastBox::ContrastBox(AttributionSource *source, QWidget *parent) : QWidget(p
     m_status->setTextFormat(Qt::RichText);
     m_plot = new AttributionBarsPlot;
     m_plot->setObjectName(QStringLiteral("contrastPlot"));
-    m_plot->setMinimumHeight(180);
+    m_plot->setMinimumHeight(90);
     m_plot->showMessage(tr("Pick a word and press Compare."));
 
+    m_question->setWordWrap(true);
     auto *row = new QHBoxLayout;
-    row->addWidget(m_question);
     row->addWidget(m_alternative, 1);
     row->addWidget(m_compare);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_question);
     layout->addLayout(row);
     layout->addWidget(m_status);
     layout->addWidget(m_plot, 1);
@@ -78,7 +79,7 @@ void ContrastBox::followRow()
     }
     const SentenceAttribution &attribution = m_source->attribution();
     const QString output = QString::fromStdString(attribution.sentence.outputTokens[std::size_t(row)]);
-    m_question->setText(tr("Why <b>%1</b> and not").arg(output.toHtmlEscaped()));
+    m_question->setText(tr("Why <b>%1</b> and not:").arg(output.toHtmlEscaped()));
     const QString runnerUp = std::size_t(row) < attribution.steps.size()
                                  ? QString::fromStdString(attribution.steps[std::size_t(row)].runnerUp)
                                  : QString();

@@ -94,7 +94,7 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
 
     m_heatmap = new AttentionHeatmap;
     m_heatmap->setObjectName(QStringLiteral("attentionHeatmap"));
-    m_heatmap->setMinimumHeight(220);
+    m_heatmap->setMinimumHeight(180);
     m_explainer = new HeatmapExplainer(m_heatmap, this, [this](int row, int column) {
         const ModelSnapshot model = currentModel();
         return model && m_hasSentence ? attentionExplanationHtml(*model, m_sentence, row, column) : QString();
@@ -165,15 +165,18 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_modelInfo);
     layout->addLayout(tokens);
     layout->addWidget(m_notice);
-    m_cellRow = new QHBoxLayout;
-    m_cellRow->addWidget(m_cellInfo, 1);
-    m_cellRow->addWidget(rightCellsButton);
-    m_cellRow->addWidget(explainButton);
-    layout->addLayout(m_cellRow);
+    auto *cellRow = new QHBoxLayout;
+    cellRow->addWidget(m_cellInfo, 1);
+    cellRow->addWidget(rightCellsButton);
+    cellRow->addWidget(explainButton);
+    layout->addLayout(cellRow);
     auto *heatmapArea = new QWidget;
     m_heatmapColumn = new QVBoxLayout(heatmapArea);
     m_heatmapColumn->setContentsMargins(0, 0, 0, 0);
     m_heatmapColumn->setSpacing(2);
+    m_heatmapControls = new QHBoxLayout;
+    m_heatmapControls->addStretch(1);
+    m_heatmapColumn->addLayout(m_heatmapControls);
     m_heatmapColumn->addWidget(m_heatmap, 1);
     auto *views = new QSplitter(Qt::Vertical);
     views->addWidget(heatmapArea);
@@ -338,7 +341,7 @@ void InferencePanel::decode()
 
 void InferencePanel::addHeatmapControl(QWidget *control)
 {
-    m_cellRow->insertWidget(1, control);
+    m_heatmapControls->insertWidget(m_heatmapControls->count() - 1, control);  // before the stretch
 }
 
 void InferencePanel::addUnderHeatmap(QWidget *view)

@@ -61,7 +61,7 @@ public:
     bool rightCellsShown() const;
     void setRightCellsShown(bool shown);
 
-    // Another control in the row above the heatmap (before its buttons), and a view under it.
+    // Another control in a row just above the heatmap, and a view under it.
     void addHeatmapControl(QWidget *control);
     void addUnderHeatmap(QWidget *view);
 
@@ -86,7 +86,7 @@ private:
     QLabel *m_outputView;
     QLabel *m_cellInfo;
     QLabel *m_notice;
-    QHBoxLayout *m_cellRow;
+    QHBoxLayout *m_heatmapControls;
     QVBoxLayout *m_heatmapColumn;
     AttentionHeatmap *m_heatmap;
     HeatmapExplainer *m_explainer;

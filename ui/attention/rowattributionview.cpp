@@ -40,7 +40,7 @@ RowAttributionView::RowAttributionView(AttributionSource *source, QWidget *paren
                                "this output word; ρ beside a method's name is its agreement with attention."));
     m_plot = new AttributionBarsPlot;
     m_plot->setObjectName(QStringLiteral("smallMultiples"));
-    m_plot->setMinimumHeight(220);
+    m_plot->setMinimumHeight(110);
     m_contrast = new ContrastBox(source);
     m_contrast->setObjectName(QStringLiteral("contrastBox"));
 

@@ -28,6 +28,9 @@ StepScoresTable::StepScoresTable(QWidget *parent) : QTableWidget(parent)
     setSelectionBehavior(QAbstractItemView::SelectColumns);
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    // Compact rows: the strip shares the page's height with the heatmap.
+    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
+    horizontalHeader()->setFixedHeight(fontMetrics().height() + 6);
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     setAccessibleName(tr("Step scores"));
@@ -37,8 +40,9 @@ StepScoresTable::StepScoresTable(QWidget *parent) : QTableWidget(parent)
 
 QSize StepScoresTable::sizeHint() const
 {
-    const int height = horizontalHeader()->sizeHint().height() + RowCount * verticalHeader()->defaultSectionSize()
-                       + 2 * frameWidth() + (horizontalScrollBar()->isVisible() ? horizontalScrollBar()->height() : 0);
+    // Room for the scroll bar whether it shows or not: a long sentence's must not cover the last row.
+    const int height = horizontalHeader()->height() + RowCount * verticalHeader()->defaultSectionSize()
+                       + 2 * frameWidth() + horizontalScrollBar()->sizeHint().height();
     return QSize(QTableWidget::sizeHint().width(), height);
 }
 
