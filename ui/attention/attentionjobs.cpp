@@ -6,10 +6,13 @@
 #include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/experiment.h"
+#include "engine/attention/faithfulness.h"
 #include "engine/core/vocabulary.h"
 
 #include <QCoreApplication>
 #include <QLocale>
+
+#include <algorithm>
 
 #include <stdexcept>
 
@@ -42,6 +45,36 @@ void evaluateAndReport(JobContext &context, const Seq2SeqModel &model, const std
         report, QString::fromStdString(analysisMarkdown(analysis, report, model.history, alignment))});
 }
 
+// The first sentences of the test split explained and erased (faithfulness.h); progress is
+// reported per sentence. Stop or closing ends it early, with what was measured until then.
+void measureAndReportFaithfulness(JobContext &context, const Seq2SeqModel &model, const std::vector<SentencePair> &test,
+                                  int epoch)
+{
+    const std::vector<SentencePair> subset(test.begin(),
+                                           test.begin() + std::min<std::ptrdiff_t>(kFaithfulnessSentences,
+                                                                                   std::ptrdiff_t(test.size())));
+    if (subset.empty())
+        return;
+    AttributionOptions options;
+    options.integrationSteps = kFaithfulnessIntegrationSteps;
+    const std::atomic<bool> &stop = *context.stopFlag();
+    int done = 0;
+    const int total = int(subset.size());
+    context.report(FaithfulnessProgress{epoch, 0, total});
+    FaithfulnessMeasured measured{epoch, {}, options.integrationSteps, {}};
+    // A measurement that fails says why on the page; the training it follows goes on.
+    try {
+        measured.report = measureFaithfulness(model, subset, model.datasetConfig.task, options, [&] {
+            context.report(FaithfulnessProgress{epoch, std::min(done++, total), total});
+            return !stop && !context.cancelled();
+        });
+    } catch (const std::exception &error) {
+        measured.problem = tr("Cannot measure faithfulness: %1").arg(QString::fromStdString(error.what()));
+    }
+    if (!context.cancelled())
+        context.report(measured);
+}
+
 void train(JobContext &context, const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
            const TrainingConfig &trainingConfig)
 {
@@ -67,6 +100,7 @@ void train(JobContext &context, const DatasetConfig &datasetConfig, const ModelC
             alignment.push_back({stats.epoch, *epoch.alignment});
         }
         context.report(epoch);
+        measureAndReportFaithfulness(context, model, data.test, stats.epoch);
     };
     Trainer trainer(model, data, trainingConfig);
     const TrainingOutcome outcome = trainer.run(callbacks, context.stopFlag());
@@ -103,6 +137,16 @@ LabJob attentionEvaluationJob(const ModelSnapshot &model)
             return;
         const Dataset data = Dataset::build(model->datasetConfig);
         evaluateAndReport(context, *model, data.test, model->datasetConfig.task);
+    };
+}
+
+LabJob attentionFaithfulnessJob(const ModelSnapshot &model)
+{
+    return [model](JobContext &context) {
+        if (!model)
+            return;
+        const Dataset data = Dataset::build(model->datasetConfig);
+        measureAndReportFaithfulness(context, *model, data.test, 0);
     };
 }
 

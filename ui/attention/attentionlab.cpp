@@ -3,6 +3,9 @@
 #include "ui/attention/alignmentplot.h"
 #include "ui/attention/attentionjobs.h"
 #include "ui/attention/attentionexports.h"
+#include "ui/attention/attributionexports.h"
+#include "ui/attention/faithfulnesspage.h"
+#include "ui/attention/methodheatmap.h"
 #include "ui/attention/compareview.h"
 #include "ui/attention/datasetpanel.h"
 #include "ui/attention/embeddingpanel.h"
@@ -100,6 +103,7 @@ AttentionLab::AttentionLab(Workbench *workbench)
     // Here, not in the initialiser list: it reads the history, the last member to be built.
     m_compare = new CompareView(m_weightHistory, workbench->dialogParent());
     m_compare->setObjectName(QStringLiteral("compareView"));
+    createAttributionViews();
 
     connect(m_datasetPanel, &DatasetPanel::configChanged, this, &AttentionLab::actionsChanged);
     connect(m_trainingPanel, &TrainingPanel::configChanged, this, &AttentionLab::actionsChanged);
@@ -187,7 +191,7 @@ QDockWidget *AttentionLab::createSetupDock()
 QList<LabPage> AttentionLab::pages() const
 {
     return {{tr("&Reverse Sentences"), m_reversePage}, {tr("E&xperiments"), m_experiments},
-            {tr("C&ompare Models"), m_compare}};
+            {tr("C&ompare Models"), m_compare}, {tr("Fai&thfulness"), m_faithfulness}};
 }
 
 QList<LabDock> AttentionLab::docks() const
@@ -198,7 +202,8 @@ QList<LabDock> AttentionLab::docks() const
             {m_embeddingDock, Qt::RightDockWidgetArea, nullptr, true},
             {m_examplesDock, Qt::RightDockWidgetArea, m_embeddingDock},
             {m_analysisDock, Qt::RightDockWidgetArea, m_examplesDock},
-            {m_wordRemovalDock, Qt::RightDockWidgetArea, m_analysisDock}};
+            {m_wordRemovalDock, Qt::RightDockWidgetArea, m_analysisDock},
+            {m_attributionDock, Qt::RightDockWidgetArea, m_wordRemovalDock}};
 }
 
 QList<QAction *> AttentionLab::fileActions() const
@@ -208,7 +213,7 @@ QList<QAction *> AttentionLab::fileActions() const
 
 QList<QAction *> AttentionLab::exportActions() const
 {
-    return m_exports->actions();
+    return m_exports->actions() + m_attributionExports->actions();
 }
 
 void AttentionLab::saveSettings(QSettings &settings) const
@@ -223,6 +228,8 @@ void AttentionLab::saveSettings(QSettings &settings) const
     settings.setValue(QStringLiteral("embeddingSide"), int(m_embeddings->side()));
     settings.setValue(QStringLiteral("embeddingSplitter"), m_embeddings->saveState());
     settings.setValue(QStringLiteral("sentence"), m_inference->text());
+    settings.setValue(QStringLiteral("heatmapMethod"),
+                      QString::fromUtf8(attributionMethodName(m_methodHeatmap->method())));
     settings.endGroup();
 }
 
@@ -238,6 +245,10 @@ void AttentionLab::restoreSettings(QSettings &settings)
     beam.alpha = settings.value(QStringLiteral("beamAlpha"), beam.alpha).toDouble();
     m_inference->setBeamOptions(beam);
     m_inference->setRightCellsShown(settings.value(QStringLiteral("knownAlignment"), false).toBool());
+    AttributionMethod method;
+    if (!parseAttributionMethod(settings.value(QStringLiteral("heatmapMethod")).toString().toStdString(), &method))
+        method = AttributionMethod::Attention;
+    m_methodHeatmap->setMethod(method);
     m_embeddings->setSide(EmbeddingPanel::Side(
         settings.value(QStringLiteral("embeddingSide"), int(EmbeddingPanel::Side::Encoder)).toInt()));
     m_embeddings->restoreState(settings.value(QStringLiteral("embeddingSplitter")).toByteArray());
@@ -274,6 +285,7 @@ void AttentionLab::updateActions()
                             m_latest != nullptr, m_wordRemoval->hasEffect(),
                             m_scrubber->replay() != nullptr && !runInProgress());
     m_saveProjectAction->setEnabled(m_best && m_trainingUsed && !runInProgress());
+    updateAttributionActions();
     emit actionsChanged();
 }
 
@@ -312,6 +324,8 @@ void AttentionLab::trainWith(const DatasetConfig &datasetConfig, const ModelConf
     m_examples->showMessage(tr("Training… the test set is scored when training ends."));
     m_embeddingDock->raise();  // it follows every epoch; the examples wait for the end
     m_analysis->clear();
+    m_faithfulness->clearHistory();
+    m_faithfulness->showMessage(tr("Training… the methods are measured as each epoch ends."));
     emit statusMessage(tr("Preparing the data…"));
     submit(attentionTrainingJob(datasetConfig, modelConfig, trainingConfig), RunState::Phase::Training);
 }

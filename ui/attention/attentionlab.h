@@ -12,6 +12,12 @@
 
 class AlignmentPlot;
 class AttentionExports;
+class AttributionExports;
+class AttributionSource;
+class FaithfulnessPage;
+class MethodHeatmap;
+class RowAttributionView;
+class StepScoresTable;
 class CompareView;
 class DatasetPanel;
 class EmbeddingPanel;
@@ -82,6 +88,12 @@ public:
     WordRemovalView *wordRemovalView() const { return m_wordRemoval; }
     QDockWidget *wordRemovalDock() const { return m_wordRemovalDock; }
     AttentionExports *exports() const { return m_exports; }
+    AttributionSource *attributionSource() const { return m_attributionSource; }
+    MethodHeatmap *methodHeatmap() const { return m_methodHeatmap; }
+    StepScoresTable *stepScores() const { return m_stepScores; }
+    RowAttributionView *rowAttributionView() const { return m_rowAttribution; }
+    QDockWidget *attributionDock() const { return m_attributionDock; }
+    FaithfulnessPage *faithfulnessPage() const { return m_faithfulness; }
     const WeightHistory &weightHistory() const { return m_weightHistory; }
     // Replaces the run's history (e.g. from a project file); its epochs must fit the model shown.
     void setWeightHistory(WeightHistory history);
@@ -101,6 +113,14 @@ private:
     void addExperimentModel(const ExperimentFinished &finished);
     void useLoadedModel(const ModelSnapshot &model, const QString &origin, const QString &corpusProblem = {});
     void requestEvaluation(const ModelSnapshot &model);
+    // The attribution views (attentionlabattribution.cpp): the method switch and step scores on the
+    // Reverse page, the clicked row's methods in a dock, the Faithfulness page.
+    void createAttributionViews();
+    void requestFaithfulness(const ModelSnapshot &model);
+    void showFaithfulnessProblem(const QString &message);
+    void showFaithfulnessProgress(const FaithfulnessProgress &progress);
+    void showFaithfulness(const FaithfulnessMeasured &measured);
+    void updateAttributionActions();
     void shareModel(const ModelSnapshot &model, const QString &description);  // with the other labs
     AttentionProject project() const;
     void showProject(const AttentionProject &project, const QString &origin);
@@ -129,6 +149,13 @@ private:
     QTextBrowser *m_analysis;
     WordRemovalView *m_wordRemoval;
     AttentionExports *m_exports;
+    AttributionSource *m_attributionSource = nullptr;
+    MethodHeatmap *m_methodHeatmap = nullptr;
+    StepScoresTable *m_stepScores = nullptr;
+    RowAttributionView *m_rowAttribution = nullptr;
+    FaithfulnessPage *m_faithfulness = nullptr;
+    AttributionExports *m_attributionExports = nullptr;
+    QDockWidget *m_attributionDock = nullptr;
     QDockWidget *m_setupDock;
     QDockWidget *m_lossDock;
     QDockWidget *m_alignmentDock;

@@ -112,10 +112,13 @@ void AttentionLab::useLoadedModel(const ModelSnapshot &model, const QString &ori
                                  : noAttentionToAlign());
     m_analysis->clear();
     // The test set comes from the corpus file: one that is not as the model saw it has another.
-    if (corpusProblem.isEmpty())
+    if (corpusProblem.isEmpty()) {
         requestEvaluation(model);
-    else
+        requestFaithfulness(model);
+    } else {
         m_examples->showMessage(tr("The test set is not scored: %1.").arg(corpusProblem));
+        showFaithfulnessProblem(tr("Faithfulness is not measured: %1.").arg(corpusProblem));
+    }
     updateActions();
 }
 

@@ -94,7 +94,7 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
 
     m_heatmap = new AttentionHeatmap;
     m_heatmap->setObjectName(QStringLiteral("attentionHeatmap"));
-    m_heatmap->setMinimumHeight(220);
+    m_heatmap->setMinimumHeight(180);
     m_explainer = new HeatmapExplainer(m_heatmap, this, [this](int row, int column) {
         const ModelSnapshot model = currentModel();
         return model && m_hasSentence ? attentionExplanationHtml(*model, m_sentence, row, column) : QString();
@@ -170,8 +170,16 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
     cellRow->addWidget(rightCellsButton);
     cellRow->addWidget(explainButton);
     layout->addLayout(cellRow);
+    auto *heatmapArea = new QWidget;
+    m_heatmapColumn = new QVBoxLayout(heatmapArea);
+    m_heatmapColumn->setContentsMargins(0, 0, 0, 0);
+    m_heatmapColumn->setSpacing(2);
+    m_heatmapControls = new QHBoxLayout;
+    m_heatmapControls->addStretch(1);
+    m_heatmapColumn->addLayout(m_heatmapControls);
+    m_heatmapColumn->addWidget(m_heatmap, 1);
     auto *views = new QSplitter(Qt::Vertical);
-    views->addWidget(m_heatmap);
+    views->addWidget(heatmapArea);
     views->addWidget(m_beamView);
     views->setStretchFactor(0, 3);
     views->setStretchFactor(1, 1);
@@ -329,6 +337,16 @@ void InferencePanel::decode()
     }
     renderTokens();
     emit sentenceDecoded();
+}
+
+void InferencePanel::addHeatmapControl(QWidget *control)
+{
+    m_heatmapControls->insertWidget(m_heatmapControls->count() - 1, control);  // before the stretch
+}
+
+void InferencePanel::addUnderHeatmap(QWidget *view)
+{
+    m_heatmapColumn->addWidget(view);
 }
 
 bool InferencePanel::rightCellsShown() const

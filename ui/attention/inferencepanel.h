@@ -14,7 +14,9 @@ class QSpinBox;
 class QComboBox;
 class QLabel;
 class QAction;
+class QHBoxLayout;
 class QLineEdit;
+class QVBoxLayout;
 class QTimer;
 
 // Type a sentence, see the model's output as you type and where it looked: the input and output
@@ -59,6 +61,10 @@ public:
     bool rightCellsShown() const;
     void setRightCellsShown(bool shown);
 
+    // Another control in a row just above the heatmap, and a view under it.
+    void addHeatmapControl(QWidget *control);
+    void addUnderHeatmap(QWidget *view);
+
     // Width 1 decodes greedily; wider shows the n-best list and the beam's steps.
     BeamOptions beamOptions() const;
     void setBeamOptions(const BeamOptions &options);
@@ -80,6 +86,8 @@ private:
     QLabel *m_outputView;
     QLabel *m_cellInfo;
     QLabel *m_notice;
+    QHBoxLayout *m_heatmapControls;
+    QVBoxLayout *m_heatmapColumn;
     AttentionHeatmap *m_heatmap;
     HeatmapExplainer *m_explainer;
     QAction *m_rightCellsAction;

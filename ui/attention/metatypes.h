@@ -4,6 +4,7 @@
 #include "engine/attention/datasetconfig.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/experiment.h"
+#include "engine/attention/faithfulness.h"
 #include "engine/attention/modelconfig.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/trainer.h"
@@ -56,6 +57,18 @@ struct ExperimentFinished {
 struct ExperimentsFinished {
     QString message;
 };
+// Measuring how faithful the methods are to a model (attentionFaithfulnessJob, and after each epoch).
+struct FaithfulnessProgress {
+    int epoch = 0;  // 0: a model that was opened
+    int done = 0;   // sentences
+    int total = 0;
+};
+struct FaithfulnessMeasured {
+    int epoch = 0;
+    FaithfulnessReport report;
+    int integrationSteps = 0;  // m of integrated gradients in this measurement
+    QString problem;           // why nothing was measured; empty with a report
+};
 
 Q_DECLARE_METATYPE(DatasetConfig)
 Q_DECLARE_METATYPE(ModelConfig)
@@ -72,6 +85,8 @@ Q_DECLARE_METATYPE(ExperimentStarted)
 Q_DECLARE_METATYPE(ExperimentEpoch)
 Q_DECLARE_METATYPE(ExperimentFinished)
 Q_DECLARE_METATYPE(ExperimentsFinished)
+Q_DECLARE_METATYPE(FaithfulnessProgress)
+Q_DECLARE_METATYPE(FaithfulnessMeasured)
 
 // The engine's plain values travel between the worker thread and the GUI in queued signals.
 inline void registerMetaTypes()

@@ -1,0 +1,119 @@
+#include "ui/attention/attributionsource.h"
+
+#include "engine/core/tokenizer.h"
+#include "engine/core/vocabulary.h"
+#include "ui/attention/attributionrunner.h"
+
+#include <set>
+
+AttributionSource::AttributionSource(QObject *parent) : QObject(parent), m_runner(new AttributionRunner(this))
+{
+    connect(m_runner, &AttributionRunner::attributed, this, &AttributionSource::setAttribution);
+    connect(m_runner, &AttributionRunner::contrasted, this, [this](const ContrastiveAttribution &contrast) {
+        m_contrast = contrast;
+        m_hasContrast = true;
+        emit contrasted();
+    });
+    connect(m_runner, &AttributionRunner::failed, this, [this](const QString &message) {
+        if (m_contrastAsked) {
+            emit contrastFailed(message);
+            return;
+        }
+        m_computing = false;
+        showMessage(tr("Cannot explain this sentence: %1").arg(message));
+    });
+    m_message = tr("Type a sentence in the Reverse page.");
+}
+
+void AttributionSource::setSentence(const ModelSnapshot &model, const QString &text)
+{
+    if (model == m_model && text == m_text)
+        return;
+    if (text != m_text)
+        m_row = -1;  // the row clicked in another sentence means nothing here
+    m_model = model;
+    m_text = text;
+    m_hasContrast = false;
+    m_contrastAsked = false;
+    if (!model) {
+        m_computing = false;
+        showMessage(tr("No model yet."));
+        return;
+    }
+    const std::vector<std::string> words = tokenize(text.toStdString(), model->lowercase());
+    if (words.size() < 2) {
+        m_computing = false;
+        showMessage(words.empty() ? tr("Type a sentence above.")
+                                  : tr("Type at least two words: removing the only word leaves nothing to compare."));
+        return;
+    }
+    m_computing = true;
+    m_runner->attribute(model, words, kDefaultIntegrationSteps);
+    emit attributionChanged();  // the views say they are computing
+}
+
+void AttributionSource::setAttribution(const SentenceAttribution &attribution)
+{
+    m_attribution = attribution;
+    m_has = true;
+    m_computing = false;
+    m_message.clear();
+    m_hasContrast = false;
+    if (m_row >= m_attribution.sentence.rows())
+        m_row = -1;
+    emit attributionChanged();
+    emit rowSelected(m_row);
+}
+
+void AttributionSource::showMessage(const QString &message)
+{
+    m_has = false;
+    m_attribution = SentenceAttribution{};
+    m_message = message;
+    m_row = -1;
+    emit attributionChanged();
+    emit rowSelected(m_row);
+}
+
+bool AttributionSource::explains(const DecodedSentence &sentence) const
+{
+    return m_has && m_attribution.sentence.sourceTokens == sentence.sourceTokens
+           && m_attribution.sentence.outputTokens == sentence.outputTokens;
+}
+
+void AttributionSource::selectRow(int row)
+{
+    const int rows = m_has ? m_attribution.sentence.rows() : 0;
+    const int selected = row >= 0 && row < rows ? row : -1;
+    if (selected == m_row)
+        return;
+    m_row = selected;
+    m_hasContrast = false;
+    emit rowSelected(m_row);
+}
+
+void AttributionSource::contrast(const std::string &alternative)
+{
+    if (!m_has || m_row < 0 || !m_model)
+        return;
+    m_contrastAsked = true;
+    m_hasContrast = false;
+    m_runner->contrast(m_model, m_attribution, m_row, alternative, kDefaultIntegrationSteps);
+}
+
+QStringList AttributionSource::writableWords() const
+{
+    if (!m_model)
+        return {};
+    std::set<std::string> words;
+    for (const std::string &word : m_model->vocabulary().words())
+        words.insert(word);
+    for (const int marker : {Vocabulary::kPad, Vocabulary::kSos, Vocabulary::kUnk})
+        words.erase(m_model->vocabulary().word(marker));
+    if (m_model->config().usesPointer() && m_has)
+        words.insert(m_attribution.words.begin(), m_attribution.words.end());
+    QStringList list;
+    for (const std::string &word : words)
+        list << QString::fromStdString(word);
+    return list;
+}

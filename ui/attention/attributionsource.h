@@ -1,0 +1,68 @@
+#pragma once
+
+#include "engine/attention/attribution.h"
+#include "ui/attention/metatypes.h"
+
+#include <QObject>
+#include <QString>
+
+class AttributionRunner;
+
+// The typed sentence explained by every attribution method, for the views that show it: the
+// heatmap's method switch, the step scores, the small multiples of the clicked row and the
+// contrastive box. Follows the sentence and the model of the Reverse page; the computation runs off
+// the GUI thread (AttributionRunner) and arrives as attributionChanged(). The clicked output row is
+// kept here too, so every view shows the same step.
+class AttributionSource : public QObject
+{
+    Q_OBJECT
+public:
+    explicit AttributionSource(QObject *parent = nullptr);
+
+    // Explains `text` with `model`, unless it is what is shown or asked already.
+    void setSentence(const ModelSnapshot &model, const QString &text);
+    // A result computed elsewhere (and the one the runner delivers).
+    void setAttribution(const SentenceAttribution &attribution);
+
+    bool hasAttribution() const { return m_has; }
+    const SentenceAttribution &attribution() const { return m_attribution; }
+    bool computing() const { return m_computing; }
+    QString message() const { return m_message; }  // why there is no attribution; empty with one
+    ModelSnapshot model() const { return m_model; }
+    // Whether the attribution explains `sentence` (the same input and output tokens).
+    bool explains(const DecodedSentence &sentence) const;
+
+    int selectedRow() const { return m_row; }  // -1: none
+    void selectRow(int row);                   // out of range clears
+
+    // Why this word and not `alternative`, at the selected row; arrives as contrasted().
+    void contrast(const std::string &alternative);
+    bool hasContrast() const { return m_hasContrast; }
+    const ContrastiveAttribution &contrastResult() const { return m_contrast; }
+    // Words the model can write at a step, for the contrastive box: its vocabulary without the
+    // markers (<PAD>, <SOS>, <UNK>), and with the pointer the source words it can copy.
+    QStringList writableWords() const;
+
+    AttributionRunner *runner() const { return m_runner; }
+
+signals:
+    void attributionChanged();
+    void rowSelected(int row);
+    void contrasted();
+    void contrastFailed(const QString &message);
+
+private:
+    void showMessage(const QString &message);
+
+    AttributionRunner *m_runner;
+    ModelSnapshot m_model;
+    QString m_text;
+    bool m_has = false;
+    bool m_computing = false;
+    QString m_message;
+    SentenceAttribution m_attribution;
+    int m_row = -1;
+    bool m_hasContrast = false;
+    bool m_contrastAsked = false;
+    ContrastiveAttribution m_contrast;
+};

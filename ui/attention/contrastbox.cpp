@@ -1,0 +1,144 @@
+#include "ui/attention/contrastbox.h"
+
+#include "ui/attention/attributionbarsplot.h"
+#include "ui/attention/attributionsource.h"
+
+#include <QComboBox>
+#include <QCompleter>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+ContrastBox::ContrastBox(AttributionSource *source, QWidget *parent) : QWidget(parent), m_source(source)
+{
+    m_question = new QLabel;
+    m_question->setTextFormat(Qt::RichText);
+    m_alternative = new QComboBox;
+    m_alternative->setObjectName(QStringLiteral("contrastAlternative"));
+    m_alternative->setEditable(true);
+    m_alternative->setInsertPolicy(QComboBox::NoInsert);
+    m_alternative->setMinimumContentsLength(6);
+    m_alternative->setToolTip(tr("The word to compare with: the runner-up comes first; type or choose any word the "
+                                 "model can write."));
+    m_alternative->completer()->setCompletionMode(QCompleter::PopupCompletion);
+    m_alternative->completer()->setFilterMode(Qt::MatchStartsWith);
+    m_compare = new QPushButton(tr("Com&pare"));
+    m_compare->setObjectName(QStringLiteral("contrastCompare"));
+    m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("contrastStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::RichText);
+    m_plot = new AttributionBarsPlot;
+    m_plot->setObjectName(QStringLiteral("contrastPlot"));
+    m_plot->setMinimumHeight(90);
+    m_plot->showMessage(tr("Pick a word and press Compare."));
+
+    m_question->setWordWrap(true);
+    auto *row = new QHBoxLayout;
+    row->addWidget(m_alternative, 1);
+    row->addWidget(m_compare);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_question);
+    layout->addLayout(row);
+    layout->addWidget(m_status);
+    layout->addWidget(m_plot, 1);
+
+    connect(m_compare, &QPushButton::clicked, this, &ContrastBox::compare);
+    connect(m_alternative->lineEdit(), &QLineEdit::returnPressed, this, &ContrastBox::compare);
+    connect(m_source, &AttributionSource::rowSelected, this, &ContrastBox::followRow);
+    connect(m_source, &AttributionSource::attributionChanged, this, &ContrastBox::followRow);
+    connect(m_source, &AttributionSource::contrasted, this, &ContrastBox::showContrast);
+    connect(m_source, &AttributionSource::contrastFailed, this, [this](const QString &message) {
+        m_status->setText(tr("Cannot compare: %1").arg(message.toHtmlEscaped()));
+        m_plot->showMessage(tr("Pick another word."));
+        m_compare->setEnabled(true);
+    });
+    followRow();
+}
+
+QString ContrastBox::status() const
+{
+    return m_status->text();
+}
+
+void ContrastBox::followRow()
+{
+    const int row = m_source->selectedRow();
+    const bool ready = m_source->hasAttribution() && row >= 0;
+    m_alternative->setEnabled(ready);
+    m_compare->setEnabled(ready);
+    if (!ready) {
+        m_question->setText(tr("Why this word and not:"));
+        m_alternative->clear();
+        m_status->setText(tr("<small>Click an output word of the heatmap.</small>"));
+        m_plot->showMessage(tr("Click an output word, pick another word, press Compare."));
+        return;
+    }
+    const SentenceAttribution &attribution = m_source->attribution();
+    const QString output = QString::fromStdString(attribution.sentence.outputTokens[std::size_t(row)]);
+    m_question->setText(tr("Why <b>%1</b> and not:").arg(output.toHtmlEscaped()));
+    const QString runnerUp = std::size_t(row) < attribution.steps.size()
+                                 ? QString::fromStdString(attribution.steps[std::size_t(row)].runnerUp)
+                                 : QString();
+    QStringList words = m_source->writableWords();
+    words.removeAll(output);
+    words.removeAll(runnerUp);
+    if (!runnerUp.isEmpty())
+        words.prepend(runnerUp);
+    // A new model explains the same step again: the word the user typed or chose stays.
+    const QString kept = m_shownOutput == output && m_shownRow == row ? m_alternative->currentText() : QString();
+    m_shownOutput = output;
+    m_shownRow = row;
+    m_alternative->clear();
+    m_alternative->addItems(words);
+    m_alternative->setCurrentIndex(words.isEmpty() ? -1 : 0);
+    if (!kept.isEmpty())
+        m_alternative->setEditText(kept);
+    m_status->setText(tr("<small>The runner-up comes first; type or choose any word the model can write.</small>"));
+    m_plot->showMessage(tr("Press Compare to see which words favour <%1> over the other.").arg(output));
+}
+
+void ContrastBox::compare()
+{
+    const QString word = m_alternative->currentText().trimmed();
+    if (!m_source->hasAttribution() || m_source->selectedRow() < 0)
+        return;
+    if (m_source->computing()) {
+        m_status->setText(tr("The sentence is being explained; compare when it is done."));
+        return;
+    }
+    if (word.isEmpty()) {
+        m_status->setText(tr("Type or choose a word to compare with."));
+        return;
+    }
+    m_compare->setEnabled(false);
+    m_status->setText(tr("Computing log P(output) − log P(%1)…").arg(word.toHtmlEscaped()));
+    m_source->contrast(word.toStdString());
+}
+
+void ContrastBox::showContrast()
+{
+    m_compare->setEnabled(true);
+    const ContrastiveAttribution &contrast = m_source->contrastResult();
+    const SentenceAttribution &attribution = m_source->attribution();
+    const QString output = QString::fromStdString(attribution.sentence.outputTokens[std::size_t(contrast.row)]);
+    const QString other = QString::fromStdString(contrast.alternative);
+    const QLocale locale;
+    m_status->setText(tr("log P(<b>%1</b>) − log P(<b>%2</b>) = <b>%3</b> nats. Bars above zero: words that favour "
+                         "%1; below: words that favour %2.")
+                          .arg(output.toHtmlEscaped(), other.toHtmlEscaped(),
+                               locale.toString(contrast.logProbDifference, 'f', 2)));
+    std::vector<MethodScores> methods;
+    for (const AttributionMap &map : contrast.maps)
+        methods.push_back({map.method, map.row(0), map.method == AttributionMethod::Attention
+                                                        ? tr("(no contrastive form: the row as it is)")
+                                                        : QString()});
+    QStringList words;
+    for (const std::string &word : attribution.words)
+        words << QString::fromStdString(word);
+    m_plot->setScores(tr("%1 rather than %2").arg(output, other), words, methods);
+    emit contrastShown();
+}

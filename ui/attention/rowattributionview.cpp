@@ -1,0 +1,137 @@
+#include "ui/attention/rowattributionview.h"
+
+#include "engine/attention/faithfulness.h"
+#include "ui/attention/attributionbarsplot.h"
+#include "ui/attention/attributionsource.h"
+#include "ui/attention/contrastbox.h"
+
+#include <QGroupBox>
+#include <QLabel>
+#include <QLocale>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace {
+
+// Rank correlations of about 0.3 and 0.5 are conventionally called moderate and strong.
+QString agreementInWords(double rho)
+{
+    if (rho >= 0.5)
+        return RowAttributionView::tr("they mostly agree on which words matter");
+    if (rho >= 0.3)
+        return RowAttributionView::tr("they partly agree");
+    if (rho > -0.3)
+        return RowAttributionView::tr("they hardly agree: each tells a different story");
+    return RowAttributionView::tr("they disagree: what one ranks high another ranks low");
+}
+
+}
+
+RowAttributionView::RowAttributionView(AttributionSource *source, QWidget *parent)
+    : QWidget(parent), m_source(source)
+{
+    m_agreement = new QLabel;
+    m_agreement->setObjectName(QStringLiteral("rowAgreement"));
+    m_agreement->setWordWrap(true);
+    m_agreement->setTextFormat(Qt::RichText);
+    m_agreement->setToolTip(tr("Spearman's rank correlation of each pair of methods over the source words, for "
+                               "this output word; ρ beside a method's name is its agreement with attention."));
+    m_plot = new AttributionBarsPlot;
+    m_plot->setObjectName(QStringLiteral("smallMultiples"));
+    m_plot->setMinimumHeight(110);
+    m_contrast = new ContrastBox(source);
+    m_contrast->setObjectName(QStringLiteral("contrastBox"));
+
+    auto *top = new QWidget;
+    auto *topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(m_agreement);
+    topLayout->addWidget(m_plot, 1);
+    auto *contrastGroup = new QGroupBox(tr("Contrast"));
+    auto *contrastLayout = new QVBoxLayout(contrastGroup);
+    contrastLayout->setContentsMargins(4, 4, 4, 4);
+    contrastLayout->addWidget(m_contrast);
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(top);
+    split->addWidget(contrastGroup);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(split);
+
+    connect(m_source, &AttributionSource::rowSelected, this, &RowAttributionView::showRow);
+    connect(m_source, &AttributionSource::attributionChanged, this, &RowAttributionView::showRow);
+    showRow();
+}
+
+QString RowAttributionView::agreementText() const
+{
+    return m_agreement->text();
+}
+
+bool RowAttributionView::hasRow() const
+{
+    return m_plot->methodCount() > 0;
+}
+
+void RowAttributionView::showRow()
+{
+    const int row = m_source->selectedRow();
+    if (!m_source->hasAttribution()) {
+        m_agreement->clear();
+        m_plot->showMessage(m_source->computing() ? tr("Explaining the sentence…") : m_source->message());
+        emit rowShown();
+        return;
+    }
+    if (row < 0) {
+        m_agreement->setText(tr("<small>Click an output word (a row) of the heatmap.</small>"));
+        m_plot->showMessage(tr("Click an output word of the heatmap to compare the methods on it."));
+        emit rowShown();
+        return;
+    }
+    const SentenceAttribution &attribution = m_source->attribution();
+    const std::vector<double> agreement = rowAgreement(attribution, row);
+    const std::size_t n = attribution.maps.size();
+    const bool agreementFits = agreement.size() == n * n;
+    // The reference is attention when it was computed, otherwise the first method.
+    std::size_t reference = 0;
+    for (std::size_t m = 0; m < n; ++m)
+        if (attribution.maps[m].method == AttributionMethod::Attention)
+            reference = m;
+    const QLocale locale;
+    std::vector<MethodScores> methods;
+    double sum = 0;
+    int pairs = 0;
+    for (std::size_t m = 0; m < n; ++m) {
+        QString note;
+        if (agreementFits && m != reference) {
+            const double rho = agreement[m * n + reference];
+            note = std::isnan(rho) ? tr("(ρ undefined)")
+                                   : tr("(ρ with %1: %2)")
+                                         .arg(QString::fromUtf8(attributionMethodName(attribution.maps[reference].method)),
+                                              locale.toString(rho, 'f', 2));
+        }
+        methods.push_back({attribution.maps[m].method, attribution.maps[m].row(row), note});
+        for (std::size_t other = m + 1; other < n && agreementFits; ++other)
+            if (!std::isnan(agreement[m * n + other])) {
+                sum += agreement[m * n + other];
+                ++pairs;
+            }
+    }
+    const QString output = QString::fromStdString(attribution.sentence.outputTokens[std::size_t(row)]);
+    if (pairs == 0)
+        m_agreement->setText(tr("Agreement undefined for <b>%1</b>: a rank correlation needs three words, and "
+                                "scores that are not all equal.").arg(output.toHtmlEscaped()));
+    else
+        m_agreement->setText(tr("For <b>%1</b>, mean ρ over the %n pair(s) of methods: <b>%2</b>: %3.", nullptr, pairs)
+                                 .arg(output.toHtmlEscaped(), locale.toString(sum / pairs, 'f', 2),
+                                      agreementInWords(sum / pairs)));
+    QStringList words;
+    for (const std::string &word : attribution.words)
+        words << QString::fromStdString(word);
+    m_plot->setScores(tr("Output word %1: %2").arg(row + 1).arg(output), words, methods);
+    emit rowShown();
+}

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QWidget>
+
+class AttributionBarsPlot;
+class AttributionSource;
+class ContrastBox;
+class QLabel;
+
+// Every method side by side for the output word the user clicked: small multiples of their scores
+// over the source words, how far they agree (Spearman's ρ between each pair, rowAgreement), and
+// the contrastive box below.
+class RowAttributionView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit RowAttributionView(AttributionSource *source, QWidget *parent = nullptr);
+
+    AttributionBarsPlot *plot() const { return m_plot; }
+    ContrastBox *contrastBox() const { return m_contrast; }
+    QString agreementText() const;
+    bool hasRow() const;
+
+signals:
+    void rowShown();
+
+private:
+    void showRow();
+
+    AttributionSource *m_source;
+    QLabel *m_agreement;
+    AttributionBarsPlot *m_plot;
+    ContrastBox *m_contrast;
+};
