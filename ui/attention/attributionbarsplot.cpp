@@ -9,6 +9,8 @@
 
 namespace {
 
+constexpr int kMinimumWidth = 200;
+
 QCPBars *makeBars(QCPAxisRect *rect, const QColor &color)
 {
     auto *bars = new QCPBars(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
@@ -23,6 +25,8 @@ QCPBars *makeBars(QCPAxisRect *rect, const QColor &color)
 AttributionBarsPlot::AttributionBarsPlot(QWidget *parent) : QCustomPlot(parent)
 {
     setAccessibleName(tr("Attribution small multiples"));
+    // A message's unwrapped width would otherwise be the plot's minimum, and widen the dock and window.
+    setMinimumWidth(kMinimumWidth);
     showMessage(tr("Click an output word of the heatmap to compare the methods on it."));
 }
 
