@@ -190,7 +190,7 @@ QDockWidget *AttentionLab::createSetupDock()
 
 QList<LabPage> AttentionLab::pages() const
 {
-    return {{tr("&Reverse Sentences"), m_reversePage}, {tr("E&xperiments"), m_experiments},
+    return {{tr("&Reverse"), m_reversePage}, {tr("E&xperiments"), m_experiments},
             {tr("C&ompare Models"), m_compare}, {tr("Fai&thfulness"), m_faithfulness}};
 }
 

@@ -30,7 +30,7 @@
 
 namespace {
 
-// As the Reverse Sentences page: skips decoding on every keystroke, still feels live.
+// As the Reverse page: skips decoding on every keystroke, still feels live.
 constexpr int kDebounceMs = 50;
 // The difference's colour range never shrinks below this, so identical models show plain white
 // rather than a scale stretched over rounding.
@@ -65,7 +65,7 @@ CompareView::CompareView(const WeightHistory &history, QWidget *parent)
       m_export(new QToolButton)
 {
     m_sentence->setObjectName(QStringLiteral("compareSentence"));
-    m_sentence->setPlaceholderText(tr("Type a sentence; the Reverse Sentences page shares it"));
+    m_sentence->setPlaceholderText(tr("Type a sentence; the Reverse page shares it"));
     m_sentence->setClearButtonEnabled(true);
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(kDebounceMs);
@@ -377,7 +377,7 @@ void CompareView::showEvent(QShowEvent *event)
 void CompareView::compare()
 {
     m_debounce->stop();
-    // Typing on the Reverse Sentences page or training would otherwise decode twice more per change.
+    // Typing on the Reverse page or training would otherwise decode twice more per change.
     m_stale = !isVisible();
     if (m_stale)
         return;

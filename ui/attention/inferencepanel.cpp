@@ -342,11 +342,14 @@ void InferencePanel::decode()
 void InferencePanel::addHeatmapControl(QWidget *control)
 {
     m_heatmapControls->insertWidget(m_heatmapControls->count() - 1, control);  // before the stretch
+    // Made elsewhere, the control would otherwise take its place in the tab chain from its creation.
+    QWidget::setTabOrder(m_heatmap->previousInFocusChain(), control);
 }
 
 void InferencePanel::addUnderHeatmap(QWidget *view)
 {
     m_heatmapColumn->addWidget(view);
+    QWidget::setTabOrder(m_heatmap, view);
 }
 
 bool InferencePanel::rightCellsShown() const

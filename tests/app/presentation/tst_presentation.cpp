@@ -27,6 +27,9 @@ std::vector<PlotSizes> plotSizes(const MainWindow &window)
 {
     std::vector<PlotSizes> all;
     for (QCustomPlot *plot : window.findChildren<QCustomPlot *>()) {
+        // Small multiples lay out their own axis rects, fonts from plotFonts() on every draw.
+        if (!plot->xAxis)
+            continue;
         PlotSizes sizes{plot, plot->xAxis->tickLabelFont().pointSizeF(), plot->xAxis->labelFont().pointSizeF(), {}};
         for (int i = 0; i < plot->graphCount(); ++i)
             if (plot->graph(i)->pen().style() != Qt::NoPen)

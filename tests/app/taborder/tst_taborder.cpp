@@ -163,7 +163,7 @@ void TestTabOrder::tabFollowsTheLayout_data()
     for (int page = 0; page < pages.size(); ++page)
         QTest::newRow(qPrintable(QString(pages[page].title).remove(QLatin1Char('&')))) << page << 1;
     // A wider beam enables α and shows the n-best list and the steps beneath the heatmap.
-    QTest::newRow("Reverse Sentences, beam search") << 0 << 3;
+    QTest::newRow("Reverse, beam search") << 0 << 3;
 }
 
 void TestTabOrder::tabFollowsTheLayout()
