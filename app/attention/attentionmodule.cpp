@@ -39,7 +39,7 @@ LabModule attentionModule()
         {"explain",
          "attnscope explain [--model FILE] [--sentences N] [--mode drop|unknown] [--json] [\"a sentence\"]\n"
          "                  [--method METHOD] [--steps M] [--baseline zero|padding] [--csv] [--faithfulness]",
-         "does attention explain the output? word removal, gradients, occlusion and erasure", explainHelp,
+         "does attention explain the output? gradients, occlusion, erasure", explainHelp,
          runExplain},
         {"compare",
          "attnscope compare --out DIR [--attention LIST] [--probe-max-len N] [--probe N] [--seeds N]\n"
