@@ -3,7 +3,7 @@
 #include "ui/attention/attentionlab.h"
 
 #include "ui/attention/attentionjobs.h"
-#include "ui/attention/attributionbarsplot.h"
+#include "ui/attention/attributionstripsplot.h"
 #include "ui/attention/attributionexports.h"
 #include "ui/attention/attributionsource.h"
 #include "ui/attention/contrastbox.h"

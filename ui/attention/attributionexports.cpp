@@ -1,6 +1,6 @@
 #include "ui/attention/attributionexports.h"
 
-#include "ui/attention/attributionbarsplot.h"
+#include "ui/attention/attributionstripsplot.h"
 #include "ui/attention/contrastbox.h"
 #include "ui/attention/erasurecurvesplot.h"
 #include "ui/attention/faithfulnesspage.h"
@@ -28,12 +28,12 @@ AttributionExports::AttributionExports(QWidget *dialogParent, StepScoresTable *s
     const QString csv = tr("CSV file (*.csv)");
     m_steps << m_exports->addImage(tr("Export &Step Scores…"), QStringLiteral("step_scores.png"), steps)
             << m_exports->addFile(tr("Export Step Scores (CSV)…"), QStringLiteral("step_scores.csv"), csv, csvOf(steps));
-    AttributionBarsPlot *multiples = row->plot();
+    AttributionStripsPlot *multiples = row->plot();
     m_row << m_exports->addImage(tr("Export Methods for the &Output Word…"), QStringLiteral("methods_row.png"),
                                  multiples)
           << m_exports->addFile(tr("Export Methods for the Output Word (CSV)…"), QStringLiteral("methods_row.csv"), csv,
                                 csvOf(multiples));
-    AttributionBarsPlot *contrast = row->contrastBox()->plot();
+    AttributionStripsPlot *contrast = row->contrastBox()->plot();
     m_contrast << m_exports->addImage(tr("Export &Contrast…"), QStringLiteral("contrast.png"), contrast)
                << m_exports->addFile(tr("Export Contrast (CSV)…"), QStringLiteral("contrast.csv"), csv,
                                      csvOf(contrast));

@@ -1,6 +1,6 @@
 #include "ui/attention/contrastbox.h"
 
-#include "ui/attention/attributionbarsplot.h"
+#include "ui/attention/attributionstripsplot.h"
 #include "ui/attention/attributionsource.h"
 
 #include <QComboBox>
@@ -30,18 +30,16 @@ ContrastBox::ContrastBox(AttributionSource *source, QWidget *parent) : QWidget(p
     m_status->setObjectName(QStringLiteral("contrastStatus"));
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::RichText);
-    m_plot = new AttributionBarsPlot;
+    m_plot = new AttributionStripsPlot;
     m_plot->setObjectName(QStringLiteral("contrastPlot"));
-    m_plot->setMinimumHeight(90);
-    m_plot->showMessage(tr("Pick a word and press Compare."));
+    m_plot->hide();  // until there is a contrast to show: the method strips above get the room
 
-    m_question->setWordWrap(true);
     auto *row = new QHBoxLayout;
+    row->addWidget(m_question);
     row->addWidget(m_alternative, 1);
     row->addWidget(m_compare);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_question);
     layout->addLayout(row);
     layout->addWidget(m_status);
     layout->addWidget(m_plot, 1);
@@ -54,6 +52,7 @@ ContrastBox::ContrastBox(AttributionSource *source, QWidget *parent) : QWidget(p
     connect(m_source, &AttributionSource::contrastFailed, this, [this](const QString &message) {
         m_status->setText(tr("Cannot compare: %1").arg(message.toHtmlEscaped()));
         m_plot->showMessage(tr("Pick another word."));
+        m_plot->hide();
         m_compare->setEnabled(true);
     });
     followRow();
@@ -75,6 +74,7 @@ void ContrastBox::followRow()
         m_alternative->clear();
         m_status->setText(tr("<small>Click an output word of the heatmap.</small>"));
         m_plot->showMessage(tr("Click an output word, pick another word, press Compare."));
+        m_plot->hide();
         return;
     }
     const SentenceAttribution &attribution = m_source->attribution();
@@ -97,8 +97,10 @@ void ContrastBox::followRow()
     m_alternative->setCurrentIndex(words.isEmpty() ? -1 : 0);
     if (!kept.isEmpty())
         m_alternative->setEditText(kept);
-    m_status->setText(tr("<small>The runner-up comes first; type or choose any word the model can write.</small>"));
+    m_status->setText(tr("<small>Press Compare to see which words favour <b>%1</b> over the other.</small>")
+                          .arg(output.toHtmlEscaped()));
     m_plot->showMessage(tr("Press Compare to see which words favour <%1> over the other.").arg(output));
+    m_plot->hide();
 }
 
 void ContrastBox::compare()
@@ -127,18 +129,19 @@ void ContrastBox::showContrast()
     const QString output = QString::fromStdString(attribution.sentence.outputTokens[std::size_t(contrast.row)]);
     const QString other = QString::fromStdString(contrast.alternative);
     const QLocale locale;
-    m_status->setText(tr("log P(<b>%1</b>) − log P(<b>%2</b>) = <b>%3</b> nats. Bars above zero: words that favour "
-                         "%1; below: words that favour %2.")
+    m_status->setText(tr("log P(<b>%1</b>) − log P(<b>%2</b>) = <b>%3</b> nats. Red: words that favour %1; "
+                         "blue: words that favour %2.")
                           .arg(output.toHtmlEscaped(), other.toHtmlEscaped(),
                                locale.toString(contrast.logProbDifference, 'f', 2)));
     std::vector<MethodScores> methods;
     for (const AttributionMap &map : contrast.maps)
         methods.push_back({map.method, map.row(0), map.method == AttributionMethod::Attention
-                                                        ? tr("(no contrastive form: the row as it is)")
+                                                        ? tr("(not contrastive)")
                                                         : QString()});
     QStringList words;
     for (const std::string &word : attribution.words)
         words << QString::fromStdString(word);
     m_plot->setScores(tr("%1 rather than %2").arg(output, other), words, methods);
+    m_plot->show();
     emit contrastShown();
 }

@@ -2,7 +2,7 @@
 
 #include <QWidget>
 
-class AttributionBarsPlot;
+class AttributionStripsPlot;
 class AttributionSource;
 class QComboBox;
 class QLabel;
@@ -20,7 +20,7 @@ public:
 
     QComboBox *alternativeChoice() const { return m_alternative; }
     QPushButton *compareButton() const { return m_compare; }
-    AttributionBarsPlot *plot() const { return m_plot; }
+    AttributionStripsPlot *plot() const { return m_plot; }
     QString status() const;
 
     void compare();  // with the word in the choice
@@ -37,7 +37,7 @@ private:
     QComboBox *m_alternative;
     QPushButton *m_compare;
     QLabel *m_status;
-    AttributionBarsPlot *m_plot;
+    AttributionStripsPlot *m_plot;
     QString m_shownOutput;  // the output word and row the choice was filled for
     int m_shownRow = -1;
 };

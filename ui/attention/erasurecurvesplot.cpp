@@ -45,8 +45,8 @@ ErasureCurvesPlot::ErasureCurvesPlot(QWidget *parent) : QCustomPlot(parent), m_c
     plotLayout()->simplify();
     auto *grid = new QCPLayoutGrid;
     plotLayout()->addElement(0, 0, grid);
-    grid->addElement(0, 0, rectTitle(this, tr("Comprehensiveness (higher: more faithful)"), fonts.label));
-    grid->addElement(0, 1, rectTitle(this, tr("Sufficiency (lower: more faithful)"), fonts.label));
+    grid->addElement(0, 0, rectTitle(this, tr("Comprehensiveness\n(higher: more faithful)"), fonts.label));
+    grid->addElement(0, 1, rectTitle(this, tr("Sufficiency\n(lower: more faithful)"), fonts.label));
     grid->addElement(1, 0, m_comprehensiveness);
     grid->addElement(1, 1, m_sufficiency);
     grid->setRowStretchFactors({0.001, 1});
@@ -55,7 +55,7 @@ ErasureCurvesPlot::ErasureCurvesPlot(QWidget *parent) : QCustomPlot(parent), m_c
         rect->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
         QCPAxis *x = rect->axis(QCPAxis::atBottom);
         QCPAxis *y = rect->axis(QCPAxis::atLeft);
-        x->setLabel(tr("k: share of the words ranked highest (%)"));
+        x->setLabel(tr("k: top words (%)"));
         x->setRange(5, 55);
         for (QCPAxis *axis : {x, y}) {
             axis->setTickLabelFont(fonts.tick);
@@ -63,11 +63,11 @@ ErasureCurvesPlot::ErasureCurvesPlot(QWidget *parent) : QCustomPlot(parent), m_c
         }
         y->grid()->setZeroLinePen(QPen(QColor(90, 90, 90), 1));
     }
-    m_comprehensiveness->axis(QCPAxis::atLeft)->setLabel(tr("fall in P(output) without them"));
-    m_sufficiency->axis(QCPAxis::atLeft)->setLabel(tr("fall in P(output) with only them"));
+    m_comprehensiveness->axis(QCPAxis::atLeft)->setLabel(tr("fall in P without them"));
+    m_sufficiency->axis(QCPAxis::atLeft)->setLabel(tr("fall in P with only them"));
     legend->setVisible(true);
     legend->setFont(fonts.tick);
-    placeLegendBelow(*this, 6);
+    placeLegendBelow(*this, 2);
     m_message = addPlotMessage(*this, fonts);
     showMessage(tr("No measurement yet."));
 }

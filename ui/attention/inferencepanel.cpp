@@ -108,9 +108,9 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
     m_rightCellsAction->setToolTip(tr("Outline the input word each output word must come from (%1)")
                                        .arg(m_rightCellsAction->shortcut().toString(QKeySequence::NativeText)));
     addAction(m_rightCellsAction);
-    auto *rightCellsButton = new QToolButton;
-    rightCellsButton->setObjectName(QStringLiteral("rightCellsButton"));
-    rightCellsButton->setDefaultAction(m_rightCellsAction);
+    m_rightCellsButton = new QToolButton;
+    m_rightCellsButton->setObjectName(QStringLiteral("rightCellsButton"));
+    m_rightCellsButton->setDefaultAction(m_rightCellsAction);
     connect(m_rightCellsAction, &QAction::toggled, m_heatmap, &AttentionHeatmap::setRightCellsShown);
 
     m_beamWidth = new QSpinBox;
@@ -167,16 +167,17 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_notice);
     auto *cellRow = new QHBoxLayout;
     cellRow->addWidget(m_cellInfo, 1);
-    cellRow->addWidget(rightCellsButton);
     cellRow->addWidget(explainButton);
     layout->addLayout(cellRow);
+    // Controls added by the lab go before the stretch, left of the button.
+    m_heatmapControls = new QHBoxLayout;
+    m_heatmapControls->addStretch(1);
+    m_heatmapControls->addWidget(m_rightCellsButton);
+    layout->addLayout(m_heatmapControls);
     auto *heatmapArea = new QWidget;
     m_heatmapColumn = new QVBoxLayout(heatmapArea);
     m_heatmapColumn->setContentsMargins(0, 0, 0, 0);
     m_heatmapColumn->setSpacing(2);
-    m_heatmapControls = new QHBoxLayout;
-    m_heatmapControls->addStretch(1);
-    m_heatmapColumn->addLayout(m_heatmapControls);
     m_heatmapColumn->addWidget(m_heatmap, 1);
     auto *views = new QSplitter(Qt::Vertical);
     views->addWidget(heatmapArea);
@@ -184,6 +185,11 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
     views->setStretchFactor(0, 3);
     views->setStretchFactor(1, 1);
     layout->addWidget(views, 1);
+    // Reading order: the cell's button, then the row of heatmap controls.
+    QWidget::setTabOrder(m_alpha, explainButton);
+    QWidget::setTabOrder(explainButton, m_rightCellsButton);
+    QWidget::setTabOrder(m_rightCellsButton, m_heatmap);
+    m_lastBeforeControls = explainButton;
 
     m_debounce = new QTimer(this);
     m_debounce->setSingleShot(true);
@@ -341,9 +347,13 @@ void InferencePanel::decode()
 
 void InferencePanel::addHeatmapControl(QWidget *control)
 {
-    m_heatmapControls->insertWidget(m_heatmapControls->count() - 1, control);  // before the stretch
+    m_heatmapControls->insertWidget(m_heatmapControls->count() - 2, control);  // before the stretch
+    if (!(control->focusPolicy() & Qt::TabFocus))
+        return;
     // Made elsewhere, the control would otherwise take its place in the tab chain from its creation.
-    QWidget::setTabOrder(m_heatmap->previousInFocusChain(), control);
+    QWidget::setTabOrder(m_lastBeforeControls, control);
+    QWidget::setTabOrder(control, m_rightCellsButton);
+    m_lastBeforeControls = control;
 }
 
 void InferencePanel::addUnderHeatmap(QWidget *view)

@@ -18,6 +18,7 @@ class QHBoxLayout;
 class QLineEdit;
 class QVBoxLayout;
 class QTimer;
+class QToolButton;
 
 // Type a sentence, see the model's output as you type and where it looked: the input and output
 // tokens (unknown and copied words marked) above a clickable attention heatmap.
@@ -87,6 +88,8 @@ private:
     QLabel *m_cellInfo;
     QLabel *m_notice;
     QHBoxLayout *m_heatmapControls;
+    QToolButton *m_rightCellsButton;
+    QWidget *m_lastBeforeControls;  // the lab's heatmap controls come next in the tab chain
     QVBoxLayout *m_heatmapColumn;
     AttentionHeatmap *m_heatmap;
     HeatmapExplainer *m_explainer;

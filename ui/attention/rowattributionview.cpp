@@ -1,14 +1,14 @@
 #include "ui/attention/rowattributionview.h"
 
 #include "engine/attention/faithfulness.h"
-#include "ui/attention/attributionbarsplot.h"
+#include "ui/attention/attributionstripsplot.h"
 #include "ui/attention/attributionsource.h"
 #include "ui/attention/contrastbox.h"
 
 #include <QGroupBox>
 #include <QLabel>
 #include <QLocale>
-#include <QSplitter>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -37,30 +37,32 @@ RowAttributionView::RowAttributionView(AttributionSource *source, QWidget *paren
     m_agreement->setWordWrap(true);
     m_agreement->setTextFormat(Qt::RichText);
     m_agreement->setToolTip(tr("Spearman's rank correlation of each pair of methods over the source words, for "
-                               "this output word; ρ beside a method's name is its agreement with attention."));
-    m_plot = new AttributionBarsPlot;
+                               "this output word; ρ beside a method's name is its agreement with attention. Each "
+                               "strip below is scaled to its method's largest |score| (red positive, blue "
+                               "negative); the outlined cell is the method's top word."));
+    m_plot = new AttributionStripsPlot;
     m_plot->setObjectName(QStringLiteral("smallMultiples"));
-    m_plot->setMinimumHeight(110);
     m_contrast = new ContrastBox(source);
     m_contrast->setObjectName(QStringLiteral("contrastBox"));
 
-    auto *top = new QWidget;
-    auto *topLayout = new QVBoxLayout(top);
-    topLayout->setContentsMargins(0, 0, 0, 0);
-    topLayout->addWidget(m_agreement);
-    topLayout->addWidget(m_plot, 1);
     auto *contrastGroup = new QGroupBox(tr("Contrast"));
     auto *contrastLayout = new QVBoxLayout(contrastGroup);
     contrastLayout->setContentsMargins(4, 4, 4, 4);
     contrastLayout->addWidget(m_contrast);
-    auto *split = new QSplitter(Qt::Vertical);
-    split->addWidget(top);
-    split->addWidget(contrastGroup);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setChildrenCollapsible(false);
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(split);
+    auto *content = new QWidget;
+    auto *layout = new QVBoxLayout(content);
+    layout->addWidget(m_agreement);
+    layout->addWidget(m_plot, 1);
+    layout->addWidget(contrastGroup);
+    // The strips and the contrast need more height than a dock shares at 720 lines: they scroll.
+    auto *area = new QScrollArea;
+    area->setWidget(content);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(area);
 
     connect(m_source, &AttributionSource::rowSelected, this, &RowAttributionView::showRow);
     connect(m_source, &AttributionSource::attributionChanged, this, &RowAttributionView::showRow);
@@ -109,10 +111,7 @@ void RowAttributionView::showRow()
         QString note;
         if (agreementFits && m != reference) {
             const double rho = agreement[m * n + reference];
-            note = std::isnan(rho) ? tr("(ρ undefined)")
-                                   : tr("(ρ with %1: %2)")
-                                         .arg(QString::fromUtf8(attributionMethodName(attribution.maps[reference].method)),
-                                              locale.toString(rho, 'f', 2));
+            note = std::isnan(rho) ? tr("ρ –") : tr("ρ %1").arg(locale.toString(rho, 'f', 2));
         }
         methods.push_back({attribution.maps[m].method, attribution.maps[m].row(row), note});
         for (std::size_t other = m + 1; other < n && agreementFits; ++other)
@@ -122,13 +121,14 @@ void RowAttributionView::showRow()
             }
     }
     const QString output = QString::fromStdString(attribution.sentence.outputTokens[std::size_t(row)]);
+    QString text;
     if (pairs == 0)
-        m_agreement->setText(tr("Agreement undefined for <b>%1</b>: a rank correlation needs three words, and "
-                                "scores that are not all equal.").arg(output.toHtmlEscaped()));
+        text = tr("Agreement undefined for <b>%1</b>: a rank correlation needs three words, and scores that are "
+                  "not all equal.").arg(output.toHtmlEscaped());
     else
-        m_agreement->setText(tr("For <b>%1</b>, mean ρ over the %n pair(s) of methods: <b>%2</b>: %3.", nullptr, pairs)
-                                 .arg(output.toHtmlEscaped(), locale.toString(sum / pairs, 'f', 2),
-                                      agreementInWords(sum / pairs)));
+        text = tr("For <b>%1</b>, mean ρ over the %n pair(s) of methods: <b>%2</b>: %3.", nullptr, pairs)
+                   .arg(output.toHtmlEscaped(), locale.toString(sum / pairs, 'f', 2), agreementInWords(sum / pairs));
+    m_agreement->setText(text);
     QStringList words;
     for (const std::string &word : attribution.words)
         words << QString::fromStdString(word);

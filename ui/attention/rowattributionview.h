@@ -2,7 +2,7 @@
 
 #include <QWidget>
 
-class AttributionBarsPlot;
+class AttributionStripsPlot;
 class AttributionSource;
 class ContrastBox;
 class QLabel;
@@ -16,7 +16,7 @@ class RowAttributionView : public QWidget
 public:
     explicit RowAttributionView(AttributionSource *source, QWidget *parent = nullptr);
 
-    AttributionBarsPlot *plot() const { return m_plot; }
+    AttributionStripsPlot *plot() const { return m_plot; }
     ContrastBox *contrastBox() const { return m_contrast; }
     QString agreementText() const;
     bool hasRow() const;
@@ -29,6 +29,6 @@ private:
 
     AttributionSource *m_source;
     QLabel *m_agreement;
-    AttributionBarsPlot *m_plot;
+    AttributionStripsPlot *m_plot;
     ContrastBox *m_contrast;
 };

@@ -23,14 +23,25 @@ struct PlotSizes {
     std::vector<double> penWidths;  // of the graphs drawn with a line
 };
 
+// The key axis of every axis rect: small multiples lay out rects of their own in place of the
+// default one (xAxis). Other axes may be coloured on purpose.
+QList<QCPAxis *> bottomAxes(const QCustomPlot &plot)
+{
+    QList<QCPAxis *> axes;
+    for (QCPAxisRect *rect : plot.axisRects())
+        axes << rect->axis(QCPAxis::atBottom);
+    return axes;
+}
+
 std::vector<PlotSizes> plotSizes(const MainWindow &window)
 {
     std::vector<PlotSizes> all;
     for (QCustomPlot *plot : window.findChildren<QCustomPlot *>()) {
-        // Small multiples lay out their own axis rects, fonts from plotFonts() on every draw.
-        if (!plot->xAxis)
+        // A plot showing only a message has no axes to size.
+        const QList<QCPAxis *> axes = bottomAxes(*plot);
+        if (axes.isEmpty())
             continue;
-        PlotSizes sizes{plot, plot->xAxis->tickLabelFont().pointSizeF(), plot->xAxis->labelFont().pointSizeF(), {}};
+        PlotSizes sizes{plot, axes.first()->tickLabelFont().pointSizeF(), axes.first()->labelFont().pointSizeF(), {}};
         for (int i = 0; i < plot->graphCount(); ++i)
             if (plot->graph(i)->pen().style() != Qt::NoPen)
                 sizes.penWidths.push_back(plot->graph(i)->pen().widthF());
@@ -229,8 +240,10 @@ void TestPresentation::darkPaletteReachesEveryPlot()
     for (QCustomPlot *plot : m_window->findChildren<QCustomPlot *>()) {
         plot->replot();
         const QByteArray name = plot->metaObject()->className();
-        QVERIFY2(plot->xAxis->tickLabelColor().lightness() > 180, name);
-        QVERIFY2(plot->xAxis->basePen().color().lightness() > 180, name);
+        for (QCPAxis *axis : bottomAxes(*plot)) {
+            QVERIFY2(axis->tickLabelColor().lightness() > 180, name);
+            QVERIFY2(axis->basePen().color().lightness() > 180, name);
+        }
         QVERIFY2(plot->toPixmap(100, 80).toImage().pixelColor(1, 1).lightness() < 60, name);
     }
     QApplication::setPalette(light);
@@ -238,7 +251,8 @@ void TestPresentation::darkPaletteReachesEveryPlot()
     for (QCustomPlot *plot : m_window->findChildren<QCustomPlot *>()) {
         plot->replot();
         const QByteArray name = plot->metaObject()->className();
-        QVERIFY2(plot->xAxis->tickLabelColor().lightness() < 60, name);
+        for (QCPAxis *axis : bottomAxes(*plot))
+            QVERIFY2(axis->tickLabelColor().lightness() < 60, name);
         QVERIFY2(plot->toPixmap(100, 80).toImage().pixelColor(1, 1).lightness() > 200, name);
     }
 }

@@ -1,7 +1,7 @@
 #include "tests/common/testregistry.h"
 #include "tests/common/workbenchfixture.h"
 #include "ui/attention/attentionlab.h"
-#include "ui/attention/attributionbarsplot.h"
+#include "ui/attention/attributionstripsplot.h"
 #include "ui/attention/attributionsource.h"
 #include "ui/attention/contrastbox.h"
 #include "ui/attention/erasurecurvesplot.h"
@@ -158,7 +158,7 @@ void TestAttributionViews::smallMultiplesShowTheClickedRow()
     m_lab->inferencePanel()->heatmap()->selectCell(2, 1);
     QCOMPARE(m_lab->attributionSource()->selectedRow(), 2);
     const SentenceAttribution &attribution = m_lab->attributionSource()->attribution();
-    AttributionBarsPlot *plot = view->plot();
+    AttributionStripsPlot *plot = view->plot();
     QCOMPARE(plot->methodCount(), int(attribution.maps.size()));
     QCOMPARE(plot->words(), (QStringList{"red", "cat", "dog", "fish"}));
     for (std::size_t m = 0; m < attribution.maps.size(); ++m) {
