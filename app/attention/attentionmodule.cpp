@@ -38,7 +38,7 @@ LabModule attentionModule()
          "score a model on its test split", evaluateHelp, runEvaluate},
         {"explain",
          "attnscope explain [--model FILE] [--sentences N] [--mode drop|unknown] [--json] [\"a sentence\"]\n"
-         "                  [--method METHOD] [--steps M] [--baseline zero|padding] [--csv] [--faithfulness]",
+         "                  [--method METHOD] [--steps M] [--baseline zero|unknown] [--csv] [--faithfulness]",
          "does attention explain the output? gradients, occlusion, erasure", explainHelp,
          runExplain},
         {"compare",

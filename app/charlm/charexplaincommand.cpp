@@ -5,6 +5,7 @@
 #include "engine/charlm/charattribution.h"
 #include "engine/charlm/charcheckpoint.h"
 #include "engine/core/plaintext.h"
+#include "ui/core/plotexport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -66,6 +67,20 @@ QJsonObject attributionJson(const std::u32string &context, const CharAttribution
             {"characters", characters}};
 }
 
+// A row per character, for a spreadsheet: the character as it is, quoted where CSV needs it.
+QString attributionCsv(const CharAttribution &a)
+{
+    QString csv = QStringLiteral("position,character,saliency,integrated_gradients\n");
+    const int count = int(a.characters.size());
+    for (int i = 0; i < count; ++i)
+        csv += QStringLiteral("%1,%2,%3,%4\n")
+                   .arg(i - count)
+                   .arg(csvField(utf8(a.characters[std::size_t(i)])))
+                   .arg(a.saliency[std::size_t(i)], 0, 'g', 9)
+                   .arg(a.integratedGradients[std::size_t(i)], 0, 'g', 9);
+    return csv;
+}
+
 void printTable(const std::string &modelFile, const std::u32string &context, const CharAttribution &a)
 {
     const double best = *std::max_element(a.probabilities.begin(), a.probabilities.end());
@@ -88,7 +103,7 @@ void printTable(const std::string &modelFile, const std::u32string &context, con
 
 int runCharExplain(const std::vector<std::string> &arguments)
 {
-    CommandLine cl({"model", "last", "steps", "next"}, {"json"});
+    CommandLine cl({"model", "last", "steps", "next"}, {"json", "csv"});
     cl.parse(arguments);
     CharAttributionOptions options;
     options.last = cl.integer("last", kDefaultExplainedCharacters, 1, kMaxExplainedCharacters);
@@ -108,6 +123,8 @@ int runCharExplain(const std::vector<std::string> &arguments)
         cl.fail("unexpected argument '" + cl.positional()[1] + "' (quote the context as one argument)");
     if (cl.ok() && cl.positional().front().empty())
         cl.fail("the context is empty: give at least one character");
+    if (cl.ok() && cl.flag("json") && cl.flag("csv"))
+        cl.fail("give --json or --csv, not both");
     if (!cl.ok())
         return usageError("charlm explain", cl.error());
 
@@ -127,6 +144,8 @@ int runCharExplain(const std::vector<std::string> &arguments)
     }
     if (cl.flag("json"))
         std::cout << QJsonDocument(attributionJson(context, attribution)).toJson(QJsonDocument::Indented).toStdString();
+    else if (cl.flag("csv"))
+        std::cout << attributionCsv(attribution).toStdString();
     else
         printTable(modelFile, context, attribution);
     return 0;

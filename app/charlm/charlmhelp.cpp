@@ -10,7 +10,7 @@ namespace {
 std::string charExplainHelp()
 {
     std::string text = R"(
-Usage: attnscope charlm explain --model FILE [--last N] [--steps M] [--next C] [--json] CONTEXT
+Usage: attnscope charlm explain --model FILE [--last N] [--steps M] [--next C] [--json|--csv] CONTEXT
 
 Reads CONTEXT with a model charlm wrote and explains the next character: for each of the last N
 characters, saliency (the norm of the gradient of log p(next) over the character's input vector,
@@ -30,6 +30,8 @@ Explain options:
                                         ", range 1 to " + std::to_string(kMaxCharIntegrationSteps) + ").");
     text += optionLine("--next C", "Explains character C instead of the model's likeliest one.");
     text += optionLine("--json", "Prints the prediction and the scores per character as JSON.");
+    text += optionLine("--csv", "Prints the scores per character as CSV: position, character, saliency, "
+                                "integrated_gradients.");
     text += optionLine("CONTEXT", "The text read, 1 to " + std::to_string(kMaxExplainedContext) +
                                       " characters, every one in the model's alphabet.");
     return text;

@@ -24,7 +24,7 @@ LabModule charlmModule()
     module.commands = {
         {"charlm",
          "attnscope charlm --text FILE --out DIR [--prime TEXT] [options]\n"
-         "attnscope charlm explain --model FILE [--last N] [--steps M] [--next C] [--json] CONTEXT",
+         "attnscope charlm explain --model FILE [--last N] [--steps M] [--next C] [--json|--csv] CONTEXT",
          "train a character language model on a text; explain its next character", charLmHelp, runCharLm},
         {"generate",
          "attnscope generate --model FILE [--prime TEXT] [--temperature T] [--top-k K] [--length N]\n"

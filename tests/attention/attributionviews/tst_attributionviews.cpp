@@ -161,10 +161,20 @@ void TestAttributionViews::smallMultiplesShowTheClickedRow()
     AttributionStripsPlot *plot = view->plot();
     QCOMPARE(plot->methodCount(), int(attribution.maps.size()));
     QCOMPARE(plot->words(), (QStringList{"red", "cat", "dog", "fish"}));
+    const std::vector<int> top = plot->topWords();
     for (std::size_t m = 0; m < attribution.maps.size(); ++m) {
         QCOMPARE(plot->methods()[m].method, attribution.maps[m].method);
-        QCOMPARE(plot->methods()[m].scores, attribution.maps[m].row(2));
+        const std::vector<double> row = attribution.maps[m].row(2);
+        QCOMPARE(plot->methods()[m].scores, row);
+        // The outlined word is the one with the largest |score|, whatever the sign.
+        for (const double score : row)
+            QVERIFY(std::abs(score) <= std::abs(row[std::size_t(top[m])]));
+        const QString readout = plot->cellReadout(int(m), top[m]);
+        QVERIFY2(readout.contains(QString::fromUtf8(attributionMethodTitle(attribution.maps[m].method))),
+                 qPrintable(readout));
+        QVERIFY2(readout.contains(plot->words()[top[m]]), qPrintable(readout));
     }
+    QVERIFY(plot->cellReadout(int(attribution.maps.size()), 0).isEmpty());
     QVERIFY2(view->agreementText().contains(QStringLiteral("<b>cat</b>")), qPrintable(view->agreementText()));
     QCOMPARE(m_lab->stepScores()->selectedItems().first()->column(), 2);
 

@@ -243,6 +243,21 @@ void TestCharLmCli::explainPrintsTheScores()
     QVERIFY(std::abs(json["completeness_gap"].toDouble() - std::abs(sum - delta)) < 1e-9);
     QVERIFY2(json["completeness_gap"].toDouble() <= 0.01 * std::abs(delta), qPrintable(r.out));
 
+    // The same scores as CSV, a row per character.
+    const CliResult csv = runAttnscope(explain + QStringList{"--csv", "First Citizen"});
+    QVERIFY2(csv.exitCode == 0, qPrintable(csv.err));
+    const QStringList lines = csv.out.trimmed().split('\n');
+    QCOMPARE(lines.front(), QStringLiteral("position,character,saliency,integrated_gradients"));
+    QCOMPARE(lines.size(), 1 + characters.size());
+    for (int i = 0; i < characters.size(); ++i) {
+        const QStringList fields = lines[i + 1].split(',');
+        QCOMPARE(fields.size(), 4);
+        QCOMPARE(fields[0].toInt(), i - 12);
+        QCOMPARE(fields[1], characters[i].toObject()["character"].toString());
+        QVERIFY(std::abs(fields[2].toDouble() - characters[i].toObject()["saliency"].toDouble()) < 1e-6);
+        QVERIFY(std::abs(fields[3].toDouble() - characters[i].toObject()["integrated_gradients"].toDouble()) < 1e-6);
+    }
+
     const QString other = json["predicted"].toString() == "e" ? "o" : "e";
     const CliResult named = runAttnscope(explain + QStringList{"--json", "--next", other, "First Citizen"});
     QVERIFY2(named.exitCode == 0, qPrintable(named.err));
@@ -354,6 +369,8 @@ void TestCharLmCli::badInputIsRefused_data()
     QTest::newRow("explain: none to explain") << explain + QStringList{"--last", "0", "First"} << 2 << "--last expects";
     QTest::newRow("explain: too many to explain") << explain + QStringList{"--last", "201", "First"} << 2
                                                   << "--last expects";
+    QTest::newRow("explain: json and csv") << explain + QStringList{"--json", "--csv", "First"} << 2
+                                           << "give --json or --csv, not both";
     QTest::newRow("explain: no steps") << explain + QStringList{"--steps", "0", "First"} << 2 << "--steps expects";
     QTest::newRow("explain: two next characters") << explain + QStringList{"--next", "ab", "First"} << 2
                                                   << "--next takes one character";
