@@ -38,6 +38,11 @@ void AttentionLab::createAttributionViews()
     m_rowAttribution = new RowAttributionView(m_attributionSource);
     m_rowAttribution->setObjectName(QStringLiteral("rowAttributionView"));
     m_attributionDock = dock(tr("Methods"), QStringLiteral("attributionDock"), m_rowAttribution);
+    // Only what is on screen is computed: the gradients of every method cost a core for a while.
+    connect(m_methodHeatmap, &MethodHeatmap::methodChanged, m_attributionSource,
+            &AttributionSource::setHeatmapMethod);
+    connect(m_rowAttribution, &RowAttributionView::visibilityChanged, m_attributionSource,
+            &AttributionSource::setEveryMethodShown);
     m_faithfulness = new FaithfulnessPage(workbench()->dialogParent());
     m_faithfulness->setObjectName(QStringLiteral("faithfulnessPage"));
     m_faithfulness->setMeasurement(kFaithfulnessSentences, kFaithfulnessIntegrationSteps);

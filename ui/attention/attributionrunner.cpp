@@ -1,5 +1,7 @@
 #include "ui/attention/attributionrunner.h"
 
+#include "engine/fast/singlethreadscope.h"
+
 #include <QMetaObject>
 
 #include <exception>
@@ -19,9 +21,10 @@ AttributionRunner::~AttributionRunner()
 }
 
 void AttributionRunner::attribute(const ModelSnapshot &model, const std::vector<std::string> &words,
-                                  int integrationSteps)
+                                  const std::vector<AttributionMethod> &methods, int integrationSteps)
 {
     AttributionOptions options;
+    options.methods = methods;
     options.integrationSteps = integrationSteps;
     post(model, [this, words, options](const Seq2SeqModel &copy) -> std::function<void()> {
         SentenceAttribution result = ::attribute(copy, words, options);
@@ -65,6 +68,7 @@ void AttributionRunner::post(const ModelSnapshot &model, Work work)
 
 void AttributionRunner::loop()
 {
+    const SingleThreadScope oneThread;
     for (;;) {
         Work work;
         std::shared_ptr<const Seq2SeqModel> model;

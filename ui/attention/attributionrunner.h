@@ -17,6 +17,7 @@
 // run, and the sentence has to follow the keystrokes. Only the newest request is computed; one that
 // is superseded before it starts is dropped, one superseded while running is not reported. Each
 // model is cloned once, on the caller's thread, because a Seq2SeqModel serves one thread at a time.
+// The thread computes on one core: beside a training run's threads a second would only contend.
 class AttributionRunner : public QObject
 {
     Q_OBJECT
@@ -24,8 +25,9 @@ public:
     explicit AttributionRunner(QObject *parent = nullptr);
     ~AttributionRunner() override;  // waits for the computation under way
 
-    // Every method on `words`, integrated gradients in `integrationSteps` steps.
-    void attribute(const ModelSnapshot &model, const std::vector<std::string> &words, int integrationSteps);
+    // `methods` on `words`, integrated gradients in `integrationSteps` steps.
+    void attribute(const ModelSnapshot &model, const std::vector<std::string> &words,
+                   const std::vector<AttributionMethod> &methods, int integrationSteps);
     // log P(y_row) - log P(alternative) at `row` of `explained` (a result of attribute() on `model`).
     void contrast(const ModelSnapshot &model, const SentenceAttribution &explained, int row,
                   const std::string &alternative, int integrationSteps);

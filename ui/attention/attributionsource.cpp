@@ -4,6 +4,7 @@
 #include "engine/core/vocabulary.h"
 #include "ui/attention/attributionrunner.h"
 
+#include <algorithm>
 #include <set>
 
 AttributionSource::AttributionSource(QObject *parent) : QObject(parent), m_runner(new AttributionRunner(this))
@@ -33,8 +34,15 @@ void AttributionSource::setSentence(const ModelSnapshot &model, const QString &t
         m_row = -1;  // the row clicked in another sentence means nothing here
     m_model = model;
     m_text = text;
+    explain();
+}
+
+void AttributionSource::explain()
+{
     m_hasContrast = false;
     m_contrastAsked = false;
+    const ModelSnapshot model = m_model;
+    const QString text = m_text;
     if (!model) {
         m_computing = false;
         showMessage(tr("No model yet."));
@@ -48,8 +56,45 @@ void AttributionSource::setSentence(const ModelSnapshot &model, const QString &t
         return;
     }
     m_computing = true;
-    m_runner->attribute(model, words, kDefaultIntegrationSteps);
+    m_requested = neededMethods();
+    m_runner->attribute(model, words, m_requested, kDefaultIntegrationSteps);
     emit attributionChanged();  // the views say they are computing
+}
+
+std::vector<AttributionMethod> AttributionSource::neededMethods() const
+{
+    if (m_everyMethodShown)
+        return allAttributionMethods();
+    std::vector<AttributionMethod> methods{AttributionMethod::Attention};
+    if (m_heatmapMethod != AttributionMethod::Attention)
+        methods.push_back(m_heatmapMethod);
+    return methods;
+}
+
+void AttributionSource::setHeatmapMethod(AttributionMethod method)
+{
+    m_heatmapMethod = method;
+    explainMissingMethods();
+}
+
+void AttributionSource::setEveryMethodShown(bool shown)
+{
+    m_everyMethodShown = shown;
+    explainMissingMethods();
+}
+
+void AttributionSource::explainMissingMethods()
+{
+    if (!m_model || (!m_has && !m_computing))
+        return;  // nothing to explain: the views show why
+    for (const AttributionMethod method : neededMethods()) {
+        const bool coming = m_computing ? std::find(m_requested.begin(), m_requested.end(), method) != m_requested.end()
+                                        : m_attribution.map(method) != nullptr;
+        if (!coming) {
+            explain();  // supersedes a computation under way
+            return;
+        }
+    }
 }
 
 void AttributionSource::setAttribution(const SentenceAttribution &attribution)

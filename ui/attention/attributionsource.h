@@ -8,7 +8,7 @@
 
 class AttributionRunner;
 
-// The typed sentence explained by every attribution method, for the views that show it: the
+// The typed sentence explained by the attribution methods, for the views that show it: the
 // heatmap's method switch, the step scores, the small multiples of the clicked row and the
 // contrastive box. Follows the sentence and the model of the Reverse page; the computation runs off
 // the GUI thread (AttributionRunner) and arrives as attributionChanged(). The clicked output row is
@@ -21,6 +21,12 @@ public:
 
     // Explains `text` with `model`, unless it is what is shown or asked already.
     void setSentence(const ModelSnapshot &model, const QString &text);
+    // What the views on screen need, so only that is computed: attention and the step scores
+    // always, the heatmap's method, and every method while the comparison of methods is shown.
+    // The sentence is explained again when a method now needed is missing.
+    void setHeatmapMethod(AttributionMethod method);
+    void setEveryMethodShown(bool shown);
+    std::vector<AttributionMethod> neededMethods() const;
     // A result computed elsewhere (and the one the runner delivers).
     void setAttribution(const SentenceAttribution &attribution);
 
@@ -53,6 +59,8 @@ signals:
 
 private:
     void showMessage(const QString &message);
+    void explain();
+    void explainMissingMethods();
 
     AttributionRunner *m_runner;
     ModelSnapshot m_model;
@@ -65,4 +73,7 @@ private:
     bool m_hasContrast = false;
     bool m_contrastAsked = false;
     ContrastiveAttribution m_contrast;
+    AttributionMethod m_heatmapMethod = AttributionMethod::Attention;
+    bool m_everyMethodShown = false;
+    std::vector<AttributionMethod> m_requested;  // of the computation under way
 };

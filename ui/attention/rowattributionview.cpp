@@ -69,6 +69,18 @@ RowAttributionView::RowAttributionView(AttributionSource *source, QWidget *paren
     showRow();
 }
 
+void RowAttributionView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    emit visibilityChanged(true);
+}
+
+void RowAttributionView::hideEvent(QHideEvent *event)
+{
+    QWidget::hideEvent(event);
+    emit visibilityChanged(false);
+}
+
 QString RowAttributionView::agreementText() const
 {
     return m_agreement->text();

@@ -23,6 +23,11 @@ public:
 
 signals:
     void rowShown();
+    void visibilityChanged(bool visible);  // on screen or not: a dock tabbed away is not
+
+protected:
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
 
 private:
     void showRow();

@@ -69,6 +69,7 @@ private slots:
     void selectorShowsTheChosenMethodsMap();
     void smallMultiplesShowTheClickedRow();
     void contrastBoxExplainsAgainstTheChosenWord();
+    void onlyTheMethodsShownAreComputed();
     void faithfulnessPageFillsFromAReport();
     void exportsWriteARowPerItem();
 
@@ -182,6 +183,37 @@ void TestAttributionViews::smallMultiplesShowTheClickedRow()
     m_lab->stepScores()->cellClicked(0, 0);
     QCOMPARE(m_lab->attributionSource()->selectedRow(), 0);
     QCOMPARE(plot->methods().front().scores, attribution.maps.front().row(0));
+}
+
+// With the Methods dock away only attention and the heatmap's method are computed; showing the
+// dock brings every method.
+void TestAttributionViews::onlyTheMethodsShownAreComputed()
+{
+    auto *dock = m_window->findChild<QDockWidget *>(QStringLiteral("attributionDock"));
+    QVERIFY(dock);
+    dock->hide();
+    QVERIFY(explain(QStringLiteral("red cat dog fish")));
+    AttributionSource *source = m_lab->attributionSource();
+    const auto computed = [source] {
+        std::vector<AttributionMethod> methods;
+        for (const AttributionMap &map : source->attribution().maps)
+            methods.push_back(map.method);
+        return methods;
+    };
+    const auto settled = [source] { return QTest::qWaitFor([source] { return !source->computing(); }, 20000); };
+    QCOMPARE(computed(), std::vector<AttributionMethod>{AttributionMethod::Attention});
+    QCOMPARE(m_lab->stepScores()->columnCount(), source->attribution().sentence.rows());
+
+    m_lab->methodHeatmap()->setMethod(AttributionMethod::Occlusion);
+    QVERIFY(settled());
+    QCOMPARE(computed(), (std::vector<AttributionMethod>{AttributionMethod::Attention, AttributionMethod::Occlusion}));
+    QCOMPARE(m_lab->inferencePanel()->heatmap()->columns(), 4);  // occlusion's map is on the heatmap
+
+    dock->show();
+    QVERIFY(settled());
+    QCOMPARE(computed(), allAttributionMethods());
+    m_lab->methodHeatmap()->setMethod(AttributionMethod::Attention);
+    QVERIFY(!source->computing());  // nothing new needed
 }
 
 void TestAttributionViews::contrastBoxExplainsAgainstTheChosenWord()
