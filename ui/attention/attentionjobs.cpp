@@ -48,7 +48,7 @@ void evaluateAndReport(JobContext &context, const Seq2SeqModel &model, const std
 // The first sentences of the test split explained and erased (faithfulness.h); progress is
 // reported per sentence. Stop or closing ends it early, with what was measured until then.
 void measureAndReportFaithfulness(JobContext &context, const Seq2SeqModel &model, const std::vector<SentencePair> &test,
-                                  int epoch)
+                                  int epoch, const std::atomic<bool> *abandoned = nullptr)
 {
     const std::vector<SentencePair> subset(test.begin(),
                                            test.begin() + std::min<std::ptrdiff_t>(kFaithfulnessSentences,
@@ -66,12 +66,12 @@ void measureAndReportFaithfulness(JobContext &context, const Seq2SeqModel &model
     try {
         measured.report = measureFaithfulness(model, subset, model.datasetConfig.task, options, [&] {
             context.report(FaithfulnessProgress{epoch, std::min(done++, total), total});
-            return !stop && !context.cancelled();
+            return !stop && !context.cancelled() && !(abandoned && *abandoned);
         });
     } catch (const std::exception &error) {
         measured.problem = tr("Cannot measure faithfulness: %1").arg(QString::fromStdString(error.what()));
     }
-    if (!context.cancelled())
+    if (!context.cancelled() && !(abandoned && *abandoned))
         context.report(measured);
 }
 
@@ -140,13 +140,13 @@ LabJob attentionEvaluationJob(const ModelSnapshot &model)
     };
 }
 
-LabJob attentionFaithfulnessJob(const ModelSnapshot &model)
+LabJob attentionFaithfulnessJob(const ModelSnapshot &model, std::shared_ptr<const std::atomic<bool>> abandoned)
 {
-    return [model](JobContext &context) {
-        if (!model)
+    return [model, abandoned](JobContext &context) {
+        if (!model || *abandoned)
             return;
         const Dataset data = Dataset::build(model->datasetConfig);
-        measureAndReportFaithfulness(context, *model, data.test, 0);
+        measureAndReportFaithfulness(context, *model, data.test, 0, abandoned.get());
     };
 }
 

@@ -5,6 +5,9 @@
 
 #include <QVector>
 
+#include <atomic>
+#include <memory>
+
 // The faithfulness of the attribution methods is measured on this many test sentences, integrated
 // gradients in fewer steps than the typed sentence's, so a measurement after each epoch stays short.
 constexpr int kFaithfulnessSentences = 40;
@@ -15,6 +18,8 @@ constexpr int kFaithfulnessIntegrationSteps = 16;
 LabJob attentionTrainingJob(const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
                             const TrainingConfig &trainingConfig);
 LabJob attentionEvaluationJob(const ModelSnapshot &model);  // `model` is the job's alone
-LabJob attentionFaithfulnessJob(const ModelSnapshot &model);  // likewise; reported as epoch 0
+// Likewise, reported as epoch 0; `abandoned` set ends it early and unreported (training began, or
+// another model was opened), so the worker's queue does not wait for a measurement nobody sees.
+LabJob attentionFaithfulnessJob(const ModelSnapshot &model, std::shared_ptr<const std::atomic<bool>> abandoned);
 LabJob attentionExperimentsJob(const DatasetConfig &datasetConfig, const TrainingConfig &trainingConfig,
                                const QVector<ExperimentRun> &runs, int probeMaxLength);

@@ -324,6 +324,7 @@ void AttentionLab::trainWith(const DatasetConfig &datasetConfig, const ModelConf
     m_examples->showMessage(tr("Training… the test set is scored when training ends."));
     m_embeddingDock->raise();  // it follows every epoch; the examples wait for the end
     m_analysis->clear();
+    abandonFaithfulness();  // an opened model's measurement would hold the training back
     m_faithfulness->clearHistory();
     m_faithfulness->showMessage(tr("Training… the methods are measured as each epoch ends."));
     emit statusMessage(tr("Preparing the data…"));

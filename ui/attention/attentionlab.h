@@ -8,6 +8,8 @@
 
 #include <QVector>
 
+#include <atomic>
+#include <memory>
 #include <optional>
 
 class AlignmentPlot;
@@ -117,6 +119,7 @@ private:
     // Reverse page, the clicked row's methods in a dock, the Faithfulness page.
     void createAttributionViews();
     void requestFaithfulness(const ModelSnapshot &model);
+    void abandonFaithfulness();  // of an opened model, queued or under way
     void showFaithfulnessProblem(const QString &message);
     void showFaithfulnessProgress(const FaithfulnessProgress &progress);
     void showFaithfulness(const FaithfulnessMeasured &measured);
@@ -154,6 +157,7 @@ private:
     StepScoresTable *m_stepScores = nullptr;
     RowAttributionView *m_rowAttribution = nullptr;
     FaithfulnessPage *m_faithfulness = nullptr;
+    std::shared_ptr<std::atomic<bool>> m_faithfulnessAbandoned;  // of the opened model's measurement
     AttributionExports *m_attributionExports = nullptr;
     QDockWidget *m_attributionDock = nullptr;
     QDockWidget *m_setupDock;

@@ -85,8 +85,18 @@ void AttentionLab::requestFaithfulness(const ModelSnapshot &model)
 {
     m_faithfulness->clearHistory();
     m_faithfulness->showMessage(tr("Waiting to measure the opened model…"));
+    abandonFaithfulness();
+    m_faithfulnessAbandoned = std::make_shared<std::atomic<bool>>(false);
     // The worker gets its own copy, as for the evaluation.
-    submit(attentionFaithfulnessJob(std::make_shared<const Seq2SeqModel>(model->clone())), RunState::Phase::Idle);
+    submit(attentionFaithfulnessJob(std::make_shared<const Seq2SeqModel>(model->clone()), m_faithfulnessAbandoned),
+           RunState::Phase::Idle);
+}
+
+void AttentionLab::abandonFaithfulness()
+{
+    if (m_faithfulnessAbandoned)
+        *m_faithfulnessAbandoned = true;
+    m_faithfulnessAbandoned.reset();
 }
 
 void AttentionLab::showFaithfulnessProblem(const QString &message)

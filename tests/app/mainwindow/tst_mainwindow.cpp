@@ -1,5 +1,6 @@
 #include "tests/common/testregistry.h"
 #include "tests/common/messageboxanswerer.h"
+#include "tests/common/tinymodel.h"
 #include "tests/common/workbenchfixture.h"
 #include "ui/workbench/workbenchfiles.h"
 
@@ -12,6 +13,7 @@
 #include "ui/attention/datasetpanel.h"
 #include "ui/attention/examplestable.h"
 #include "ui/attention/experimentspanel.h"
+#include "ui/attention/faithfulnesspage.h"
 #include "ui/attention/inferencepanel.h"
 #include "ui/attention/lengthaccuracyplot.h"
 #include "ui/attention/losspanel.h"
@@ -55,6 +57,7 @@ private slots:
     void settingsPersistAcrossWindows();
     void openingABadCheckpointKeepsTheModel();
     void saveThenOpenRoundTrips();
+    void trainingTakesOverFromAnOpenedModelsMeasurement();
     void trainingFeedsPlotsTableAndAnalysis();
     void stopEndsTraining();
     void closingDuringTrainingEndsTheThread();
@@ -191,6 +194,33 @@ void TestMainWindow::saveThenOpenRoundTrips()
     QVERIFY2(m_window->files()->openFile(second, &error), qPrintable(error));
     QCOMPARE(m_lab->inferencePanel()->outputText(), QStringLiteral("red blue"));
     QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().value(0), second);
+}
+
+// An opened model's faithfulness is measured on the worker; training started at once abandons that
+// measurement (it would hold the run back) and the page fills with the run's own epochs.
+void TestMainWindow::trainingTakesOverFromAnOpenedModelsMeasurement()
+{
+    TrainingController controller(m_window);
+    QList<int> measuredEpochs;
+    connect(controller.worker(), &TrainingWorker::reported, this, [&measuredEpochs](quint64, const QVariant &result) {
+        if (result.metaType() == QMetaType::fromType<FaithfulnessMeasured>())
+            measuredEpochs << result.value<FaithfulnessMeasured>().epoch;
+    });
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("opened.ckpt"));
+    m_model->save(path.toStdString());
+    QString error;
+    QVERIFY2(m_window->files()->openFile(path, &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->runState()->isQuiet(), 60000);
+    QCOMPARE(measuredEpochs, QList<int>{0});
+    QVERIFY(m_lab->faithfulnessPage()->hasReport());
+
+    measuredEpochs.clear();
+    QVERIFY2(m_window->files()->openFile(path, &error), qPrintable(error));
+    m_lab->trainWith(quickDataset(), quickModelConfig(), quickTraining(2));
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->runState()->isQuiet(), 60000);
+    QCOMPARE(measuredEpochs, (QList<int>{1, 2}));
+    QVERIFY(m_lab->faithfulnessPage()->hasReport());
 }
 
 void TestMainWindow::trainingFeedsPlotsTableAndAnalysis()
