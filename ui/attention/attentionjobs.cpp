@@ -76,7 +76,7 @@ void measureAndReportFaithfulness(JobContext &context, const Seq2SeqModel &model
 }
 
 void train(JobContext &context, const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
-           const TrainingConfig &trainingConfig)
+           const TrainingConfig &trainingConfig, const std::atomic<bool> *measureFaithfulness)
 {
     for (const std::string &problem : {validate(modelConfig), validate(trainingConfig)})
         if (!problem.empty())
@@ -100,7 +100,8 @@ void train(JobContext &context, const DatasetConfig &datasetConfig, const ModelC
             alignment.push_back({stats.epoch, *epoch.alignment});
         }
         context.report(epoch);
-        measureAndReportFaithfulness(context, model, data.test, stats.epoch);
+        if (measureFaithfulness && *measureFaithfulness)
+            measureAndReportFaithfulness(context, model, data.test, stats.epoch);
     };
     Trainer trainer(model, data, trainingConfig);
     const TrainingOutcome outcome = trainer.run(callbacks, context.stopFlag());
@@ -115,11 +116,12 @@ void train(JobContext &context, const DatasetConfig &datasetConfig, const ModelC
 }
 
 LabJob attentionTrainingJob(const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
-                            const TrainingConfig &trainingConfig)
+                            const TrainingConfig &trainingConfig,
+                            std::shared_ptr<const std::atomic<bool>> measureFaithfulness)
 {
     return [=](JobContext &context) {
         try {
-            train(context, datasetConfig, modelConfig, trainingConfig);
+            train(context, datasetConfig, modelConfig, trainingConfig, measureFaithfulness.get());
         } catch (const DatasetError &) {
             throw;  // its message says what is wrong with the data
         } catch (const std::invalid_argument &) {

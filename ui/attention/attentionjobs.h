@@ -15,8 +15,11 @@ constexpr int kFaithfulnessIntegrationSteps = 16;
 
 // The attention lab's work on the worker's thread; each reports the result types of
 // ui/attention/metatypes.h.
+// After each epoch the run's faithfulness is measured while `measureFaithfulness` is set (the
+// Faithfulness page has been looked at): it costs about as much as an epoch of the default run.
 LabJob attentionTrainingJob(const DatasetConfig &datasetConfig, const ModelConfig &modelConfig,
-                            const TrainingConfig &trainingConfig);
+                            const TrainingConfig &trainingConfig,
+                            std::shared_ptr<const std::atomic<bool>> measureFaithfulness = nullptr);
 LabJob attentionEvaluationJob(const ModelSnapshot &model);  // `model` is the job's alone
 // Likewise, reported as epoch 0; `abandoned` set ends it early and unreported (training began, or
 // another model was opened), so the worker's queue does not wait for a measurement nobody sees.

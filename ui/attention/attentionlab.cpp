@@ -325,10 +325,16 @@ void AttentionLab::trainWith(const DatasetConfig &datasetConfig, const ModelConf
     m_embeddingDock->raise();  // it follows every epoch; the examples wait for the end
     m_analysis->clear();
     abandonFaithfulness();  // an opened model's measurement would hold the training back
+    m_faithfulnessAwaited.reset();
     m_faithfulness->clearHistory();
-    m_faithfulness->showMessage(tr("Training… the methods are measured as each epoch ends."));
+    // Measuring takes about as long as an epoch of the default run: only while someone looks.
+    m_faithfulnessWanted = std::make_shared<std::atomic<bool>>(m_faithfulness->isVisible());
+    m_faithfulness->showMessage(*m_faithfulnessWanted
+                                    ? tr("Training… the methods are measured as each epoch ends.")
+                                    : tr("Training… the methods are measured after each epoch once this page is shown."));
     emit statusMessage(tr("Preparing the data…"));
-    submit(attentionTrainingJob(datasetConfig, modelConfig, trainingConfig), RunState::Phase::Training);
+    submit(attentionTrainingJob(datasetConfig, modelConfig, trainingConfig, m_faithfulnessWanted),
+           RunState::Phase::Training);
 }
 
 void AttentionLab::jobStarted(const QString &description)
@@ -383,6 +389,9 @@ void AttentionLab::finishTraining(const TrainingFinished &finished)
         m_inference->setBestModel(finished.best, description);
         m_compare->setBestModel(finished.best, description);
         document()->setUnsaved();
+        // A run no one watched on the Faithfulness page leaves its model to measure there.
+        if (!m_faithfulnessWanted || !*m_faithfulnessWanted)
+            awaitFaithfulness(finished.best, tr("the trained model"));
     }
     runState()->setPhase(RunState::Phase::Evaluating);
     emit statusMessage(QString::fromStdString(finished.outcome.message));

@@ -118,7 +118,10 @@ private:
     // The attribution views (attentionlabattribution.cpp): the method switch and step scores on the
     // Reverse page, the clicked row's methods in a dock, the Faithfulness page.
     void createAttributionViews();
-    void requestFaithfulness(const ModelSnapshot &model);
+    // `model` is measured when the Faithfulness page is next shown (at once if it is).
+    void awaitFaithfulness(const ModelSnapshot &model, const QString &subject);
+    void measureAwaitedFaithfulness();
+    void faithfulnessPageShown();
     void abandonFaithfulness();  // of an opened model, queued or under way
     void showFaithfulnessProblem(const QString &message);
     void showFaithfulnessProgress(const FaithfulnessProgress &progress);
@@ -158,6 +161,8 @@ private:
     RowAttributionView *m_rowAttribution = nullptr;
     FaithfulnessPage *m_faithfulness = nullptr;
     std::shared_ptr<std::atomic<bool>> m_faithfulnessAbandoned;  // of the opened model's measurement
+    ModelSnapshot m_faithfulnessAwaited;                          // measured when the page is shown
+    std::shared_ptr<std::atomic<bool>> m_faithfulnessWanted;      // the run measures each epoch
     AttributionExports *m_attributionExports = nullptr;
     QDockWidget *m_attributionDock = nullptr;
     QDockWidget *m_setupDock;

@@ -70,6 +70,7 @@ void AttentionLab::createAttributionViews()
     connect(m_rowAttribution->contrastBox(), &ContrastBox::contrastShown, this,
             &AttentionLab::updateAttributionActions);
     connect(m_faithfulness, &FaithfulnessPage::reportShown, this, &AttentionLab::updateAttributionActions);
+    connect(m_faithfulness, &FaithfulnessPage::pageShown, this, &AttentionLab::faithfulnessPageShown);
     onResult(&AttentionLab::showFaithfulnessProgress);
     onResult(&AttentionLab::showFaithfulness);
 }
@@ -81,15 +82,39 @@ void AttentionLab::updateAttributionActions()
                                        m_faithfulness->hasReport());
 }
 
-void AttentionLab::requestFaithfulness(const ModelSnapshot &model)
+void AttentionLab::awaitFaithfulness(const ModelSnapshot &model, const QString &subject)
 {
-    m_faithfulness->clearHistory();
-    m_faithfulness->showMessage(tr("Waiting to measure the opened model…"));
     abandonFaithfulness();
+    m_faithfulness->clearHistory();
+    m_faithfulness->setSubject(subject);
+    m_faithfulness->showMessage(tr("%1 is measured when this page is shown.").arg(subject.left(1).toUpper() + subject.mid(1)));
+    m_faithfulnessAwaited = model;
+    if (m_faithfulness->isVisible())
+        measureAwaitedFaithfulness();
+}
+
+// Seconds of work on the worker (every method on 40 sentences): only for a page someone looks at.
+void AttentionLab::measureAwaitedFaithfulness()
+{
+    if (!m_faithfulnessAwaited || runInProgress())
+        return;
+    m_faithfulness->showMessage(tr("Waiting to measure %1…").arg(m_faithfulness->subject()));
     m_faithfulnessAbandoned = std::make_shared<std::atomic<bool>>(false);
     // The worker gets its own copy, as for the evaluation.
-    submit(attentionFaithfulnessJob(std::make_shared<const Seq2SeqModel>(model->clone()), m_faithfulnessAbandoned),
+    submit(attentionFaithfulnessJob(std::make_shared<const Seq2SeqModel>(m_faithfulnessAwaited->clone()),
+                                    m_faithfulnessAbandoned),
            RunState::Phase::Idle);
+    m_faithfulnessAwaited.reset();
+}
+
+void AttentionLab::faithfulnessPageShown()
+{
+    if (runInProgress() && m_faithfulnessWanted && !*m_faithfulnessWanted) {
+        *m_faithfulnessWanted = true;
+        m_faithfulness->showMessage(tr("Training… the methods are measured from the next epoch on."));
+        return;
+    }
+    measureAwaitedFaithfulness();
 }
 
 void AttentionLab::abandonFaithfulness()

@@ -114,7 +114,7 @@ void AttentionLab::useLoadedModel(const ModelSnapshot &model, const QString &ori
     // The test set comes from the corpus file: one that is not as the model saw it has another.
     if (corpusProblem.isEmpty()) {
         requestEvaluation(model);
-        requestFaithfulness(model);
+        awaitFaithfulness(model, tr("the opened model"));
     } else {
         m_examples->showMessage(tr("The test set is not scored: %1.").arg(corpusProblem));
         showFaithfulnessProblem(tr("Faithfulness is not measured: %1.").arg(corpusProblem));

@@ -47,6 +47,7 @@ const ErasureCurve *curveNamed(const FaithfulnessReport &report, const std::stri
 
 FaithfulnessPage::FaithfulnessPage(QWidget *parent) : QWidget(parent)
 {
+    m_subject = tr("the opened model");
     m_heading = new QLabel;
     m_heading->setObjectName(QStringLiteral("faithfulnessHeading"));
     m_heading->setWordWrap(true);
@@ -98,7 +99,8 @@ FaithfulnessPage::FaithfulnessPage(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_trend);
     layout->addWidget(split, 1);
     setMeasurement(0, 0);
-    showMessage(tr("Measured after every epoch while training, and when a model is opened."));
+    showMessage(tr("Measured when this page is shown: for the model opened or trained, and after every epoch "
+                   "while training."));
 }
 
 void FaithfulnessPage::setMeasurement(int sentences, int integrationSteps)
@@ -133,6 +135,17 @@ void FaithfulnessPage::clearHistory()
     updateTrend();
 }
 
+void FaithfulnessPage::setSubject(const QString &subject)
+{
+    m_subject = subject;
+}
+
+void FaithfulnessPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    emit pageShown();
+}
+
 void FaithfulnessPage::setProgress(int epoch, int done, int total)
 {
     m_progress->setRange(0, std::max(total, 1));
@@ -140,7 +153,7 @@ void FaithfulnessPage::setProgress(int epoch, int done, int total)
     m_progress->setFormat(tr("%v of %m sentences"));
     m_progress->setVisible(done < total);
     m_status->setText(epoch > 0 ? tr("Measuring the model of epoch %1…").arg(epoch)
-                                : tr("Measuring the opened model…"));
+                                : tr("Measuring %1…").arg(m_subject));
 }
 
 void FaithfulnessPage::showMessage(const QString &message)
@@ -166,7 +179,7 @@ void FaithfulnessPage::setReport(int epoch, const FaithfulnessReport &report)
     m_epoch = epoch;
     m_report = report;
     m_progress->hide();
-    const QString which = epoch > 0 ? tr("the model of epoch %1").arg(epoch) : tr("the opened model");
+    const QString which = epoch > 0 ? tr("the model of epoch %1").arg(epoch) : m_subject;
     m_status->setText(tr("%1: %n sentence(s), ", nullptr, report.sentences).arg(which)
                       + tr("%n output step(s).", nullptr, report.steps));
     if (report.steps == 0)

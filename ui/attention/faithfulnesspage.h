@@ -40,8 +40,16 @@ public:
     bool exportAgreementCsv(const QString &path, QString *error = nullptr) const;
     bool exportAgreementImage(const QString &path, int width, int height, QString *error = nullptr);
 
+    // What a measurement of epoch 0 is of: "the opened model" unless told.
+    void setSubject(const QString &subject);
+    QString subject() const { return m_subject; }
+
 signals:
     void reportShown();
+    void pageShown();
+
+protected:
+    void showEvent(QShowEvent *event) override;
 
 private:
     void fillTable();
@@ -55,6 +63,7 @@ private:
     QLabel *m_answers;
     QLabel *m_trend;
 
+    QString m_subject;
     int m_sentences = 0;
     int m_integrationSteps = 0;
     bool m_hasReport = false;
