@@ -4,10 +4,13 @@
 #include "engine/core/vocabulary.h"
 #include "ui/attention/attributionrunner.h"
 
+#include <QTimer>
+
 #include <algorithm>
 #include <set>
 
-AttributionSource::AttributionSource(QObject *parent) : QObject(parent), m_runner(new AttributionRunner(this))
+AttributionSource::AttributionSource(QObject *parent)
+    : QObject(parent), m_runner(new AttributionRunner(this)), m_pause(new QTimer(this))
 {
     connect(m_runner, &AttributionRunner::attributed, this, &AttributionSource::setAttribution);
     connect(m_runner, &AttributionRunner::contrasted, this, [this](const ContrastiveAttribution &contrast) {
@@ -24,6 +27,14 @@ AttributionSource::AttributionSource(QObject *parent) : QObject(parent), m_runne
         showMessage(tr("Cannot explain this sentence: %1").arg(message));
     });
     m_message = tr("Type a sentence in the Reverse page.");
+    // Explained once typing pauses: every keystroke's explanation would take a core from training.
+    m_pause->setSingleShot(true);
+    m_pause->setInterval(kTypingPauseMs);
+    connect(m_pause, &QTimer::timeout, this, [this] {
+        if (m_model)
+            m_runner->attribute(m_model, tokenize(m_text.toStdString(), m_model->lowercase()), m_requested,
+                                kDefaultIntegrationSteps);
+    });
 }
 
 void AttributionSource::setSentence(const ModelSnapshot &model, const QString &text)
@@ -34,11 +45,12 @@ void AttributionSource::setSentence(const ModelSnapshot &model, const QString &t
         m_row = -1;  // the row clicked in another sentence means nothing here
     m_model = model;
     m_text = text;
-    explain();
+    explain(/*afterPause=*/true);
 }
 
-void AttributionSource::explain()
+void AttributionSource::explain(bool afterPause)
 {
+    m_pause->stop();
     m_hasContrast = false;
     m_contrastAsked = false;
     const ModelSnapshot model = m_model;
@@ -57,7 +69,10 @@ void AttributionSource::explain()
     }
     m_computing = true;
     m_requested = neededMethods();
-    m_runner->attribute(model, words, m_requested, kDefaultIntegrationSteps);
+    if (afterPause)
+        m_pause->start();
+    else
+        m_runner->attribute(model, words, m_requested, kDefaultIntegrationSteps);
     emit attributionChanged();  // the views say they are computing
 }
 
@@ -91,7 +106,7 @@ void AttributionSource::explainMissingMethods()
         const bool coming = m_computing ? std::find(m_requested.begin(), m_requested.end(), method) != m_requested.end()
                                         : m_attribution.map(method) != nullptr;
         if (!coming) {
-            explain();  // supersedes a computation under way
+            explain(/*afterPause=*/false);  // supersedes a computation under way
             return;
         }
     }

@@ -7,6 +7,10 @@
 #include <QString>
 
 class AttributionRunner;
+class QTimer;
+
+// How long typing must pause before the sentence is explained.
+constexpr int kTypingPauseMs = 250;
 
 // The typed sentence explained by the attribution methods, for the views that show it: the
 // heatmap's method switch, the step scores, the small multiples of the clicked row and the
@@ -59,10 +63,11 @@ signals:
 
 private:
     void showMessage(const QString &message);
-    void explain();
+    void explain(bool afterPause);
     void explainMissingMethods();
 
     AttributionRunner *m_runner;
+    QTimer *m_pause;  // the explanation waits for typing to pause
     ModelSnapshot m_model;
     QString m_text;
     bool m_has = false;
