@@ -54,6 +54,7 @@ FaithfulnessPage::FaithfulnessPage(QWidget *parent) : QWidget(parent)
     m_heading->setTextFormat(Qt::RichText);
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("faithfulnessStatus"));
+    m_status->setWordWrap(true);  // its messages must not set the width of the window
     m_progress = new QProgressBar;
     m_progress->setObjectName(QStringLiteral("faithfulnessProgress"));
     m_progress->setTextVisible(true);
