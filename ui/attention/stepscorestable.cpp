@@ -3,6 +3,7 @@
 #include "ui/core/plotexport.h"
 #include "ui/core/widgetexport.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLocale>
 #include <QScrollBar>
@@ -28,14 +29,30 @@ StepScoresTable::StepScoresTable(QWidget *parent) : QTableWidget(parent)
     setSelectionBehavior(QAbstractItemView::SelectColumns);
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    // Compact rows: the strip shares the page's height with the heatmap.
-    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
-    horizontalHeader()->setFixedHeight(fontMetrics().height() + 6);
+    // Compact: the strip shares the page's height with the heatmap.
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    setFont(small);
+    fitRowsToFont();
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     setAccessibleName(tr("Step scores"));
     connect(this, &QTableWidget::cellClicked, this, [this](int, int column) { emit stepClicked(column); });
     showMessage(QString());
+}
+
+void StepScoresTable::fitRowsToFont()
+{
+    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 2);
+    horizontalHeader()->setFixedHeight(fontMetrics().height() + 4);
+    setFixedHeight(sizeHint().height());
+}
+
+void StepScoresTable::changeEvent(QEvent *event)
+{
+    QTableWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)  // View ▸ Zoom and Presentation
+        fitRowsToFont();
 }
 
 QSize StepScoresTable::sizeHint() const

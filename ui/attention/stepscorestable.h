@@ -27,7 +27,12 @@ public:
 signals:
     void stepClicked(int step);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void fitRowsToFont();
+
     std::vector<std::string> m_outputs;
     std::vector<StepScore> m_steps;
 };
