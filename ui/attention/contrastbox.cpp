@@ -51,11 +51,17 @@ ContrastBox::ContrastBox(AttributionSource *source, QWidget *parent) : QWidget(p
     connect(m_source, &AttributionSource::contrasted, this, &ContrastBox::showContrast);
     connect(m_source, &AttributionSource::contrastFailed, this, [this](const QString &message) {
         m_status->setText(tr("Cannot compare: %1").arg(message.toHtmlEscaped()));
-        m_plot->showMessage(tr("Pick another word."));
-        m_plot->hide();
+        clearPlot();
         m_compare->setEnabled(true);
     });
     followRow();
+}
+
+// The status line says what to do next; the strips come back with the next contrast.
+void ContrastBox::clearPlot()
+{
+    m_plot->showMessage(QString());
+    m_plot->hide();
 }
 
 QString ContrastBox::status() const
@@ -73,8 +79,7 @@ void ContrastBox::followRow()
         m_question->setText(tr("Why this word and not:"));
         m_alternative->clear();
         m_status->setText(tr("<small>Click an output word of the heatmap.</small>"));
-        m_plot->showMessage(tr("Click an output word, pick another word, press Compare."));
-        m_plot->hide();
+        clearPlot();
         return;
     }
     const SentenceAttribution &attribution = m_source->attribution();
@@ -99,8 +104,7 @@ void ContrastBox::followRow()
         m_alternative->setEditText(kept);
     m_status->setText(tr("<small>Press Compare to see which words favour <b>%1</b> over the other.</small>")
                           .arg(output.toHtmlEscaped()));
-    m_plot->showMessage(tr("Press Compare to see which words favour <%1> over the other.").arg(output));
-    m_plot->hide();
+    clearPlot();
 }
 
 void ContrastBox::compare()

@@ -31,6 +31,7 @@ signals:
 private:
     void followRow();
     void showContrast();
+    void clearPlot();
 
     AttributionSource *m_source;
     QLabel *m_question;
