@@ -22,6 +22,7 @@
 #include "engine/attention/epochreplay.h"
 #include "ui/core/lossplot.h"
 #include "ui/core/markdownview.h"
+#include "ui/core/scrolledpanel.h"
 #include "ui/workbench/document.h"
 #include "ui/workbench/sharedembeddings.h"
 #include "ui/workbench/workbench.h"
@@ -32,8 +33,6 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QMessageBox>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTextBrowser>
@@ -41,22 +40,6 @@
 #include <QVBoxLayout>
 
 #include <exception>
-
-namespace {
-
-QScrollArea *scrolled(QWidget *widget)
-{
-    auto *area = new QScrollArea;
-    area->setWidget(widget);
-    area->setWidgetResizable(true);
-    area->setFrameShape(QFrame::NoFrame);
-    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // Never narrower than its controls: without a sideways scroll bar they would be cut off.
-    area->setMinimumWidth(widget->minimumSizeHint().width() + area->verticalScrollBar()->sizeHint().width());
-    return area;
-}
-
-}
 
 AttentionLab::AttentionLab(Workbench *workbench)
     // Panels that open dialogs have the window as their parent from the start; addLab() places the pages and docks.
@@ -168,8 +151,8 @@ QDockWidget *AttentionLab::createSetupDock()
     m_trainingPanel->setObjectName(QStringLiteral("trainingPanel"));
     auto *tabs = new QTabWidget;
     tabs->setObjectName(QStringLiteral("setupTabs"));
-    tabs->addTab(scrolled(m_datasetPanel), tr("Dataset"));
-    tabs->addTab(scrolled(m_trainingPanel), tr("Model && Training"));
+    tabs->addTab(scrolledPanel(m_datasetPanel), tr("Dataset"));
+    tabs->addTab(scrolledPanel(m_trainingPanel), tr("Model && Training"));
     tabs->setDocumentMode(true);
 
     auto *buttons = new QHBoxLayout;

@@ -4,11 +4,11 @@
 #include "ui/attention/attributionstripsplot.h"
 #include "ui/attention/attributionsource.h"
 #include "ui/attention/contrastbox.h"
+#include "ui/core/scrolledpanel.h"
 
 #include <QGroupBox>
 #include <QLabel>
 #include <QLocale>
-#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -55,14 +55,9 @@ RowAttributionView::RowAttributionView(AttributionSource *source, QWidget *paren
     layout->addWidget(m_plot, 1);
     layout->addWidget(contrastGroup);
     // The strips and the contrast need more height than a dock shares at 720 lines: they scroll.
-    auto *area = new QScrollArea;
-    area->setWidget(content);
-    area->setWidgetResizable(true);
-    area->setFrameShape(QFrame::NoFrame);
-    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    outer->addWidget(area);
+    outer->addWidget(scrolledPanel(content));
 
     connect(m_source, &AttributionSource::rowSelected, this, &RowAttributionView::showRow);
     connect(m_source, &AttributionSource::attributionChanged, this, &RowAttributionView::showRow);
