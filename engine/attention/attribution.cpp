@@ -53,9 +53,10 @@ Explained prepare(const Seq2SeqModel &model, const DecodedSentence &sentence, co
     return x;
 }
 
-// Per step of `steps`: f at the points e' + alpha (e - e'), one per alpha, and its gradients over
-// the source embeddings there. f = log P(y_t), minus log P(contrast[k]) where that is >= 0. Each
-// step's points are one batch, the decoder run only as far as that step.
+// Per step of `steps` (ascending): f at the points e' + alpha (e - e'), one per alpha, and its
+// gradients over the source embeddings there. f = log P(y_t), minus log P(contrast[k]) where that is
+// >= 0. The points are one batch and one forward pass, run as far as the last step; each step's
+// gradients are a backward pass of their own through that shared graph.
 struct LineGradients {
     torch::Tensor values;     // (steps, A)
     torch::Tensor gradients;  // (steps, A, S, E)
@@ -71,18 +72,25 @@ LineGradients gradientsAlongLine(const Seq2SeqModel &model, const Explained &x, 
     const torch::Tensor source = batch.source.repeat({points, 1}), lengths = batch.sourceLengths.repeat({points}),
                         extended = batch.sourceExtended.repeat({points, 1});
     const torch::Tensor alpha = torch::tensor(alphas).to(torch::kFloat).view({points, 1, 1});
-    const torch::Tensor line = x.baseline + alpha * (x.embedded - x.baseline);
+    const torch::Tensor input = (x.baseline + alpha * (x.embedded - x.baseline)).requires_grad_(true);
+    const int64_t first = steps.front(), last = steps.back();
+    const bool oneStep = steps.size() == 1;
+    const torch::Tensor target = x.scoring.target.narrow(1, 0, last + 2).repeat({points, 1});
+    const TeacherForcedOutput out = model.net()->fromEmbeddings(input, source, lengths, target, extended, oneStep);
+    // Column j of the output is step j, or step `last` when only that one was predicted.
+    const int64_t offset = oneStep ? first : 0;
+    const torch::Tensor logP = targetLogProbs(out, extended, target.narrow(1, 1 + offset, last + 1 - offset));
     std::vector<torch::Tensor> values, grads;
     for (std::size_t k = 0; k < steps.size(); ++k) {
-        const int64_t t = steps[k];
-        const torch::Tensor input = line.clone().requires_grad_(true);
-        const torch::Tensor target = x.scoring.target.narrow(1, 0, t + 2).repeat({points, 1});
-        const TeacherForcedOutput out = model.net()->lastStep(input, source, lengths, target, extended);
-        torch::Tensor f = targetLogProbs(out, extended, target.narrow(1, t + 1, 1)).squeeze(1);
-        if (contrast[k] >= 0)
-            f = f - targetLogProbs(out, extended, torch::full({points, 1}, contrast[k], torch::kLong)).squeeze(1);
+        const int64_t t = steps[k], column = t - offset;
+        torch::Tensor f = logP.select(1, column);
+        if (contrast[k] >= 0) {
+            const torch::Tensor other = torch::full({points, out.logits.size(1)}, contrast[k], torch::kLong);
+            f = f - targetLogProbs(out, extended, other).select(1, column);
+        }
         // Only the input's gradient: the weights' gradients are neither computed nor accumulated.
-        grads.push_back(torch::autograd::grad({f.sum()}, {input})[0]);
+        const bool more = k + 1 < steps.size();
+        grads.push_back(torch::autograd::grad({f.sum()}, {input}, {}, /*retain_graph=*/more)[0]);
         values.push_back(f.detach());
     }
     return {torch::stack(values), torch::stack(grads)};

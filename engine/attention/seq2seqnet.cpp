@@ -55,12 +55,12 @@ TeacherForcedOutput Seq2SeqNetImpl::forward(const torch::Tensor &source, const t
     return teacherForced(source, lengths, target, teacherForce, sourceExtended, {}, /*lastStepOnly=*/false);
 }
 
-TeacherForcedOutput Seq2SeqNetImpl::lastStep(const torch::Tensor &sourceEmbedded, const torch::Tensor &source,
-                                             const torch::Tensor &lengths, const torch::Tensor &target,
-                                             const torch::Tensor &sourceExtended)
+TeacherForcedOutput Seq2SeqNetImpl::fromEmbeddings(const torch::Tensor &sourceEmbedded, const torch::Tensor &source,
+                                                   const torch::Tensor &lengths, const torch::Tensor &target,
+                                                   const torch::Tensor &sourceExtended, bool lastStepOnly)
 {
     return teacherForced(source, lengths, target, [] { return true; }, sourceExtended, sourceEmbedded,
-                         /*lastStepOnly=*/true);
+                         lastStepOnly);
 }
 
 TeacherForcedOutput Seq2SeqNetImpl::teacherForced(const torch::Tensor &source, const torch::Tensor &lengths,

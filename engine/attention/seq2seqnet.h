@@ -39,11 +39,11 @@ public:
     // pointer, the argmax of the extended distribution over `sourceExtended`, see Batch).
     TeacherForcedOutput forward(const torch::Tensor &source, const torch::Tensor &lengths, const torch::Tensor &target,
                                 const std::function<bool()> &teacherForce, const torch::Tensor &sourceExtended = {});
-    // Attribution: the prediction of the target's last step only, every input the reference's, from
-    // source embeddings given directly (B, S, E) so that their gradients can be read.
-    TeacherForcedOutput lastStep(const torch::Tensor &sourceEmbedded, const torch::Tensor &source,
-                                 const torch::Tensor &lengths, const torch::Tensor &target,
-                                 const torch::Tensor &sourceExtended);
+    // Attribution: every input the reference's, from source embeddings given directly (B, S, E) so
+    // that their gradients can be read; the predictions of every step, or of the last one only.
+    TeacherForcedOutput fromEmbeddings(const torch::Tensor &sourceEmbedded, const torch::Tensor &source,
+                                       const torch::Tensor &lengths, const torch::Tensor &target,
+                                       const torch::Tensor &sourceExtended, bool lastStepOnly);
     // Decodes until every sentence has emitted <EOS> (unless `stopAtEos` is false) or `maxSteps` steps.
     // One sentence in eval mode without gradients goes through an InferenceNet: the same result in
     // a fraction of the time (bench: greedy latency). With the pointer, `sourceExtended` numbers the
