@@ -17,11 +17,12 @@ constexpr int kWarmupCalls = 3;
 constexpr int kTimedCalls = 15;
 
 AttributionCost timeAttribution(const Seq2SeqModel &model, const SentencePair &sentence, const std::string &name,
-                                const std::vector<AttributionMethod> &methods)
+                                const std::vector<AttributionMethod> &methods, int row = -1)
 {
     AttributionOptions options;
     options.methods = methods;
-    AttributionCost cost{name, {}, 0};
+    options.gradientRow = row;
+    AttributionCost cost{name, row, {}, 0};
     for (int call = 0; call < kWarmupCalls + kTimedCalls; ++call) {
         const auto start = std::chrono::steady_clock::now();
         const SentenceAttribution a = attribute(model, sentence.source, options);
@@ -29,7 +30,7 @@ AttributionCost timeAttribution(const Seq2SeqModel &model, const SentencePair &s
         if (call >= kWarmupCalls)
             cost.ms.push_back(ms);
         for (std::size_t t = 0; t < a.completenessGap.size(); ++t)
-            if (a.integrationDelta[t] != 0)
+            if (a.integrationDelta[t] != 0 && !std::isnan(a.integrationDelta[t]))
                 cost.worstGapShare = std::max(cost.worstGapShare, a.completenessGap[t] / std::abs(a.integrationDelta[t]));
     }
     std::sort(cost.ms.begin(), cost.ms.end());
@@ -44,6 +45,9 @@ std::vector<AttributionCost> measureAttributionCost(const Seq2SeqModel &model, c
     for (AttributionMethod method : allAttributionMethods())
         costs.push_back(timeAttribution(model, sentence, attributionMethodName(method), {method}));
     costs.push_back(timeAttribution(model, sentence, "all", allAttributionMethods()));
+    const int middle = int(sentence.source.size()) / 2;
+    costs.push_back(timeAttribution(model, sentence, "ig", {AttributionMethod::IntegratedGradients}, middle));
+    costs.push_back(timeAttribution(model, sentence, "all", allAttributionMethods(), middle));
     return costs;
 }
 
@@ -53,18 +57,26 @@ void printAttributionCost(const std::vector<AttributionCost> &costs)
         std::string value = format("%.1f ms median, %.1f ms worst", median(c.ms), c.ms.back());
         if (c.name == "ig")
             value += format(" (m = %.0f, completeness gap at most %.2f%%)", kDefaultIntegrationSteps, 100 * c.worstGapShare);
-        printRow("explain that sentence: " + c.name, value);
+        printRow(c.row < 0 ? "explain that sentence: " + c.name : format("  its output step %.0f only: ", c.row + 1) + c.name,
+                 value);
     }
 }
 
 QJsonObject attributionCostJson(const std::vector<AttributionCost> &costs)
 {
     QJsonObject root{{"integration_steps", kDefaultIntegrationSteps}, {"calls", kTimedCalls}};
+    QJsonObject oneStep;
     for (const AttributionCost &c : costs) {
         QJsonObject method{{"median_ms", median(c.ms)}, {"worst_ms", c.ms.back()}};
         if (c.name == "ig")
             method.insert("worst_completeness_gap_share", c.worstGapShare);
-        root.insert(QString::fromStdString(c.name), method);
+        if (c.row < 0) {
+            root.insert(QString::fromStdString(c.name), method);
+        } else {
+            oneStep.insert(QString::fromStdString(c.name), method);
+            oneStep.insert("step", c.row + 1);
+        }
     }
+    root.insert("one_output_step", oneStep);
     return root;
 }

@@ -26,12 +26,6 @@ const MethodNames kMethodNames[] = {
     {AttributionMethod::Occlusion, "occlusion", "Occlusion"},
 };
 
-bool readsGradients(AttributionMethod method)
-{
-    return method == AttributionMethod::Saliency || method == AttributionMethod::InputTimesGradient ||
-           method == AttributionMethod::IntegratedGradients;
-}
-
 // The decode being explained, as the network reads it.
 struct Explained {
     ScoringBatch scoring;    // the source once, with the decode as its target
@@ -109,10 +103,13 @@ torch::Tensor logDistributions(const Seq2SeqModel &model, const ScoringBatch &sc
     return pointerDistribution(out.logits, out.weights, out.copyGate, b.sourceExtended).log();
 }
 
-AttributionMap mapOf(AttributionMethod method, const torch::Tensor &scores)
+// A map of `rows` rows from the scores of the rows `first`, `first` + 1, ...; NaN in the others.
+AttributionMap mapOf(AttributionMethod method, const torch::Tensor &scores, int rows, int first)
 {
     const torch::Tensor s = scores.to(torch::kDouble).contiguous();
-    return {method, int(s.size(0)), int(s.size(1)), std::vector<double>(s.data_ptr<double>(), s.data_ptr<double>() + s.numel())};
+    AttributionMap map{method, rows, int(s.size(1)), std::vector<double>(std::size_t(rows) * std::size_t(s.size(1)), NAN)};
+    std::copy(s.data_ptr<double>(), s.data_ptr<double>() + s.numel(), map.scores.begin() + std::ptrdiff_t(first) * s.size(1));
+    return map;
 }
 
 AttributionMap attentionMap(const DecodedSentence &sentence, int words)
@@ -192,6 +189,12 @@ bool parseAttributionMethod(const std::string &name, AttributionMethod *method)
     return false;
 }
 
+bool attributionReadsGradients(AttributionMethod method)
+{
+    return method == AttributionMethod::Saliency || method == AttributionMethod::InputTimesGradient ||
+           method == AttributionMethod::IntegratedGradients;
+}
+
 const char *integrationBaselineName(IntegrationBaseline baseline)
 {
     return baseline == IntegrationBaseline::Zero ? "zero" : "unknown";
@@ -219,6 +222,13 @@ const AttributionMap *SentenceAttribution::map(AttributionMethod method) const
         if (m.method == method)
             return &m;
     return nullptr;
+}
+
+bool SentenceAttribution::explains(AttributionMethod method, int row) const
+{
+    if (map(method) == nullptr || row < -1 || row >= sentence.rows())
+        return false;
+    return !attributionReadsGradients(method) || gradientRow < 0 || gradientRow == row;
 }
 
 SentenceAttribution attribute(const Seq2SeqModel &model, const std::vector<std::string> &words,
@@ -249,13 +259,16 @@ SentenceAttribution attribute(const Seq2SeqModel &model, const std::vector<std::
                                 logProb - logP[t][runnerUp].item<double>(), wordOf(runnerUp)});
     }
 
-    std::vector<int> allSteps(std::size_t(x.steps));
+    result.gradientRow = options.gradientRow;
+    std::vector<int> gradientSteps;
     for (int t = 0; t < x.steps; ++t)
-        allSteps[std::size_t(t)] = t;
+        if (options.gradientRow < 0 || t == options.gradientRow)
+            gradientSteps.push_back(t);
+    const int firstGradientRow = gradientSteps.empty() ? 0 : gradientSteps.front();
     LineGradients line;
-    if (std::any_of(options.methods.begin(), options.methods.end(), readsGradients))
-        line = gradientsAlongLine(model, x, alphasFor(options.methods, options.integrationSteps), allSteps,
-                                  std::vector<int64_t>(allSteps.size(), -1));
+    if (!gradientSteps.empty() && std::any_of(options.methods.begin(), options.methods.end(), attributionReadsGradients))
+        line = gradientsAlongLine(model, x, alphasFor(options.methods, options.integrationSteps), gradientSteps,
+                                  std::vector<int64_t>(gradientSteps.size(), -1));
     for (AttributionMethod method : options.methods) {
         if (method == AttributionMethod::Attention) {
             if (model.hasAttention())
@@ -270,16 +283,22 @@ SentenceAttribution attribute(const Seq2SeqModel &model, const std::vector<std::
                 for (int i = 0; i < x.words; ++i)
                     map.scores.push_back(changed[0][std::size_t(t)] - changed[std::size_t(i) + 1][std::size_t(t)]);
             result.maps.push_back(std::move(map));
+        } else if (gradientSteps.empty()) {
+            result.maps.push_back(mapOf(method, torch::empty({0, x.words}), x.steps, 0));
+            if (method == AttributionMethod::IntegratedGradients)
+                result.integrationDelta = result.completenessGap = std::vector<double>(std::size_t(x.steps), NAN);
         } else {
-            result.maps.push_back(mapOf(method, gradientScores(method, x, line)));
+            result.maps.push_back(mapOf(method, gradientScores(method, x, line), x.steps, firstGradientRow));
             if (method == AttributionMethod::IntegratedGradients) {
                 const torch::Tensor delta = (line.values.select(1, -1) - line.values.select(1, -2)).to(torch::kDouble);
                 const AttributionMap &ig = result.maps.back();
-                for (int t = 0; t < x.steps; ++t) {
-                    const std::vector<double> row = ig.row(t);
-                    result.integrationDelta.push_back(delta[t].item<double>());
-                    result.completenessGap.push_back(
-                        std::abs(std::accumulate(row.begin(), row.end(), 0.0) - result.integrationDelta.back()));
+                result.integrationDelta = result.completenessGap = std::vector<double>(std::size_t(x.steps), NAN);
+                for (std::size_t k = 0; k < gradientSteps.size(); ++k) {
+                    const std::size_t t = std::size_t(gradientSteps[k]);
+                    const std::vector<double> row = ig.row(int(t));
+                    result.integrationDelta[t] = delta[int64_t(k)].item<double>();
+                    result.completenessGap[t] =
+                        std::abs(std::accumulate(row.begin(), row.end(), 0.0) - result.integrationDelta[t]);
                 }
             }
         }
@@ -317,7 +336,7 @@ ContrastiveAttribution attributeContrast(const Seq2SeqModel &model, const Senten
     std::vector<AttributionMethod> methods;
     for (const AttributionMap &m : explained.maps)
         methods.push_back(m.method);
-    if (std::any_of(methods.begin(), methods.end(), readsGradients))
+    if (std::any_of(methods.begin(), methods.end(), attributionReadsGradients))
         line = gradientsAlongLine(model, x, alphasFor(methods, options.integrationSteps), {row}, {alternativeId});
     // f for the source and for each source with a word taken out: log P(y_row) - log P(alternative).
     std::vector<std::vector<std::string>> sources{explained.words};
@@ -342,7 +361,7 @@ ContrastiveAttribution attributeContrast(const Seq2SeqModel &model, const Senten
                 map.scores.push_back(f.front() - f[std::size_t(i) + 1]);
             result.maps.push_back(std::move(map));
         } else {
-            result.maps.push_back(mapOf(method, gradientScores(method, x, line)));
+            result.maps.push_back(mapOf(method, gradientScores(method, x, line), 1, 0));
         }
     }
     return result;

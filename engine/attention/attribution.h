@@ -23,6 +23,8 @@ enum class AttributionMethod {
 const std::vector<AttributionMethod> &allAttributionMethods();  // in the order above
 const char *attributionMethodName(AttributionMethod method);   // attention, saliency, inputxgrad, ig, occlusion
 const char *attributionMethodTitle(AttributionMethod method);  // "Attention", "Saliency", "Input × gradient", ...
+// Saliency, input × gradient and integrated gradients: the costly methods, which read gradients.
+bool attributionReadsGradients(AttributionMethod method);
 bool parseAttributionMethod(const std::string &name, AttributionMethod *method);
 
 // Integrated gradients' starting point e' for every source word (the source's <EOS> stays as it
@@ -41,6 +43,9 @@ struct AttributionOptions {
     int integrationSteps = kDefaultIntegrationSteps;  // m, 1..kMaxIntegrationSteps
     IntegrationBaseline baseline = IntegrationBaseline::Zero;
     RemovalMode occlusion = RemovalMode::Drop;
+    // >= 0: the gradient methods explain this output step alone (none where the output is shorter),
+    // for a view that shows one step: a step costs about a tenth of a 10-word sentence's steps.
+    int gradientRow = -1;
 };
 
 // How sure the model was at one output step.
@@ -73,8 +78,13 @@ struct SentenceAttribution {
     // which the method's completeness axiom says is 0 as m grows.
     std::vector<double> integrationDelta;
     std::vector<double> completenessGap;
+    // As AttributionOptions::gradientRow: -1, or the one row the gradient methods' maps hold (their
+    // other rows, and the integration figures there, are NaN).
+    int gradientRow = -1;
 
     const AttributionMap *map(AttributionMethod method) const;  // nullptr when it was not computed
+    // Whether `method`'s map was computed and holds `row`, or with -1 every row.
+    bool explains(AttributionMethod method, int row = -1) const;
 };
 
 // Decodes `words` greedily (cut to Seq2SeqModel::kMaxInputTokens) and explains every output step

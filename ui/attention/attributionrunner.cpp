@@ -21,11 +21,8 @@ AttributionRunner::~AttributionRunner()
 }
 
 void AttributionRunner::attribute(const ModelSnapshot &model, const std::vector<std::string> &words,
-                                  const std::vector<AttributionMethod> &methods, int integrationSteps)
+                                  const AttributionOptions &options)
 {
-    AttributionOptions options;
-    options.methods = methods;
-    options.integrationSteps = integrationSteps;
     post(model, [this, words, options](const Seq2SeqModel &copy) -> std::function<void()> {
         SentenceAttribution result = ::attribute(copy, words, options);
         return [this, result] { emit attributed(result); };

@@ -25,9 +25,7 @@ public:
     explicit AttributionRunner(QObject *parent = nullptr);
     ~AttributionRunner() override;  // waits for the computation under way
 
-    // `methods` on `words`, integrated gradients in `integrationSteps` steps.
-    void attribute(const ModelSnapshot &model, const std::vector<std::string> &words,
-                   const std::vector<AttributionMethod> &methods, int integrationSteps);
+    void attribute(const ModelSnapshot &model, const std::vector<std::string> &words, const AttributionOptions &options);
     // log P(y_row) - log P(alternative) at `row` of `explained` (a result of attribute() on `model`).
     void contrast(const ModelSnapshot &model, const SentenceAttribution &explained, int row,
                   const std::string &alternative, int integrationSteps);

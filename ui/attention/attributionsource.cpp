@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 AttributionSource::AttributionSource(QObject *parent)
     : QObject(parent), m_runner(new AttributionRunner(this)), m_pause(new QTimer(this))
@@ -19,11 +20,12 @@ AttributionSource::AttributionSource(QObject *parent)
         emit contrasted();
     });
     connect(m_runner, &AttributionRunner::failed, this, [this](const QString &message) {
-        if (m_contrastAsked) {
+        if (m_contrastAsked && !m_computing) {  // a contrast is asked only when nothing else is computing
             emit contrastFailed(message);
             return;
         }
         m_computing = false;
+        m_contrastWaiting.clear();
         showMessage(tr("Cannot explain this sentence: %1").arg(message));
     });
     m_message = tr("Type a sentence in the Reverse page.");
@@ -32,8 +34,7 @@ AttributionSource::AttributionSource(QObject *parent)
     m_pause->setInterval(kTypingPauseMs);
     connect(m_pause, &QTimer::timeout, this, [this] {
         if (m_model)
-            m_runner->attribute(m_model, tokenize(m_text.toStdString(), m_model->lowercase()), m_requested,
-                                kDefaultIntegrationSteps);
+            m_runner->attribute(m_model, tokenize(m_text.toStdString(), m_model->lowercase()), m_requested);
     });
 }
 
@@ -53,6 +54,7 @@ void AttributionSource::explain(bool afterPause)
     m_pause->stop();
     m_hasContrast = false;
     m_contrastAsked = false;
+    m_contrastWaiting.clear();
     const ModelSnapshot model = m_model;
     const QString text = m_text;
     if (!model) {
@@ -68,48 +70,65 @@ void AttributionSource::explain(bool afterPause)
         return;
     }
     m_computing = true;
-    m_requested = neededMethods();
+    m_requested = neededOptions();
     if (afterPause)
         m_pause->start();
     else
-        m_runner->attribute(model, words, m_requested, kDefaultIntegrationSteps);
+        m_runner->attribute(model, words, m_requested);
     emit attributionChanged();  // the views say they are computing
 }
 
-std::vector<AttributionMethod> AttributionSource::neededMethods() const
+AttributionOptions AttributionSource::neededOptions() const
 {
-    if (m_everyMethodShown)
-        return allAttributionMethods();
-    std::vector<AttributionMethod> methods{AttributionMethod::Attention};
+    AttributionOptions options;
+    options.integrationSteps = kDefaultIntegrationSteps;
+    options.methods = {AttributionMethod::Attention};
     if (m_heatmapMethod != AttributionMethod::Attention)
-        methods.push_back(m_heatmapMethod);
-    return methods;
+        options.methods.push_back(m_heatmapMethod);
+    if (attributionReadsGradients(m_heatmapMethod)) {
+        if (m_everyMethodShown)
+            options.methods = allAttributionMethods();  // the heatmap's gradients serve every method
+    } else if (m_everyMethodShown && m_row >= 0) {
+        // One row costs about a tenth of a 10-word sentence's rows in gradients.
+        options.methods = allAttributionMethods();
+        options.gradientRow = m_row;
+    }
+    return options;
 }
 
 void AttributionSource::setHeatmapMethod(AttributionMethod method)
 {
     m_heatmapMethod = method;
-    explainMissingMethods();
+    explainWhatIsMissing();
 }
 
 void AttributionSource::setEveryMethodShown(bool shown)
 {
     m_everyMethodShown = shown;
-    explainMissingMethods();
+    explainWhatIsMissing();
 }
 
-void AttributionSource::explainMissingMethods()
+bool AttributionSource::hasOrIsComputing(AttributionMethod method, int gradientRow) const
+{
+    const auto covers = [&](int rowHeld) {
+        return !attributionReadsGradients(method) || rowHeld < 0 || rowHeld == gradientRow;
+    };
+    if (m_computing)
+        return std::find(m_requested.methods.begin(), m_requested.methods.end(), method) != m_requested.methods.end() &&
+               covers(m_requested.gradientRow);
+    return m_attribution.map(method) != nullptr && covers(m_attribution.gradientRow);
+}
+
+void AttributionSource::explainWhatIsMissing()
 {
     if (!m_model || (!m_has && !m_computing))
         return;  // nothing to explain: the views show why
-    for (const AttributionMethod method : neededMethods()) {
-        const bool coming = m_computing ? std::find(m_requested.begin(), m_requested.end(), method) != m_requested.end()
-                                        : m_attribution.map(method) != nullptr;
-        if (!coming) {
+    const AttributionOptions needed = neededOptions();
+    for (const AttributionMethod method : needed.methods)
+        if (!hasOrIsComputing(method, needed.gradientRow)) {
             explain(/*afterPause=*/false);  // supersedes a computation under way
             return;
         }
-    }
 }
 
 void AttributionSource::setAttribution(const SentenceAttribution &attribution)
@@ -123,6 +142,8 @@ void AttributionSource::setAttribution(const SentenceAttribution &attribution)
         m_row = -1;
     emit attributionChanged();
     emit rowSelected(m_row);
+    if (!m_contrastWaiting.empty())
+        contrast(std::exchange(m_contrastWaiting, std::string()));
 }
 
 void AttributionSource::showMessage(const QString &message)
@@ -149,7 +170,9 @@ void AttributionSource::selectRow(int row)
         return;
     m_row = selected;
     m_hasContrast = false;
+    m_contrastWaiting.clear();
     emit rowSelected(m_row);
+    explainWhatIsMissing();
 }
 
 void AttributionSource::contrast(const std::string &alternative)
@@ -158,6 +181,10 @@ void AttributionSource::contrast(const std::string &alternative)
         return;
     m_contrastAsked = true;
     m_hasContrast = false;
+    if (m_computing) {  // a request now would supersede the explanation under way
+        m_contrastWaiting = alternative;
+        return;
+    }
     m_runner->contrast(m_model, m_attribution, m_row, alternative, kDefaultIntegrationSteps);
 }
 

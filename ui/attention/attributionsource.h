@@ -26,11 +26,12 @@ public:
     // Explains `text` with `model`, unless it is what is shown or asked already.
     void setSentence(const ModelSnapshot &model, const QString &text);
     // What the views on screen need, so only that is computed: attention and the step scores
-    // always, the heatmap's method, and every method while the comparison of methods is shown.
-    // The sentence is explained again when a method now needed is missing.
+    // always, the heatmap's method on every row, and while the comparison of methods is shown,
+    // every method on the clicked row. The sentence is explained again when something now needed
+    // is missing.
     void setHeatmapMethod(AttributionMethod method);
     void setEveryMethodShown(bool shown);
-    std::vector<AttributionMethod> neededMethods() const;
+    AttributionOptions neededOptions() const;
     // A result computed elsewhere (and the one the runner delivers).
     void setAttribution(const SentenceAttribution &attribution);
 
@@ -48,6 +49,8 @@ public:
     // Why this word and not `alternative`, at the selected row; arrives as contrasted().
     void contrast(const std::string &alternative);
     bool hasContrast() const { return m_hasContrast; }
+    // A contrast asked while the sentence was being explained, asked of the runner once it is.
+    bool contrastWaiting() const { return !m_contrastWaiting.empty(); }
     const ContrastiveAttribution &contrastResult() const { return m_contrast; }
     // Words the model can write at a step, for the contrastive box: its vocabulary without the
     // markers (<PAD>, <SOS>, <UNK>), and with the pointer the source words it can copy.
@@ -64,7 +67,8 @@ signals:
 private:
     void showMessage(const QString &message);
     void explain(bool afterPause);
-    void explainMissingMethods();
+    void explainWhatIsMissing();
+    bool hasOrIsComputing(AttributionMethod method, int gradientRow) const;
 
     AttributionRunner *m_runner;
     QTimer *m_pause;  // the explanation waits for typing to pause
@@ -77,8 +81,9 @@ private:
     int m_row = -1;
     bool m_hasContrast = false;
     bool m_contrastAsked = false;
+    std::string m_contrastWaiting;  // asked while the sentence was being explained
     ContrastiveAttribution m_contrast;
     AttributionMethod m_heatmapMethod = AttributionMethod::Attention;
     bool m_everyMethodShown = false;
-    std::vector<AttributionMethod> m_requested;  // of the computation under way
+    AttributionOptions m_requested;  // of the computation under way
 };

@@ -74,7 +74,7 @@ void ContrastBox::followRow()
     const int row = m_source->selectedRow();
     const bool ready = m_source->hasAttribution() && row >= 0;
     m_alternative->setEnabled(ready);
-    m_compare->setEnabled(ready);
+    m_compare->setEnabled(ready && !m_source->contrastWaiting());
     if (!ready) {
         m_question->setText(tr("Why this word and not:"));
         m_alternative->clear();
@@ -102,6 +102,8 @@ void ContrastBox::followRow()
     m_alternative->setCurrentIndex(words.isEmpty() ? -1 : 0);
     if (!kept.isEmpty())
         m_alternative->setEditText(kept);
+    if (m_source->contrastWaiting())
+        return;  // the status says what is being computed
     m_status->setText(tr("<small>Press Compare to see which words favour <b>%1</b> over the other.</small>")
                           .arg(output.toHtmlEscaped()));
     clearPlot();
@@ -112,10 +114,6 @@ void ContrastBox::compare()
     const QString word = m_alternative->currentText().trimmed();
     if (!m_source->hasAttribution() || m_source->selectedRow() < 0)
         return;
-    if (m_source->computing()) {
-        m_status->setText(tr("The sentence is being explained; compare when it is done."));
-        return;
-    }
     if (word.isEmpty()) {
         m_status->setText(tr("Type or choose a word to compare with."));
         return;

@@ -56,11 +56,9 @@ void MethodHeatmap::update()
         return;
     }
     const QString title = QString::fromUtf8(attributionMethodTitle(method()));
-    if (m_source->explains(m_inference->sentence())) {
-        if (const AttributionMap *map = m_source->attribution().map(method())) {
-            showMap(*map);
-            return;
-        }
+    if (m_source->explains(m_inference->sentence()) && m_source->attribution().explains(method())) {
+        showMap(*m_source->attribution().map(method()));
+        return;
     }
     m_showingMap = true;
     if (m_source->computing())

@@ -11,6 +11,7 @@
 #include <QLocale>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -102,6 +103,17 @@ void RowAttributionView::showRow()
         return;
     }
     const SentenceAttribution &attribution = m_source->attribution();
+    // The gradient methods come for the clicked row only: until they do, the row is not explained.
+    const bool explained = attribution.map(AttributionMethod::IntegratedGradients) != nullptr &&
+                           std::all_of(attribution.maps.begin(), attribution.maps.end(), [&](const AttributionMap &map) {
+                               return attribution.explains(map.method, row);
+                           });
+    if (!explained) {
+        m_agreement->clear();
+        m_plot->showMessage(m_source->computing() ? tr("Explaining this output word…") : m_source->message());
+        emit rowShown();
+        return;
+    }
     const std::vector<double> agreement = rowAgreement(attribution, row);
     const std::size_t n = attribution.maps.size();
     const bool agreementFits = agreement.size() == n * n;

@@ -59,6 +59,7 @@ private slots:
     void occlusionAddsUpToWordRemoval();
     void everyMethodFindsTheMirroredWord();
     void contrastExplainsTheDifference();
+    void oneRowIsThatRowOfTheWholeSentence();
     void badInputIsRefused();
 
 private:
@@ -229,6 +230,41 @@ void TestAttribution::contrastExplainsTheDifference()
     const int top = argmax(ig);
     QVERIFY2(top == 5 || top == 1, qPrintable(QString("top word %1").arg(top)));
     QCOMPARE(c.maps.front().scores, a.maps.front().row(row));
+}
+
+void TestAttribution::oneRowIsThatRowOfTheWholeSentence()
+{
+    const SentenceAttribution whole = attribute(*m_model, kSentence);
+    QCOMPARE(whole.gradientRow, -1);
+    AttributionOptions options;
+    options.gradientRow = 2;
+    const SentenceAttribution one = attribute(*m_model, kSentence, options);
+    QCOMPARE(one.gradientRow, 2);
+    QCOMPARE(one.maps.size(), whole.maps.size());
+    for (std::size_t m = 0; m < one.maps.size(); ++m) {
+        const AttributionMethod method = one.maps[m].method;
+        const bool gradients = attributionReadsGradients(method);
+        QCOMPARE(one.explains(method), !gradients);
+        QVERIFY(whole.explains(method));
+        for (int t = 0; t < one.sentence.rows(); ++t) {
+            QCOMPARE(one.explains(method, t), !gradients || t == 2);
+            for (int i = 0; i < one.maps[m].columns; ++i) {
+                if (one.explains(method, t))
+                    QVERIFY(std::abs(one.maps[m].at(t, i) - whole.maps[m].at(t, i)) < 1e-5);
+                else
+                    QVERIFY(std::isnan(one.maps[m].at(t, i)));
+            }
+        }
+    }
+    for (int t = 0; t < one.sentence.rows(); ++t)
+        QCOMPARE(std::isnan(one.completenessGap[std::size_t(t)]), t != 2);
+    QVERIFY(std::abs(one.integrationDelta[2] - whole.integrationDelta[2]) < 1e-5);
+
+    options.gradientRow = one.sentence.rows();  // beyond the output: no row, and no error
+    const SentenceAttribution none = attribute(*m_model, kSentence, options);
+    for (int t = 0; t < none.sentence.rows(); ++t)
+        QVERIFY(!none.explains(AttributionMethod::IntegratedGradients, t));
+    QVERIFY(none.explains(AttributionMethod::Occlusion, 0));
 }
 
 void TestAttribution::badInputIsRefused()

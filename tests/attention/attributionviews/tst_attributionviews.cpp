@@ -74,7 +74,7 @@ private slots:
     void exportsWriteARowPerItem();
 
 private:
-    // The quick model on `text`, with every method's map computed.
+    // The quick model on `text`, explained as the views on screen ask.
     bool explain(const QString &text);
 
     ModelSnapshot m_model;
@@ -124,6 +124,8 @@ void TestAttributionViews::selectorShowsTheChosenMethodsMap()
     for (const AttributionMethod method : {AttributionMethod::Saliency, AttributionMethod::IntegratedGradients,
                                            AttributionMethod::Occlusion}) {
         m_lab->methodHeatmap()->setMethod(method);
+        AttributionSource *source = m_lab->attributionSource();
+        QVERIFY(QTest::qWaitFor([source] { return !source->computing(); }, 20000));
         const AttributionMap *map = attribution.map(method);
         QVERIFY(map);
         QCOMPARE(heatmap->rows(), map->rows);
@@ -154,11 +156,17 @@ void TestAttributionViews::smallMultiplesShowTheClickedRow()
 {
     QVERIFY(explain(QStringLiteral("red cat dog fish")));
     RowAttributionView *view = m_lab->rowAttributionView();
+    AttributionSource *source = m_lab->attributionSource();
+    const auto settled = [source] { return QTest::qWaitFor([source] { return !source->computing(); }, 20000); };
     QVERIFY(!view->hasRow());
-    m_lab->methodHeatmap()->setMethod(AttributionMethod::IntegratedGradients);
+    QVERIFY(!source->attribution().map(AttributionMethod::Saliency));  // no row clicked: no gradients yet
     m_lab->inferencePanel()->heatmap()->selectCell(2, 1);
-    QCOMPARE(m_lab->attributionSource()->selectedRow(), 2);
-    const SentenceAttribution &attribution = m_lab->attributionSource()->attribution();
+    QCOMPARE(source->selectedRow(), 2);
+    QVERIFY(source->computing());  // the gradient methods, for the clicked row alone
+    QVERIFY(!view->hasRow());
+    QVERIFY(settled());
+    QCOMPARE(source->attribution().gradientRow, 2);
+    const SentenceAttribution &attribution = source->attribution();
     AttributionStripsPlot *plot = view->plot();
     QCOMPARE(plot->methodCount(), int(attribution.maps.size()));
     QCOMPARE(plot->words(), (QStringList{"red", "cat", "dog", "fish"}));
@@ -179,14 +187,27 @@ void TestAttributionViews::smallMultiplesShowTheClickedRow()
     QVERIFY2(view->agreementText().contains(QStringLiteral("<b>cat</b>")), qPrintable(view->agreementText()));
     QCOMPARE(m_lab->stepScores()->selectedItems().first()->column(), 2);
 
-    // Another row, clicked on the step scores.
+    // Another row, clicked on the step scores, is explained in turn.
     m_lab->stepScores()->cellClicked(0, 0);
-    QCOMPARE(m_lab->attributionSource()->selectedRow(), 0);
-    QCOMPARE(plot->methods().front().scores, attribution.maps.front().row(0));
+    QCOMPARE(source->selectedRow(), 0);
+    QVERIFY(settled());
+    QCOMPARE(attribution.gradientRow, 0);
+    QVERIFY(view->hasRow());
+    for (std::size_t m = 0; m < attribution.maps.size(); ++m)
+        QCOMPARE(plot->methods()[m].scores, attribution.maps[m].row(0));
+
+    // A gradient method on the heatmap needs every row; clicking rows then computes nothing.
+    m_lab->methodHeatmap()->setMethod(AttributionMethod::IntegratedGradients);
+    QVERIFY(settled());
+    QCOMPARE(attribution.gradientRow, -1);
+    m_lab->stepScores()->cellClicked(0, 3);
+    QCOMPARE(source->selectedRow(), 3);
+    QVERIFY(!source->computing());
+    QCOMPARE(plot->methods().back().scores, attribution.maps.back().row(3));
 }
 
 // With the Methods dock away only attention and the heatmap's method are computed; showing the
-// dock brings every method.
+// dock brings every method for the clicked row.
 void TestAttributionViews::onlyTheMethodsShownAreComputed()
 {
     auto *dock = m_window->findChild<QDockWidget *>(QStringLiteral("attributionDock"));
@@ -211,7 +232,12 @@ void TestAttributionViews::onlyTheMethodsShownAreComputed()
 
     dock->show();
     QVERIFY(settled());
+    // No output word clicked: the dock has no row to compare the methods on yet.
+    QCOMPARE(computed(), (std::vector<AttributionMethod>{AttributionMethod::Attention, AttributionMethod::Occlusion}));
+    m_lab->inferencePanel()->heatmap()->selectCell(1, 0);
+    QVERIFY(settled());
     QCOMPARE(computed(), allAttributionMethods());
+    QCOMPARE(source->attribution().gradientRow, 1);
     m_lab->methodHeatmap()->setMethod(AttributionMethod::Attention);
     QVERIFY(!source->computing());  // nothing new needed
 }
@@ -228,9 +254,13 @@ void TestAttributionViews::contrastBoxExplainsAgainstTheChosenWord()
     QVERIFY(box->alternativeChoice()->findText(QStringLiteral("fish")) < 0);  // the output itself is no alternative
 
     box->alternativeChoice()->setEditText(QStringLiteral("cat"));
-    box->compare();
     AttributionSource *source = m_lab->attributionSource();
+    QVERIFY(source->computing());  // the clicked row's gradients
+    box->compare();
+    QVERIFY(source->contrastWaiting());  // after them, not instead of them
     QVERIFY(QTest::qWaitFor([source] { return source->hasContrast(); }, 20000));
+    QVERIFY(!source->contrastWaiting());
+    QCOMPARE(source->attribution().gradientRow, 0);
     QCOMPARE(source->contrastResult().alternative, std::string("cat"));
     QCOMPARE(source->contrastResult().row, 0);
     QCOMPARE(box->plot()->methodCount(), int(source->contrastResult().maps.size()));
@@ -277,8 +307,10 @@ void TestAttributionViews::exportsWriteARowPerItem()
 {
     QVERIFY(explain(QStringLiteral("red cat dog fish")));
     m_lab->inferencePanel()->heatmap()->selectCell(1, 0);
+    AttributionSource *source = m_lab->attributionSource();
+    QVERIFY(QTest::qWaitFor([source] { return !source->computing(); }, 20000));  // the row's gradients
     m_lab->receiveResult(QVariant::fromValue(FaithfulnessMeasured{1, madeUpReport(0.2), 16}));
-    const SentenceAttribution &attribution = m_lab->attributionSource()->attribution();
+    const SentenceAttribution &attribution = source->attribution();
     QTemporaryDir dir;
     QString error;
 
