@@ -93,12 +93,20 @@ the model attends to most, unless --no-unk-replace.
 std::string evaluateHelp()
 {
     return std::string(R"(Usage: attnscope evaluate [--model FILE] [--corpus FILE] [--examples N] [--batched]
+       attnscope evaluate [--model FILE] [--corpus FILE] [--examples N] (--beam K [--alpha A] | --beams)
+                          [--json]
 
 Scores the model on its test split, made again from the settings the model was trained with:
 exact match, token accuracy, exact match by length and on sentences with unknown words, and the
 first --examples N (default 10) sentences. --corpus FILE scores every sentence of FILE instead, read
 with those settings. --batched decodes in batches instead of one sentence at a time (the same
 answers, faster).
+
+--beam K (1-64) sets greedy decoding beside beam search of width K, whose hypotheses are ranked by
+log P(y) / |y|^A with --alpha A (0-2, default 0.6); --beams sets greedy beside widths 2, 5 and 10,
+each with alpha 0, 0.6 and 1. Per setting: exact match, the mean log P(y) of its outputs, their mean
+length and how many differ from greedy's; then the first --examples N sentences where they differ.
+--json prints every figure and every such sentence.
 )") + kBundledModel +
            kExitCodes;
 }

@@ -1,5 +1,6 @@
 #include "app/attention/commands.h"
 
+#include "app/attention/beamtable.h"
 #include "app/attention/commandmodel.h"
 #include "app/attention/runfiles.h"
 #include "app/attention/runoptions.h"
@@ -8,6 +9,8 @@
 #include "app/core/runfolder.h"
 #include "engine/attention/alignmentscore.h"
 #include "engine/attention/attentionanalysis.h"
+#include "engine/attention/beamevaluation.h"
+#include "engine/attention/beamsearch.h"
 #include "engine/attention/checkpointformat.h"
 #include "engine/attention/corpusdefaults.h"
 #include "engine/attention/dataset.h"
@@ -414,10 +417,21 @@ int runReverse(const std::vector<std::string> &arguments)
 
 int runEvaluate(const std::vector<std::string> &arguments)
 {
-    CommandLine cl(arguments, {"model", "corpus", "examples"}, {"batched"});
+    CommandLine cl(arguments, {"model", "corpus", "examples", "beam", "alpha"}, {"batched", "beams", "json"});
     const int examples = cl.integer("examples", kExamplesShown, 0, 1000000);
+    const int width = cl.integer("beam", 1, 1, kMaxBeamWidth);
+    const double alpha = cl.number("alpha", 0.6, 0, kMaxLengthAlpha);
+    const bool beams = cl.flag("beams"), beam = cl.has("beam") || beams;
     if (!cl.positional().empty())
         cl.fail("unexpected argument '" + cl.positional().front() + "'");
+    else if (beams && cl.has("beam"))
+        cl.fail("--beams compares the course's widths; give it or --beam K, not both");
+    else if (cl.has("alpha") && !cl.has("beam"))
+        cl.fail("--alpha goes with --beam K");
+    else if (cl.flag("json") && !beam)
+        cl.fail("--json goes with --beam K or --beams");
+    else if (cl.flag("batched") && beam)
+        cl.fail("--batched decodes greedily; beam search decodes one sentence at a time");
     if (!cl.ok())
         return usageError("evaluate", cl.error());
     try {
@@ -431,6 +445,25 @@ int runEvaluate(const std::vector<std::string> &arguments)
                 data.insert(data.end(), split->begin(), split->end());
         } else {
             data = Dataset::build(d).test;
+        }
+        if (beam) {
+            const std::vector<BeamSetting> settings =
+                beams ? courseBeamSettings() : std::vector<BeamSetting>{{1, 0.0}, {width, alpha}};
+            const InterruptScope interrupt;
+            const BeamEvaluation evaluation =
+                evaluateBeams(model, data, settings, [&](int done, int total) {
+                    if (done % 100 == 0 || done == total)
+                        std::fprintf(stderr, "decoded %d of %d sentences\r", done, total);
+                    return !interrupt.interrupted();
+                });
+            std::fprintf(stderr, "\n");
+            if (interrupt.interrupted())
+                return failure("interrupted: nothing written");
+            if (cl.flag("json"))
+                std::cout << beamEvaluationJson(evaluation).toStdString();
+            else
+                std::cout << beamEvaluationText(evaluation, examples);
+            return 0;
         }
         const DecodeMode mode = cl.flag("batched") ? DecodeMode::Batched : DecodeMode::OneAtATime;
         printReport(evaluate(model, data, mode), examples, mode);

@@ -22,6 +22,7 @@ private slots:
     void reverseCutsLongInputWithANotice();
     void divergingTrainingFailsClearly();
     void evaluatePrintsExactMatch();
+    void evaluateSetsGreedyBesideBeam();
     void trainWithoutAttentionSaysSo();
 
 private:
@@ -384,6 +385,41 @@ void TestCli::evaluatePrintsExactMatch()
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains("Test exact match:"));
     QCOMPARE(r.out.count(QRegularExpression("^Input: ", QRegularExpression::MultilineOption)), 3);
+}
+
+void TestCli::evaluateSetsGreedyBesideBeam()
+{
+    QVERIFY(!m_model.isEmpty());
+    Result r = run({"evaluate", "--model", m_model, "--beam", "3", "--alpha", "1", "--json"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject root = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    const QJsonArray settings = root["settings"].toArray();
+    QCOMPARE(settings.size(), 2);
+    QCOMPARE(settings[0].toObject()["width"].toInt(), 1);
+    QCOMPARE(settings[0].toObject()["differ_from_greedy"].toInt(), 0);
+    QCOMPARE(settings[1].toObject()["width"].toInt(), 3);
+    QCOMPARE(settings[1].toObject()["alpha"].toDouble(), 1.0);
+    QCOMPARE(root["sentences"].toInt(), 50);  // the test split the model was trained with
+    QCOMPARE(root["disagreements"].toArray().size(), settings[1].toObject()["differ_from_greedy"].toInt());
+    for (const QJsonValue &setting : settings) {
+        const double exact = setting.toObject()["exact_match"].toDouble();
+        QVERIFY(exact >= 0 && exact <= 1);
+        QVERIFY(setting.toObject()["mean_log_prob"].toDouble() <= 0);
+    }
+
+    r = run({"evaluate", "--model", m_model, "--beams"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    for (const char *row : {"greedy ", "beam 2, alpha 0 ", "beam 5, alpha 0.6 ", "beam 10, alpha 1 "})
+        QVERIFY2(r.out.contains(QString::fromLatin1(row)), qPrintable(r.out));
+
+    for (const QStringList &bad : {QStringList{"--alpha", "0.5"}, QStringList{"--beams", "--beam", "2"},
+                                   QStringList{"--json"}, QStringList{"--batched", "--beam", "2"},
+                                   QStringList{"--beam", "0"}, QStringList{"--beam", "2", "--alpha", "3"}}) {
+        r = run(QStringList{"evaluate", "--model", m_model} + bad);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("attnscope evaluate:"), qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+    }
 }
 
 // Variant none: no attention, so the heatmap and analysis say so and <UNK> is left alone.

@@ -1,4 +1,5 @@
 #include "tests/common/testregistry.h"
+#include "engine/attention/beamevaluation.h"
 #include "engine/attention/beamsearch.h"
 #include "engine/attention/outputlogprob.h"
 #include "engine/core/tokenizer.h"
@@ -7,6 +8,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -132,6 +134,7 @@ private slots:
     void maximumLengthEndsHypotheses();
     void badOptionsAreRefused_data();
     void badOptionsAreRefused();
+    void evaluationSetsEachSettingBesideGreedy();
 
 private:
     Dataset m_data;
@@ -348,5 +351,70 @@ void TestBeamSearch::badOptionsAreRefused()
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, m_models["bahdanau"]->beamReverse("red cat", options));
 }
 
+// evaluateBeams' figures, each recomputed from decodes of its own: greedy first, added when not
+// asked; exact match, mean log P and length over the sentences; every sentence that differs listed.
+void TestBeamSearch::evaluationSetsEachSettingBesideGreedy()
+{
+    const Seq2SeqModel &model = *m_models["bahdanau"];
+    const std::vector<SentencePair> &data = m_data.test;
+    const std::vector<BeamSetting> asked{{5, 1.0}, {2, 0.0}};
+    std::vector<int> progress;
+    const BeamEvaluation e = evaluateBeams(model, data, asked, [&](int done, int total) {
+        progress.push_back(done);
+        return total == int(data.size());
+    });
+    QCOMPARE(e.sentences, int(data.size()));
+    QCOMPARE(int(progress.size()), int(data.size()));
+    QCOMPARE(*std::max_element(progress.begin(), progress.end()), int(data.size()));
+    QCOMPARE(e.settings.size(), std::size_t(3));
+    QCOMPARE(e.settings[0].width, 1);
+    QCOMPARE(e.settings[1].width, 5);
+    QCOMPARE(e.settings[2].width, 2);
+    std::size_t disagreement = 0;
+    std::vector<double> exact(3), logProb(3), length(3);
+    std::vector<int> differ(3);
+    for (const SentencePair &p : data) {
+        std::vector<std::vector<std::string>> outputs;
+        for (std::size_t s = 0; s < 3; ++s) {
+            const ScoredSentence best = model.beamDecode(p.source, beamOptions(e.settings[s].width, e.settings[s].alpha, 1)).nbest.front();
+            outputs.push_back(best.sentence.words());
+            exact[s] += outputs[s] == p.target;
+            logProb[s] += best.logProb;
+            length[s] += double(outputs[s].size());
+            differ[s] += outputs[s] != outputs[0];
+        }
+        QCOMPARE(outputs[0], model.decode(p.source).words());
+        if (outputs[1] != outputs[0] || outputs[2] != outputs[0]) {
+            QVERIFY(disagreement < e.disagreements.size());
+            const BeamDisagreement &d = e.disagreements[disagreement++];
+            QCOMPARE(d.input, joinTokens(p.source));
+            QCOMPARE(d.reference, joinTokens(p.target));
+            for (std::size_t s = 0; s < 3; ++s)
+                QCOMPARE(d.outputs[s], joinTokens(outputs[s]));
+        }
+    }
+    QCOMPARE(disagreement, e.disagreements.size());
+    const double n = double(data.size());
+    for (std::size_t s = 0; s < 3; ++s) {
+        QVERIFY(std::abs(e.scores[s].exactMatch - exact[s] / n) < 1e-12);
+        QVERIFY(std::abs(e.scores[s].meanLogProb - logProb[s] / n) < 1e-4);
+        QVERIFY(std::abs(e.scores[s].meanLength - length[s] / n) < 1e-12);
+        QCOMPARE(e.scores[s].differFromGreedy, differ[s]);
+    }
+
+    // Stopped after the first sentence: only what was decoded is counted.
+    const BeamEvaluation stopped = evaluateBeams(model, data, asked, [](int, int) { return false; });
+    QVERIFY(stopped.sentences >= 1 && stopped.sentences <= 2);  // one per decoding thread at most
+
+    const std::vector<BeamSetting> &course = courseBeamSettings();
+    QCOMPARE(course.size(), std::size_t(10));
+    QCOMPARE(course.front().width, 1);
+    QCOMPARE(course.back().width, 10);
+    QCOMPARE(course.back().alpha, 1.0);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, evaluateBeams(model, data, {{0, 0.6}}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, evaluateBeams(model, data, {{2, -1.0}}));
+}
+
 ATTNSCOPE_TEST(beamsearch, TestBeamSearch)
 #include "tst_beamsearch.moc"
+
