@@ -14,6 +14,8 @@ std::string runOptions()
     text += optionLine("--out DIR", "Where the results go (required); made if it does not exist.");
     text += optionLine("--words-file FILE", "Words for generated sentences, separated by white space (default: the "
                                             "34 reference words).");
+    text += optionLine("--words digits|default", "Built-in words instead: the ten digits 0-9 (the course's toy "
+                                                 "exercise) or the 34 reference words.");
     text += fieldLines(datasetConfigFields(), {{"data-seed", "--seed"}});
     text += "Model options:\n" + fieldLines(modelConfigFields());
     text += R"(      bahdanau scores with the decoder state before its GRU step; luong-dot and luong-general

@@ -30,6 +30,7 @@ void addRunOptions(CommandLine &cl)
 {
     cl.addValueOption("out");
     cl.addValueOption("words-file");
+    cl.addValueOption("words");
     cl.addFields(datasetConfigFields());
     cl.addFields(modelConfigFields());
     cl.addFields(trainingConfigFields());
@@ -38,7 +39,15 @@ void addRunOptions(CommandLine &cl)
 RunOptions readRunOptions(CommandLine &cl, const std::set<std::string> &skip)
 {
     RunOptions o;
-    if (cl.has("words-file")) {
+    if (cl.has("words")) {
+        const std::string words = cl.text("words");
+        if (cl.has("words-file"))
+            cl.fail("give --words or --words-file, not both");
+        else if (words == "digits")
+            o.dataset.words = DatasetConfig::digitWords();
+        else if (words != "default")
+            cl.fail("--words takes digits or default, got '" + words + "' (a list of your own: --words-file FILE)");
+    } else if (cl.has("words-file")) {
         std::string error;
         o.dataset.words = readWords(cl.text("words-file"), &error);
         if (!error.empty())

@@ -29,6 +29,11 @@ std::vector<std::string> DatasetConfig::defaultWords()
             "sad",  "fast",  "slow",  "old",  "new",   "hot",    "cold"};
 }
 
+std::vector<std::string> DatasetConfig::digitWords()
+{
+    return {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
+}
+
 const std::vector<ConfigField<DatasetConfig>> &datasetConfigFields()
 {
     using D = DatasetConfig;

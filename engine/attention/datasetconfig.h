@@ -37,6 +37,8 @@ struct DatasetConfig {
 
     // The reference assignment's 34 words.
     static std::vector<std::string> defaultWords();
+    // 0 to 9: the course's toy exercise, reversing (or copying) digit sequences such as 3 1 4 1 5.
+    static std::vector<std::string> digitWords();
 };
 
 // Every field of DatasetConfig but `words` (a list, read by each reader in its own way): key,

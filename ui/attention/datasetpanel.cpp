@@ -87,6 +87,9 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent), m_fields(datasetC
     m_wordCount = new QLabel;
     m_resetWords = new QPushButton(tr("Default words"));
     m_resetWords->setToolTip(tr("Restore the 34 words of the reference assignment."));
+    m_digitWords = new QPushButton(tr("Digits"));
+    m_digitWords->setObjectName(QStringLiteral("digitWords"));
+    m_digitWords->setToolTip(tr("The ten digits 0–9: the course's toy exercise, reversing sequences such as 3 1 4 1 5."));
 
     m_corpusPath = new QLineEdit;
     m_corpusPath->setPlaceholderText(tr("Choose a .txt file…"));
@@ -110,6 +113,7 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent), m_fields(datasetC
     auto *wordsButtons = new QHBoxLayout;
     wordsButtons->addWidget(m_wordCount, 1);
     wordsButtons->addWidget(m_resetWords);
+    wordsButtons->addWidget(m_digitWords);
     auto *corpusRow = new QHBoxLayout;
     corpusRow->addWidget(m_corpusPath, 1);
     corpusRow->addWidget(m_browse);
@@ -159,6 +163,8 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent), m_fields(datasetC
     connect(m_browse, &QPushButton::clicked, this, &DatasetPanel::browseCorpus);
     connect(m_resetWords, &QPushButton::clicked, this,
             [this] { m_words->setPlainText(joinWords(DatasetConfig::defaultWords())); });
+    connect(m_digitWords, &QPushButton::clicked, this,
+            [this] { m_words->setPlainText(joinWords(DatasetConfig::digitWords())); });
     m_fields.onChanged(this, [this] { changed(); });
     connect(m_fromWords, &QRadioButton::toggled, this, &DatasetPanel::changed);
     connect(m_words, &QPlainTextEdit::textChanged, this, &DatasetPanel::changed);
@@ -245,6 +251,7 @@ void DatasetPanel::updateEnabled()
     const bool corpus = m_fromCorpus->isChecked();
     m_words->setEnabled(!corpus);
     m_resetWords->setEnabled(!corpus);
+    m_digitWords->setEnabled(!corpus);
     m_wordCount->setEnabled(!corpus);
     m_corpusPath->setEnabled(corpus);
     m_browse->setEnabled(true);

@@ -46,6 +46,7 @@ private:
     QPlainTextEdit *m_words;
     QLabel *m_wordCount;
     QPushButton *m_resetWords;
+    QPushButton *m_digitWords;
     QLineEdit *m_corpusPath;
     QPushButton *m_browse;
     QLabel *m_problem;

@@ -16,6 +16,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QSpinBox>
+#include <QPushButton>
 #include <QtTest>
 
 namespace {
@@ -90,6 +91,7 @@ private slots:
     void tablesAreSound();
     void changedValuesDifferAndAreValid();
     void commandLineToJsonAndBack();
+    void builtInWordLists();
     void comparisonJsonHoldsEveryField();
     void settingsRestoreEveryField();
     void panelRangesAreTheEngines();
@@ -182,6 +184,37 @@ void TestConfigFields::comparisonJsonHoldsEveryField()
                   modelConfigFields());
     compareFields(fromJson(json["dataset"], datasetConfigFields()), m_dataset, datasetConfigFields());
     compareFields(fromJson(json["training"], trainingConfigFields()), m_training, trainingConfigFields());
+}
+
+// The digits of the course's toy exercise, on the command line and in the Dataset panel.
+void TestConfigFields::builtInWordLists()
+{
+    const auto read = [this](const std::vector<std::string> &words, std::string *error) {
+        std::vector<std::string> arguments = {"--out", m_dir.path().toStdString()};
+        arguments.insert(arguments.end(), words.begin(), words.end());
+        CommandLine cl({}, {});
+        addRunOptions(cl);
+        cl.parse(arguments);
+        const RunOptions options = readRunOptions(cl);
+        *error = cl.ok() ? std::string() : cl.error();
+        return options.dataset.words;
+    };
+    std::string error;
+    QCOMPARE(read({"--words", "digits"}, &error), DatasetConfig::digitWords());
+    QVERIFY2(error.empty(), error.c_str());
+    QCOMPARE(DatasetConfig::digitWords().size(), std::size_t(10));
+    QCOMPARE(read({"--words", "default"}, &error), DatasetConfig::defaultWords());
+    QVERIFY2(error.empty(), error.c_str());
+    read({"--words", "letters"}, &error);
+    QVERIFY2(error.find("--words takes digits or default") != std::string::npos, error.c_str());
+    read({"--words", "digits", "--words-file", "words.txt"}, &error);
+    QVERIFY2(error.find("not both") != std::string::npos, error.c_str());
+
+    DatasetPanel panel;
+    auto *digits = panel.findChild<QPushButton *>(QStringLiteral("digitWords"));
+    QVERIFY(digits);
+    digits->click();
+    QCOMPARE(panel.config().words, DatasetConfig::digitWords());
 }
 
 // Panels -> settings file -> new panels, through the strings a settings file holds.
