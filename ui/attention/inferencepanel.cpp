@@ -5,6 +5,7 @@
 #include "ui/attention/attentionexplanationtext.h"
 #include "ui/attention/beamview.h"
 #include "ui/core/attentionheatmap.h"
+#include "ui/core/elidedlabel.h"
 #include "ui/core/heatmapexplainer.h"
 
 #include <QAction>
@@ -62,9 +63,8 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
     m_choice->addItem(tr("Latest epoch"), int(Choice::Latest));
     m_choice->setToolTip(tr("Decode with the model of the epoch with the lowest validation loss, or "
                             "with the one from the most recent epoch."));
-    m_modelInfo = new QLabel;
+    m_modelInfo = new ElidedLabel;
     m_modelInfo->setObjectName(QStringLiteral("modelInfo"));
-    m_modelInfo->setWordWrap(true);
     m_modelInfo->setStyleSheet(QStringLiteral("QLabel { color: palette(dark); }"));
 
     auto tokenLabel = [] {
@@ -495,5 +495,5 @@ void InferencePanel::updateModelInfo()
 {
     const bool best = choice() == Choice::Best;
     const QString description = m_replay ? m_replayDescription : best ? m_bestDescription : m_latestDescription;
-    m_modelInfo->setText(currentModel() ? description : tr("none yet"));
+    m_modelInfo->setFullText(currentModel() ? description : tr("none yet"));
 }

@@ -8,6 +8,7 @@
 
 class AttentionHeatmap;
 class BeamView;
+class ElidedLabel;
 class HeatmapExplainer;
 class QDoubleSpinBox;
 class QSpinBox;
@@ -82,7 +83,7 @@ private:
 
     QLineEdit *m_input;
     QComboBox *m_choice;
-    QLabel *m_modelInfo;
+    ElidedLabel *m_modelInfo;
     QLabel *m_sourceView;
     QLabel *m_outputView;
     QLabel *m_cellInfo;
