@@ -13,7 +13,7 @@ EncoderImpl::EncoderImpl(int vocabularySize, const ModelConfig &c)
               .dropout(c.layers > 1 ? c.dropout : 0.0)
               .bidirectional(c.bidirectional)
               .batch_first(true))
-    , bridge(c.hiddenSize, c.hiddenSize)
+    , bridge(c.bridge ? torch::nn::Linear(c.hiddenSize, c.hiddenSize) : torch::nn::Linear(nullptr))
     , m_layers(c.layers)
     , m_directions(c.bidirectional ? 2 : 1)
     , m_dropout(c.layers > 1 ? c.dropout : 0.0)
@@ -21,7 +21,8 @@ EncoderImpl::EncoderImpl(int vocabularySize, const ModelConfig &c)
     register_module("embedding", embedding);
     register_module("dropout", dropout);
     register_module("gru", gru);
-    register_module("bridge", bridge);
+    if (bridge)
+        register_module("bridge", bridge);
 }
 
 std::vector<EncoderImpl::StepWeights> EncoderImpl::stepWeights()
@@ -84,5 +85,5 @@ EncoderOutput EncoderImpl::forwardEmbedded(const torch::Tensor &embedded, const 
     }
     // (layers * directions) final states -> (layers, B, H), forward | backward.
     const auto hidden = torch::stack(finals).view({m_layers, m_directions, batch, -1}).permute({0, 2, 1, 3}).reshape({m_layers, batch, -1});
-    return {input, torch::tanh(bridge(hidden))};
+    return {input, bridge ? torch::tanh(bridge(hidden)) : torch::zeros_like(hidden)};
 }

@@ -158,8 +158,10 @@ InferenceNet::InferenceNet(Seq2SeqNetImpl &net)
                 g.tokenGates = floats(torch::addmm(w.inputBias, encoder.embedding, w.inputWeight.t()));
             m_encoder.push_back(std::move(g));
         }
-    m_bridge = floats(encoder.bridgeWeight);
-    m_bridgeBias = floats(encoder.bridgeBias);
+    if (encoder.bridgeWeight.defined()) {
+        m_bridge = floats(encoder.bridgeWeight);
+        m_bridgeBias = floats(encoder.bridgeBias);
+    }
 
     for (int layer = 0; layer < m_layers; ++layer) {
         const GruLayerWeights &w = decoder.gru[std::size_t(layer)];
@@ -242,6 +244,10 @@ void InferenceNet::encode(const std::vector<int> &source, const std::vector<int>
     m_state.assign(std::size_t(m_layers), {});
     for (int layer = 0; layer < m_layers; ++layer) {
         std::vector<float> &s = m_state[std::size_t(layer)];
+        if (m_bridge.empty()) {  // no bridge: the decoder starts from zeros
+            s.assign(std::size_t(m_hidden), 0.0f);
+            continue;
+        }
         s = m_bridgeBias;
         addRowsProduct(finals.data() + layer * width, 1, width, m_bridge.data(), m_hidden, s.data(), m_hidden);
         for (float &x : s)

@@ -58,6 +58,10 @@ const std::vector<ConfigField<ModelConfig>> &modelConfigFields()
             "Let the decoder copy a source word by pointing at it with its attention, mixed with its own "
             "word choice by a learned gate (See et al. 2017): any word can be reversed, even one never seen "
             "in training. auto: on for a corpus file, off for the generated word list."),
+        flagField<&ModelConfig::bridge>("bridge", "start the decoder from the encoder",
+                                        "Start the decoder from the encoder's final states, through a tanh layer "
+                                        "(the bridge). Off: from zeros, so all the decoder learns of the sentence "
+                                        "comes through attention."),
     };
     return fields;
 }
@@ -76,6 +80,9 @@ std::string validate(const ModelConfig &c)
     std::string problem = checkFields(c, modelConfigFields());
     if (problem.empty() && c.bidirectional && c.hiddenSize % 2 != 0)
         problem = "hidden size must be even for a bidirectional encoder (got " + std::to_string(c.hiddenSize) + ")";
+    if (problem.empty() && !c.bridge && c.attention == AttentionKind::None)
+        problem = "with attention none the decoder reads the sentence only through the bridge: choose an "
+                  "attention variant or keep the bridge on";
     if (problem.empty() && c.pointer == PointerMode::On && c.attention == AttentionKind::None)
         problem = "the pointer copies through the attention, and attention none has none: choose an attention "
                   "variant or pointer off";

@@ -26,6 +26,7 @@ struct ModelConfig {
     bool bidirectional = true;
     AttentionKind attention = AttentionKind::Bahdanau;
     PointerMode pointer = PointerMode::Auto;
+    bool bridge = true;  // the decoder starts from the encoder's final states; off: from zeros
 
     // Whether the decoder has the pointer; Auto counts as off (a model built without knowing its
     // data: resolve it first with resolvedFor()).

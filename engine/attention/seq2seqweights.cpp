@@ -35,8 +35,10 @@ EncoderWeights weightsOf(const EncoderImpl &encoder)
     w.embedding = encoder.embedding->weight;
     w.gru = gruLayers(*encoder.gru);
     w.directions = encoder.gru->options.bidirectional() ? 2 : 1;
-    w.bridgeWeight = encoder.bridge->weight;
-    w.bridgeBias = encoder.bridge->bias;
+    if (encoder.bridge) {
+        w.bridgeWeight = encoder.bridge->weight;
+        w.bridgeBias = encoder.bridge->bias;
+    }
     return w;
 }
 

@@ -27,7 +27,7 @@ struct EncoderWeights {
     std::vector<GruLayerWeights> gru;  // layer-major, direction-minor
     int directions = 1;
     torch::Tensor bridgeWeight;        // (H, H): both directions' final states -> decoder state
-    torch::Tensor bridgeBias;          // (H)
+    torch::Tensor bridgeBias;          // (H); both undefined without the bridge
 
     const GruLayerWeights &layer(int layer, int direction) const;
 };

@@ -16,7 +16,7 @@ EncoderOutput referenceEncode(Encoder &encoder, const torch::Tensor &source, con
     const auto outputs = std::get<0>(rnn::pad_packed_sequence(packedOut, /*batch_first=*/true, /*padding_value=*/0.0,
                                                               /*total_length=*/source.size(1)));
     hidden = hidden.view({layers, directions, batch, -1}).permute({0, 2, 1, 3}).reshape({layers, batch, -1});
-    return {outputs, torch::tanh(encoder->bridge(hidden))};
+    return {outputs, encoder->bridge ? torch::tanh(encoder->bridge(hidden)) : torch::zeros_like(hidden)};
 }
 
 std::pair<torch::Tensor, torch::Tensor> referenceAttention(BahdanauAttention &attention, const torch::Tensor &state,

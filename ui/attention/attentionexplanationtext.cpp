@@ -56,7 +56,7 @@ QString scoreSteps(const AttentionExplanation &e, const QString &source)
         const bool location = e.kind == AttentionKind::Location;
         html += item(tr("Decoder state s<sub>t−1</sub>:"),
                      tr("the top GRU layer's state before this step (at the first step, the encoder's final "
-                        "state through the bridge). %1").arg(vector(e.state)));
+                        "state through the bridge, or zeros without it). %1").arg(vector(e.state)));
         html += item(tr("Encoder state h<sub>j</sub>:"),
                      tr("the encoder's output at %1. %2").arg(source, vector(e.encoderState)));
         html += item(tr("W<sub>s</sub>·s<sub>t−1</sub>:"), vector(e.query));

@@ -50,6 +50,22 @@ TwoSentences twoSentences(AttentionKind kind, std::uint64_t seed)
             net->decoder->embedding(torch::tensor({1, 1}))};
 }
 
+// The batched decoder (LibTorch ops) and the one-sentence one (InferenceNet) on 40 sentences.
+void checkBatchedEqualsOneAtATime(const Seq2SeqModel &model, const std::vector<SentencePair> &test)
+{
+    std::vector<std::vector<std::string>> sources;
+    for (std::size_t i = 0; i < 40; ++i)
+        sources.push_back(test[i].source);
+    const auto batched = model.decodeBatch(sources);
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        const DecodedSentence alone = model.decode(sources[i]);
+        QCOMPARE(batched[i].outputTokens, alone.outputTokens);
+        QCOMPARE(batched[i].attention.size(), alone.attention.size());
+        for (std::size_t k = 0; k < alone.attention.size(); ++k)
+            QVERIFY(std::abs(batched[i].attention[k] - alone.attention[k]) < 1e-5f);
+    }
+}
+
 std::string readFile(const std::string &path)
 {
     std::ifstream in(path, std::ios::binary);
@@ -81,6 +97,7 @@ private slots:
     void checkpointKeepsTheVariant();
     void bundledModelIsBahdanau();
     void withoutAttentionNothingIsAttendedOrCopied();
+    void withoutTheBridgeTheDecoderStartsFromZeros();
 
 private:
     Dataset m_data;
@@ -209,18 +226,7 @@ void TestAttentionVariants::locationStepsReadThePreviousStepsWeights()
 void TestAttentionVariants::batchedEqualsOneAtATime()
 {
     QFETCH(QString, variant);
-    const Seq2SeqModel &model = *m_models[variant];
-    std::vector<std::vector<std::string>> sources;
-    for (std::size_t i = 0; i < 40; ++i)
-        sources.push_back(m_data.test[i].source);
-    const auto batched = model.decodeBatch(sources);
-    for (std::size_t i = 0; i < sources.size(); ++i) {
-        const DecodedSentence alone = model.decode(sources[i]);
-        QCOMPARE(batched[i].outputTokens, alone.outputTokens);
-        QCOMPARE(batched[i].attention.size(), alone.attention.size());
-        for (std::size_t k = 0; k < alone.attention.size(); ++k)
-            QVERIFY(std::abs(batched[i].attention[k] - alone.attention[k]) < 1e-5f);
-    }
+    checkBatchedEqualsOneAtATime(*m_models[variant], m_data.test);
 }
 
 void TestAttentionVariants::checkpointKeepsTheVariant()
@@ -245,6 +251,7 @@ void TestAttentionVariants::bundledModelIsBahdanau()
 {
     const Seq2SeqModel bundled = Seq2SeqModel::load(ATTNSCOPE_SOURCE_DIR "/resources/models/default.ckpt");
     QCOMPARE(bundled.config().attention, AttentionKind::Bahdanau);
+    QVERIFY(bundled.config().bridge);  // written before the setting existed: on, as it was then
     QCOMPARE(bundled.reverse("the cat sat on the mat").text(), std::string("mat the on sat cat the"));
 }
 
@@ -268,6 +275,43 @@ void TestAttentionVariants::withoutAttentionNothingIsAttendedOrCopied()
     QCOMPARE(analysis.wordSteps, 0);
     const std::string md = analysisMarkdown(analysis, report);
     QVERIFY2(md.find("no attention (variant none)") != std::string::npos, md.c_str());
+}
+
+// The course's decoder started from zeros instead of the encoder's final states: no bridge
+// parameters, a zero initial state, the fast decoder agreeing with the batched one, kept by the
+// checkpoint; with attention none the decoder would read nothing, so that is refused.
+void TestAttentionVariants::withoutTheBridgeTheDecoderStartsFromZeros()
+{
+    ModelConfig config = tinyModelConfig();
+    config.bridge = false;
+    Seq2SeqModel model(config, Vocabulary::build(m_data.train), 1);
+    model.datasetConfig = tinyDataset();
+    const Seq2SeqModel &withBridge = *m_models["bahdanau"];
+    QCOMPARE(model.parameterCount(),
+             withBridge.parameterCount() - std::int64_t(config.hiddenSize) * (config.hiddenSize + 1));
+    {
+        torch::NoGradGuard noGradients;
+        torch::Tensor hidden;
+        model.net()->encode(torch::tensor({{4, 5, 6, 2}}), torch::tensor({4}), &hidden);
+        QCOMPARE(hidden.abs().max().item<float>(), 0.0f);
+    }
+    Trainer(model, m_data, tinyTraining()).run();
+    const EvaluationReport report = evaluate(model, m_data.test, DecodeMode::Batched);
+    QVERIFY2(report.exactMatch >= 0.9, qPrintable(QString::number(report.exactMatch)));  // attention carries it
+
+    checkBatchedEqualsOneAtATime(model, m_data.test);
+    if (QTest::currentTestFailed())
+        return;
+
+    const std::vector<std::string> &source = m_data.test.front().source;
+    const std::string path = m_dir.filePath("no-bridge.ckpt").toStdString();
+    model.save(path);
+    const Seq2SeqModel loaded = Seq2SeqModel::load(path);
+    QVERIFY(!loaded.config().bridge);
+    QCOMPARE(loaded.decode(source).outputTokens, model.decode(source).outputTokens);
+
+    config.attention = AttentionKind::None;
+    QVERIFY(validate(config).find("bridge") != std::string::npos);
 }
 
 ATTNSCOPE_TEST(attentionvariants, TestAttentionVariants)

@@ -153,6 +153,7 @@ void TestCheckpoint::olderFormatsStillLoad()
     ModelConfig config = changed.config();
     config.attention = AttentionKind(attention);
     config.pointer = pointer ? PointerMode::On : PointerMode::Off;
+    config.bridge = true;  // the older formats came before the setting: every model had the bridge
     Seq2SeqModel model(config, changed.vocabulary(), 9);
     model.datasetConfig = changed.datasetConfig;
     model.history = changed.history;
