@@ -11,6 +11,7 @@
 #include "engine/core/learningrateschedule.h"
 #include "engine/core/maskedloss.h"
 #include "engine/core/runtime.h"
+#include "engine/core/sgd.h"
 #include "engine/fast/helperthread.h"
 #include "engine/fast/parallelfor.h"
 
@@ -18,6 +19,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <random>
 #include <type_traits>
@@ -234,7 +236,14 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
     // when Adam's bounded steps keep it finite.
     const double explodedLoss = 10.0 * std::log(double(vocabulary.size()));
 
-    Adam optimizer(net->parameters(), {m_config.learningRate, 0.9, 0.999, 1e-8, m_config.weightDecay, threads});
+    std::unique_ptr<Optimizer> updates;
+    if (m_config.optimizer == OptimizerKind::Sgd)
+        updates = std::make_unique<Sgd>(net->parameters(), Sgd::Options{m_config.learningRate, m_config.momentum,
+                                                                        m_config.weightDecay});
+    else
+        updates = std::make_unique<Adam>(net->parameters(), Adam::Options{m_config.learningRate, 0.9, 0.999, 1e-8,
+                                                                          m_config.weightDecay, threads});
+    Optimizer &optimizer = *updates;
     LearningRateSchedule schedule(m_config.learningRate, m_config.warmupSteps,
                                   effectiveEpochDecay(m_config, m_data.fromCorpus));
     long step = 0;

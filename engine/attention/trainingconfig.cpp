@@ -37,6 +37,11 @@ const std::vector<ConfigField<TrainingConfig>> &trainingConfigFields()
                                 "Gradients whose overall length exceeds this are scaled down to it, which keeps "
                                 "training stable.",
                                 "off"),
+        choiceField<&T::optimizer>("optimizer", "optimizer", {"adam", "sgd"},
+                                   "The update rule: Adam (adaptive steps per weight) or plain stochastic gradient "
+                                   "descent, the course's exercises' rule, which needs a larger learning rate."),
+        realField<&T::momentum>("momentum", "momentum (SGD)", 0, 0.99, 0.1,
+                                "SGD only: the share of the last step kept in the next; 0 is plain SGD."),
         realField<&T::weightDecay>("weight-decay", "weight decay", 0, 1, 1e-4,
                                    "L2 penalty: this times each weight is added to its gradient."),
         realField<&T::unknownWordRate>("unk-rate", "unknown-word rate", 0, 0.5, 0.01,

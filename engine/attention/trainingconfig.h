@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/core/configfield.h"
+#include "engine/core/optimizer.h"
 
 #include <cstdint>
 #include <string>
@@ -29,6 +30,8 @@ struct TrainingConfig {
     double teacherForcing = 1.0;
     double clipNorm = 1.0;       // 0: no clipping
     double weightDecay = 0.0;
+    OptimizerKind optimizer = OptimizerKind::Adam;
+    double momentum = 0.0;  // SGD only
     double unknownWordRate = 0.02;  // source words replaced by <UNK> in training, so UNK copying is learnt
     int patience = 5;            // epochs without a better validation loss before stopping; 0: never
     std::uint64_t seed = 42;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/core/optimizer.h"
 #include "engine/core/torchapi.h"
 
 #include <vector>
@@ -7,7 +8,7 @@
 // Adam (Kingma & Ba 2015) written out: moments, bias correction, eps, and L2 weight decay added
 // to the gradient as torch::optim::Adam does, so the two can be checked step by step. Parameters
 // must be contiguous float tensors (std::invalid_argument otherwise).
-class Adam
+class Adam : public Optimizer
 {
 public:
     struct Options {
@@ -20,11 +21,9 @@ public:
     };
 
     Adam(std::vector<torch::Tensor> parameters, const Options &options);
-    // With `gradientScale`, each gradient is taken multiplied by it, as if clipping had scaled it
-    // (clipFactor), without a pass of its own.
-    void step(double gradientScale = 1.0);
-    void zeroGrad();
-    void setLearningRate(double lr) { m_options.learningRate = lr; }
+    void step(double gradientScale = 1.0) override;
+    void zeroGrad() override;
+    void setLearningRate(double lr) override { m_options.learningRate = lr; }
 
 private:
     std::vector<torch::Tensor> m_parameters;

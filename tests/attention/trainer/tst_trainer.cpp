@@ -14,6 +14,7 @@ class TestTrainer : public QObject
     Q_OBJECT
 private slots:
     void learnsReversalPerfectly();
+    void sgdTrainsTheModelToo();
     void isDeterministic_data();
     void isDeterministic();
     void stopFlagEndsTraining();
@@ -46,6 +47,28 @@ void TestTrainer::learnsReversalPerfectly()
     const EvaluationReport report = evaluate(model, data.test);
     QCOMPARE(report.exactMatch, 1.0);
     QCOMPARE(report.tokenAccuracy, 1.0);
+}
+
+// Plain SGD with momentum, the course's rule (the update itself is checked against LibTorch's in
+// tst_sgd): the run takes its steps, not Adam's, and the loss falls.
+void TestTrainer::sgdTrainsTheModelToo()
+{
+    const Dataset data = Dataset::build(quickDataset());
+    TrainingConfig sgd = quickTraining(5);
+    sgd.optimizer = OptimizerKind::Sgd;
+    sgd.learningRate = 0.1;
+    sgd.momentum = 0.9;
+    Seq2SeqModel bySgd(quickModelConfig(), Vocabulary::build(data.train), 1);
+    Seq2SeqModel byAdam(quickModelConfig(), Vocabulary::build(data.train), 1);
+    std::vector<EpochStats> epochs;
+    Trainer::Callbacks callbacks;
+    callbacks.onEpoch = [&](const EpochStats &e, bool) { epochs.push_back(e); };
+    Trainer(bySgd, data, sgd).run(callbacks);
+    Trainer(byAdam, data, quickTraining(5)).run();
+    QCOMPARE(int(epochs.size()), 5);
+    QVERIFY2(epochs.back().trainLoss < 0.8 * epochs.front().trainLoss,
+             qPrintable(QStringLiteral("%1 -> %2").arg(epochs.front().trainLoss).arg(epochs.back().trainLoss)));
+    QVERIFY(bySgd.decode({"red", "cat"}).attention != byAdam.decode({"red", "cat"}).attention);
 }
 
 void TestTrainer::isDeterministic_data()
