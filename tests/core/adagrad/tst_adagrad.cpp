@@ -1,5 +1,6 @@
 #include "tests/common/testregistry.h"
 #include "engine/core/adagrad.h"
+#include "tests/common/referencesteps.h"
 #include "tests/common/scaledsteps.h"
 
 #include <QtTest>
@@ -52,25 +53,9 @@ void TestAdagrad::matchesTorchAdagrad()
             sum = sum + (params[i] - targets[i]).pow(3).sum() + params[i].sin().sum();
         return sum;
     };
-    for (int step = 0; step < 25; ++step) {
-        for (auto &p : mine)
-            if (p.grad().defined())
-                p.mutable_grad().zero_();
-        reference.zero_grad();
-        loss(mine).backward();
-        loss(theirs).backward();
-        std::vector<int64_t> versions;
-        for (const auto &p : mine)
-            versions.push_back(p._version());
-        adagrad.step();
-        reference.step();
-        for (std::size_t i = 0; i < mine.size(); ++i) {
-            // Caches of derived weights notice a step only by the version.
-            QVERIFY(mine[i]._version() > versions[i]);
-            QVERIFY2(torch::allclose(mine[i], theirs[i], 1e-6, 1e-7),
-                     qPrintable(QStringLiteral("parameter %1 diverged at step %2").arg(i).arg(step)));
-        }
-    }
+    const QString problem = stepAlongsideLibTorch(
+        mine, theirs, [&] { adagrad.step(); }, reference, loss, 1e-6, 1e-7);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
     for (std::size_t i = 0; i < mine.size(); ++i)
         QVERIFY(!torch::equal(mine[i], targets[i]));  // it did move
 }

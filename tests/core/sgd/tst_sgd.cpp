@@ -1,5 +1,6 @@
 #include "tests/common/testregistry.h"
 #include "engine/core/sgd.h"
+#include "tests/common/referencesteps.h"
 #include "tests/common/scaledsteps.h"
 
 #include <QtTest>
@@ -45,22 +46,9 @@ void TestSgd::matchesTorchSgd()
             sum = sum + (params[i] - targets[i]).pow(2).sum() + params[i].sin().sum();
         return sum;
     };
-    for (int step = 0; step < 25; ++step) {
-        sgd.zeroGrad();
-        reference.zero_grad();
-        loss(mine).backward();
-        loss(theirs).backward();
-        std::vector<int64_t> versions;
-        for (const auto &p : mine)
-            versions.push_back(p._version());
-        sgd.step();
-        reference.step();
-        for (std::size_t i = 0; i < mine.size(); ++i) {
-            QVERIFY(mine[i]._version() > versions[i]);  // caches of derived weights notice the step
-            QVERIFY2(torch::allclose(mine[i], theirs[i], 1e-5, 1e-6),
-                     qPrintable(QStringLiteral("parameter %1 diverged at step %2").arg(i).arg(step)));
-        }
-    }
+    const QString problem = stepAlongsideLibTorch(
+        mine, theirs, [&] { sgd.step(); }, reference, loss, 1e-5, 1e-6);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
     for (std::size_t i = 0; i < mine.size(); ++i)
         QVERIFY(!torch::equal(mine[i], targets[i]));  // it did move
 }
