@@ -91,6 +91,41 @@ std::string alignmentOverTraining(const std::vector<EpochStats> &history, const 
     return md.str();
 }
 
+// A weight on the needed word at least this large still puts it visibly into the context.
+constexpr double kReadableWeight = 0.2;
+
+// Question 3's measured answer: is the emitted word right more often when the step looks at the
+// word it must output than when it looks elsewhere?
+std::string outputsFollowAttention(const AttentionAnalysis &a)
+{
+    std::ostringstream md;
+    const auto share = [](int right, int steps) { return steps > 0 ? double(right) / steps : 0.0; };
+    const double whenAligned = share(a.alignedRight, a.alignedSteps);
+    const double otherwise = share(a.otherRight, a.otherSteps);
+    md << "At the " << a.alignedSteps << " steps whose strongest weight is on that word, the emitted word is right "
+       << percent(whenAligned) << " of the time";
+    if (a.otherSteps == 0) {
+        md << "; no step looked elsewhere, so these sentences cannot show what happens when attention misses.\n\n";
+        return md.str();
+    }
+    md << "; at the " << a.otherSteps << " steps that look elsewhere, " << percent(otherwise) << ". ";
+    if (a.alignedSteps == 0)
+        md << "No step looked at the word it must output: whatever carries the words here, it is not attention.\n\n";
+    else if (whenAligned - otherwise >= 0.3)
+        md << "The output follows where attention looks: attention is how this model finds the word to write.\n\n";
+    else if (std::abs(whenAligned - otherwise) < 0.1 && a.otherRightWeight >= kReadableWeight)
+        md << "Those steps still give the word a mean weight of " << fixed(a.otherRightWeight, 3)
+           << ", not the largest but enough for the decoder to read it: the word reaches the decoder through "
+           << "attention even where another word gets a little more.\n\n";
+    else if (std::abs(whenAligned - otherwise) < 0.1)
+        md << "Those steps give the word a mean weight of only " << fixed(a.otherRightWeight, 3)
+           << ", yet the word is right about as often: this model carries the words another way (in the decoder's "
+           << "state), so attention is not what finds them.\n\n";
+    else
+        md << "Looking at the word helps, but the decoder also gets words right without it.\n\n";
+    return md.str();
+}
+
 }
 
 AttentionAnalysis analyseAttention(const Seq2SeqModel &model, const std::vector<SentencePair> &data, Task task)
@@ -107,7 +142,7 @@ AttentionAnalysis analyseAttention(const Seq2SeqModel &model, const std::vector<
         sources.push_back(p.source);
     const auto decoded = model.decodeBatch(sources);
 
-    double maxWeightSum = 0, entropySum = 0, uniformSum = 0, firstWeightSum = 0, eosOnEosSum = 0, eosOnFirstSum = 0;
+    double maxWeightSum = 0, rightWeightSum = 0, entropySum = 0, uniformSum = 0, firstWeightSum = 0, eosOnEosSum = 0, eosOnFirstSum = 0;
     int aligned = 0, unmirrored = 0, unmirroredSteps = 0, firstOnExpected = 0, firstSteps = 0, eosSteps = 0, eosOnEos = 0;
     std::map<int, std::pair<int, double>> lengthSteps;  // length -> (aligned count, entropy sum)
     std::map<int, int> lengthWordSteps;
@@ -134,6 +169,17 @@ AttentionAnalysis analyseAttention(const Seq2SeqModel &model, const std::vector<
             const double h = entropyBits(row, columns);
             ++a.wordSteps;
             aligned += focus == expected;
+            const auto &target = data[s].target;
+            const bool right = std::size_t(t) < target.size() && d.outputTokens[std::size_t(t)] == target[std::size_t(t)];
+            if (focus == expected) {
+                ++a.alignedSteps;
+                a.alignedRight += right;
+            } else {
+                ++a.otherSteps;
+                a.otherRight += right;
+                a.otherRightWeight += row[expected];
+            }
+            rightWeightSum += row[expected];
             if (t != n - 1 - t) {  // the middle word of an odd length is on both diagonals
                 ++unmirroredSteps;
                 unmirrored += focus == t;
@@ -156,6 +202,9 @@ AttentionAnalysis analyseAttention(const Seq2SeqModel &model, const std::vector<
         a.alignedShare = double(aligned) / a.wordSteps;
         a.diagonalShareForReverse = unmirroredSteps ? double(unmirrored) / unmirroredSteps : 0.0;
         a.meanMaxWeight = maxWeightSum / a.wordSteps;
+        a.meanRightWeight = rightWeightSum / a.wordSteps;
+        if (a.otherSteps > 0)
+            a.otherRightWeight /= a.otherSteps;
         a.meanEntropyBits = entropySum / a.wordSteps;
         a.meanUniformEntropyBits = uniformSum / a.wordSteps;
     }
@@ -248,12 +297,11 @@ std::string analysisMarkdown(const AttentionAnalysis &a, const EvaluationReport 
     md << "\n";
 
     md << "## 3. How does attention help with the " << (reverse ? "reversal" : "copy") << " task?\n\n"
-       << "The decoder must emit word t of the output, which is source word "
-       << (reverse ? "n−1−t" : "t") << ". Without attention it would have to recover that word from one fixed-size "
-       << "summary of the whole sentence. With attention, the context vector at step t is a weighted sum of the "
-       << "encoder's per-word outputs; here it puts " << fixed(a.meanMaxWeight, 3)
-       << " of its weight on one word on average, and that word is the right one at " << percent(a.alignedShare)
-       << " of steps, so the decoder reads the word it needs directly instead of remembering it.\n\n";
+       << "The decoder must emit word t of the output, which is source word " << (reverse ? "n−1−t" : "t")
+       << ". Without attention it would have to recover that word from one fixed-size summary of the whole "
+       << "sentence; with attention, the context vector at step t is a weighted sum of the encoder's per-word "
+       << "outputs, and here it gives the word to be output a mean weight of " << fixed(a.meanRightWeight, 3)
+       << ".\n\n" << outputsFollowAttention(a);
 
     md << "## 4. What happens at the beginning and end of sequences?\n\n"
        << "First decoder step: its strongest weight is on the " << (reverse ? "last" : "first") << " source word in "

@@ -28,6 +28,14 @@ struct AttentionAnalysis {
     double eosStepMeanWeightOnEos = 0;
     double eosStepMeanWeightOnFirstWord = 0;
     double diagonalShareForReverse = 0; // control: argmax on the unmirrored position (middle words excluded)
+    // Whether the emitted word is right, split by where the step's strongest weight falls: on the
+    // source word it must output (aligned) or elsewhere. Word steps only.
+    int alignedSteps = 0;
+    int alignedRight = 0;
+    int otherSteps = 0;
+    int otherRight = 0;
+    double meanRightWeight = 0;        // mean weight on the source word the step must output
+    double otherRightWeight = 0;       // the same over the steps that look elsewhere
     struct ByLength {
         int sentences = 0;
         double alignedShare = 0;

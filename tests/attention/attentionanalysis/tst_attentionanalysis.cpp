@@ -39,6 +39,8 @@ private slots:
     void alignmentOverTraining_data();
     void alignmentOverTraining();
     void noTrainingRunNoTimeline();
+    void questionThreeComparesAlignedAndOtherSteps_data();
+    void questionThreeComparesAlignedAndOtherSteps();
 };
 
 void TestAttentionAnalysis::alignmentOverTraining_data()
@@ -89,6 +91,44 @@ void TestAttentionAnalysis::noTrainingRunNoTimeline()
         QString::fromStdString(analysisMarkdown(none, EvaluationReport{}, r.history, {}));
     QVERIFY(withoutAttention.contains("no attention"));
     QVERIFY(!withoutAttention.contains("alignment accuracy"));
+}
+
+void TestAttentionAnalysis::questionThreeComparesAlignedAndOtherSteps_data()
+{
+    QTest::addColumn<QList<int>>("counts");  // aligned steps, right among them, other steps, right among them
+    QTest::addColumn<double>("otherRightWeight");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("follows") << QList<int>{90, 88, 10, 2} << 0.1
+                             << "At the 90 steps whose strongest weight is on that word, the emitted word is right 97.8% "
+                                "of the time; at the 10 steps that look elsewhere, 20.0%. The output follows where "
+                                "attention looks";
+    QTest::newRow("another way") << QList<int>{50, 45, 50, 47} << 0.05
+                                 << "right 90.0% of the time; at the 50 steps that look elsewhere, 94.0%. Those steps "
+                                    "give the word a mean weight of only 0.050, yet the word is right about as often";
+    QTest::newRow("still read") << QList<int>{95, 95, 5, 5} << 0.4
+                                << "Those steps still give the word a mean weight of 0.400, not the largest but enough";
+    QTest::newRow("helps") << QList<int>{60, 54, 40, 28} << 0.3 << "elsewhere, 70.0%. Looking at the word helps";
+    QTest::newRow("never elsewhere") << QList<int>{30, 30, 0, 0} << 0.0 << "no step looked elsewhere";
+    QTest::newRow("never aligned") << QList<int>{0, 0, 30, 20} << 0.1 << "No step looked at the word it must output";
+}
+
+void TestAttentionAnalysis::questionThreeComparesAlignedAndOtherSteps()
+{
+    QFETCH(QList<int>, counts);
+    QFETCH(double, otherRightWeight);
+    QFETCH(QString, expected);
+    AttentionAnalysis a;
+    a.alignedSteps = counts[0];
+    a.alignedRight = counts[1];
+    a.otherSteps = counts[2];
+    a.otherRight = counts[3];
+    a.wordSteps = a.alignedSteps + a.otherSteps;
+    a.meanRightWeight = 0.625;
+    a.otherRightWeight = otherRightWeight;
+    const QString md = QString::fromStdString(analysisMarkdown(a, EvaluationReport{}));
+    const QString three = md.section(QStringLiteral("## 3."), 1).section(QStringLiteral("## 4."), 0, 0);
+    QVERIFY2(three.contains(expected), qPrintable(three));
+    QVERIFY2(three.contains("gives the word to be output a mean weight of 0.625"), qPrintable(three));
 }
 
 ATTNSCOPE_TEST(attentionanalysis, TestAttentionAnalysis)

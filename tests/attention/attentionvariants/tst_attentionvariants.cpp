@@ -130,6 +130,17 @@ void TestAttentionVariants::eachVariantLearnsTheTask()
     // (77% here where the attention variants pass 90%).
     const double needed = variant == QLatin1String("none") ? 0.6 : 0.9;
     QVERIFY2(report.exactMatch >= needed, qPrintable(QString::number(report.exactMatch)));
+    if (!model.hasAttention())
+        return;
+    // Analysis question 3 splits the word steps by where attention looks; a model this accurate
+    // writes the right word where it looks at it.
+    const AttentionAnalysis analysis = analyseAttention(model, m_data.test, Task::Reverse);
+    QCOMPARE(analysis.alignedSteps + analysis.otherSteps, analysis.wordSteps);
+    QCOMPARE(analysis.alignedSteps, int(std::lround(analysis.alignedShare * analysis.wordSteps)));
+    QVERIFY(analysis.otherRight <= analysis.otherSteps);
+    QVERIFY2(analysis.alignedRight >= 0.9 * analysis.alignedSteps,
+             qPrintable(QString("%1 of %2").arg(analysis.alignedRight).arg(analysis.alignedSteps)));
+    QVERIFY(analysis.meanRightWeight > 0 && analysis.meanRightWeight <= analysis.meanMaxWeight + 1e-9);
 }
 
 void TestAttentionVariants::paddingGetsExactlyZeroWeight()
