@@ -2,11 +2,14 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QBoxLayout>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSettings>
 #include <QSpinBox>
+#include <QToolButton>
 
 #include <algorithm>
 
@@ -46,6 +49,21 @@ SelfAttentionControls::SelfAttentionControls(QWidget *parent) : QWidget(parent)
     m_predictFirst->setToolTip(tr("Keep the scores, weights and output hidden until you check your prediction; "
                                   "any change to the inputs hides them again."));
 
+    m_positions = new QCheckBox(tr("Add p&ositions"));
+    m_positions->setObjectName(QStringLiteral("positions"));
+    m_positions->setToolTip(tr("Add sinusoidal position encodings to X, so that word order can change the weights; "
+                               "without them, reordering the words only reorders the matrix"));
+    auto *course = new QToolButton;
+    course->setText(tr("&Course sentences"));
+    course->setPopupMode(QToolButton::InstantPopup);
+    auto *courseMenu = new QMenu(course);
+    for (const QString &sentence : courseSentences())
+        courseMenu->addAction(sentence, this, [this, sentence] { setSentence(sentence); });
+    course->setMenu(courseMenu);
+    auto *sentenceRow = new QHBoxLayout;
+    sentenceRow->addWidget(m_sentence, 1);
+    sentenceRow->addWidget(course);
+
     auto *sentenceLabel = new QLabel(tr("&Sentence:"));
     sentenceLabel->setBuddy(m_sentence);
     auto *sourceLabel = new QLabel(tr("&Embeddings:"));
@@ -59,7 +77,7 @@ SelfAttentionControls::SelfAttentionControls(QWidget *parent) : QWidget(parent)
     auto *controls = new QGridLayout(this);
     controls->setContentsMargins(0, 0, 0, 0);
     controls->addWidget(sentenceLabel, 0, 0);
-    controls->addWidget(m_sentence, 0, 1, 1, 8);
+    controls->addLayout(sentenceRow, 0, 1, 1, 8);
     controls->addWidget(sourceLabel, 1, 0);
     controls->addWidget(m_source, 1, 1);
     controls->addWidget(dModelLabel, 1, 2);
@@ -68,7 +86,8 @@ SelfAttentionControls::SelfAttentionControls(QWidget *parent) : QWidget(parent)
     controls->addWidget(m_dK, 1, 5);
     controls->addWidget(seedLabel, 1, 6);
     controls->addWidget(m_seed, 1, 7);
-    controls->addWidget(m_predictFirst, 2, 1, 1, 8);
+    controls->addWidget(m_predictFirst, 2, 1, 1, 3);
+    controls->addWidget(m_positions, 2, 4, 1, 4);
     controls->setColumnStretch(8, 1);
 
     connect(m_sentence, &QLineEdit::textChanged, this, &SelfAttentionControls::changed);
@@ -76,6 +95,13 @@ SelfAttentionControls::SelfAttentionControls(QWidget *parent) : QWidget(parent)
     for (QSpinBox *box : {m_dModel, m_dK, m_seed})
         connect(box, &QSpinBox::valueChanged, this, &SelfAttentionControls::changed);
     connect(m_predictFirst, &QCheckBox::toggled, this, &SelfAttentionControls::changed);
+    connect(m_positions, &QCheckBox::toggled, this, &SelfAttentionControls::changed);
+}
+
+QStringList SelfAttentionControls::courseSentences()
+{
+    return {QStringLiteral("I love AI"), QStringLiteral("AI loves me"), QStringLiteral("Birds can fly"),
+            QStringLiteral("Students learn quickly")};
 }
 
 QString SelfAttentionControls::sentence() const
@@ -138,6 +164,16 @@ void SelfAttentionControls::setPredictFirst(bool predictFirst)
     m_predictFirst->setChecked(predictFirst);
 }
 
+bool SelfAttentionControls::positions() const
+{
+    return m_positions->isChecked();
+}
+
+void SelfAttentionControls::setPositions(bool positions)
+{
+    m_positions->setChecked(positions);
+}
+
 void SelfAttentionControls::saveSettings(QSettings &settings) const
 {
     settings.beginGroup(QStringLiteral("selfAttention"));
@@ -148,6 +184,7 @@ void SelfAttentionControls::saveSettings(QSettings &settings) const
     settings.setValue(QStringLiteral("dK"), dK());
     settings.setValue(QStringLiteral("seed"), seed());
     settings.setValue(QStringLiteral("predictFirst"), predictFirst());
+    settings.setValue(QStringLiteral("positions"), positions());
     settings.endGroup();
 }
 
@@ -161,5 +198,6 @@ void SelfAttentionControls::restoreSettings(QSettings &settings)
     setDK(settings.value(QStringLiteral("dK"), dK()).toInt());
     setSeed(settings.value(QStringLiteral("seed"), seed()).toInt());
     setPredictFirst(settings.value(QStringLiteral("predictFirst"), true).toBool());
+    setPositions(settings.value(QStringLiteral("positions"), false).toBool());
     settings.endGroup();
 }

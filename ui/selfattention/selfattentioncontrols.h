@@ -9,7 +9,8 @@ class QSettings;
 class QSpinBox;
 
 // What the self-attention exercise is asked to compute: the sentence, where X comes from,
-// d_model, d_k, the seed, and whether the weights stay hidden until a prediction is checked.
+// d_model, d_k, the seed, whether positions are added, and whether the weights stay hidden until a
+// prediction is checked.
 class SelfAttentionControls : public QWidget
 {
     Q_OBJECT
@@ -32,6 +33,11 @@ public:
     void setSeed(int seed);
     bool predictFirst() const;
     void setPredictFirst(bool predictFirst);
+    bool positions() const;  // sinusoidal positions added to X
+    void setPositions(bool positions);
+
+    // The four sentences of the course's exercise.
+    static QStringList courseSentences();
 
     // In the group "selfAttention".
     void saveSettings(QSettings &settings) const;
@@ -47,4 +53,5 @@ private:
     QSpinBox *m_dK;
     QSpinBox *m_seed;
     QCheckBox *m_predictFirst;
+    QCheckBox *m_positions;
 };

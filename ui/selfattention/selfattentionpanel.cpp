@@ -1,6 +1,7 @@
 #include "ui/selfattention/selfattentionpanel.h"
 
 #include "engine/core/tokenizer.h"
+#include "engine/selfattention/positionalencoding.h"
 #include "engine/selfattention/selfattentioninputs.h"
 #include "ui/core/attentionheatmap.h"
 #include "ui/core/exportdialog.h"
@@ -8,6 +9,7 @@
 #include "ui/selfattention/attentionarrows.h"
 #include "ui/selfattention/attentionsteps.h"
 #include "ui/selfattention/predictiontable.h"
+#include "ui/selfattention/reflectionbox.h"
 #include "ui/selfattention/selfattentionexplanationtext.h"
 #include "ui/selfattention/selfattentioncontrols.h"
 
@@ -126,6 +128,11 @@ SelfAttentionPanel::SelfAttentionPanel(QWidget *parent) : QWidget(parent)
     m_plots->addLayout(m_views, 1);
     m_plots->addLayout(exportButtons);
     m_plots->addWidget(m_status);
+    m_reflection = new ReflectionBox(
+        [this](const QString &sentence, std::vector<std::string> *words, ScaledDotProductAttention *attention,
+               QString *error) { return computeAttention(sentence, words, attention, error); });
+    m_reflection->hide();
+    m_plots->addWidget(m_reflection);
     m_plots->addStretch();
     m_columns = new QBoxLayout(QBoxLayout::TopToBottom);
     m_columns->addWidget(m_left, 0);
@@ -271,12 +278,14 @@ void SelfAttentionPanel::recompute()
     if (m_hasResult) {
         m_result = ScaledDotProductAttention::compute(inputs.x, inputs.wq, inputs.wk, inputs.wv);
         m_known = inputs.known;
+        m_words = inputs.tokens;
         m_tokens.clear();
         for (std::size_t i = 0; i < inputs.tokens.size(); ++i)
             m_tokens << QString::fromStdString(inputs.tokens[i]) + (m_known[i] ? QString() : QStringLiteral("*"));
     } else {
         m_result = ScaledDotProductAttention();
         m_tokens.clear();
+        m_words.clear();
         m_known.clear();
     }
     m_prediction->setTokens(m_tokens);
@@ -285,27 +294,40 @@ void SelfAttentionPanel::recompute()
 
 bool SelfAttentionPanel::buildInputs(SelfAttentionInputs *inputs)
 {
+    QString error;
+    std::vector<std::string> words;
+    const bool built = wordsOf(m_controls->sentence(), &words, &error) && inputsFor(words, inputs, &error);
+    setInputMessage(built ? QString() : error);
+    return built;
+}
+
+bool SelfAttentionPanel::wordsOf(const QString &sentence, std::vector<std::string> *words, QString *error) const
+{
     const bool trained = m_controls->source() == Source::Trained;
     if (trained && !m_embeddings.table) {
-        setInputMessage(tr("There are no trained embeddings yet: train or open a model in the Attention lab, "
-                           "or choose random embeddings."));
+        *error = tr("There are no trained embeddings yet: train or open a model in the Attention lab, "
+                    "or choose random embeddings.");
         return false;
     }
-    const std::vector<std::string> words =
-        tokenize(m_controls->sentence().toStdString(), trained && m_embeddings.lowercase);
-    if (words.empty()) {
-        setInputMessage(tr("Type a sentence of 1 to %1 words, e.g. “I love AI”.").arg(kMaxWords));
+    *words = tokenize(sentence.toStdString(), trained && m_embeddings.lowercase);
+    if (words->empty()) {
+        *error = tr("Type a sentence of 1 to %1 words, e.g. “I love AI”.").arg(kMaxWords);
         return false;
     }
-    if (int(words.size()) > kMaxWords) {
-        setInputMessage(tr("Use at most %1 words: this sentence has %2, too many to predict by hand or to read in "
-                           "the tables.").arg(kMaxWords).arg(words.size()));
+    if (int(words->size()) > kMaxWords) {
+        *error = tr("Use at most %1 words: this sentence has %2, too many to predict by hand or to read in "
+                    "the tables.").arg(kMaxWords).arg(words->size());
         return false;
     }
+    return true;
+}
+
+bool SelfAttentionPanel::inputsFor(const std::vector<std::string> &words, SelfAttentionInputs *inputs, QString *error)
+{
     const int dModel = m_controls->dModel();
     const auto seed = std::uint64_t(m_controls->seed());
     try {
-        if (trained) {
+        if (m_controls->source() == Source::Trained) {
             if (m_projectedFrom != m_embeddings.source || m_projectedDimensions != dModel) {
                 m_projected = SelfAttentionInputs::projectEmbeddings(m_embeddings.table(), dModel);
                 m_projectedFrom = m_embeddings.source;
@@ -316,10 +338,21 @@ bool SelfAttentionPanel::buildInputs(SelfAttentionInputs *inputs)
             *inputs = SelfAttentionInputs::random(words, dModel, m_controls->dK(), seed);
         }
     } catch (const std::exception &e) {
-        setInputMessage(tr("Cannot compute attention: %1").arg(QString::fromStdString(e.what())));
+        *error = tr("Cannot compute attention: %1").arg(QString::fromStdString(e.what()));
         return false;
     }
-    setInputMessage(QString());
+    if (m_controls->positions())
+        inputs->x = withPositions(inputs->x);
+    return true;
+}
+
+bool SelfAttentionPanel::computeAttention(const QString &sentence, std::vector<std::string> *words,
+                                          ScaledDotProductAttention *attention, QString *error)
+{
+    SelfAttentionInputs inputs;
+    if (!wordsOf(sentence, words, error) || !inputsFor(*words, &inputs, error))
+        return false;
+    *attention = ScaledDotProductAttention::compute(inputs.x, inputs.wq, inputs.wk, inputs.wv);
     return true;
 }
 
@@ -337,6 +370,8 @@ void SelfAttentionPanel::showResults()
         if (revealed) {
             m_heatmap->setMatrix(m_tokens, m_tokens, toFloats(m_result.weights));
             m_arrows->setWeights(m_tokens, toFloats(m_result.weights));
+            m_reflection->setAttention(m_tokens, m_words, m_result, m_controls->positions(),
+                                       m_controls->source() == Source::Random);
         } else {
             const QString hidden = tr("Hidden until you reveal (Ctrl+Return)");
             m_heatmap->showMessage(hidden);
@@ -347,6 +382,7 @@ void SelfAttentionPanel::showResults()
         m_prediction->showDifferences(m_result.weights.values);
     else
         m_prediction->clearDifferences();
+    m_reflection->setVisible(m_hasResult && revealed);
     m_revealButton->setEnabled(m_hasResult);
     m_showButton->setEnabled(m_hasResult && !revealed);
     m_exportHeatmapButton->setEnabled(revealed);
@@ -359,10 +395,15 @@ void SelfAttentionPanel::showResults()
 
 void SelfAttentionPanel::updateSourceControls()
 {
+    const QString positions = m_controls->positions()
+                                  ? tr(" Each row of X also has its position added (sinusoidal, as in the "
+                                       "Transformer), so the same word reads differently in another place.")
+                                  : QString();
     if (m_controls->source() == Source::Random) {
         m_explanation->setText(tr("X: each word gets d_model numbers drawn from the seed and the word itself "
                                   "(multiples of 0.1 between −1 and 1), so a repeated word has the same row. "
-                                  "W_Q, W_K and W_V are drawn from the seed the same way."));
+                                  "W_Q, W_K and W_V are drawn from the seed the same way.")
+                               + positions);
         return;
     }
     const QString model = m_embeddings.description.isEmpty() ? tr("the trained model") : m_embeddings.description;
@@ -371,7 +412,8 @@ void SelfAttentionPanel::updateSourceControls()
                               "numbers, so the tables stay small and similar words keep similar rows; words the "
                               "model does not know (marked *) use the <UNK> row. W_Q, W_K and W_V stay random from "
                               "the seed: the model has no query, key and value projections to borrow.")
-                               .arg(model.toHtmlEscaped()));
+                               .arg(model.toHtmlEscaped())
+                           + positions);
 }
 
 void SelfAttentionPanel::arrangeForWidth(int width)

@@ -18,13 +18,15 @@ class QLabel;
 class QPushButton;
 class QScrollArea;
 class QSettings;
+class ReflectionBox;
 class SelfAttentionControls;
 struct SelfAttentionInputs;
 
 // The self-attention exercise: type a short sentence, predict how much each word attends to
 // each other word, then reveal the computed scaled dot-product attention step by step
 // (X, W_Q, W_K, W_V, Q, K, V, scores, weights, output), as a heatmap, as arrows, and as the
-// difference from the prediction. X comes from a seed or from trained embeddings.
+// difference from the prediction, then answer the reflection questions from the weights. X comes
+// from a seed or from trained embeddings, with or without positions.
 class SelfAttentionPanel : public QWidget
 {
     Q_OBJECT
@@ -59,6 +61,7 @@ public:
     AttentionHeatmap *heatmap() const { return m_heatmap; }
     AttentionArrows *arrows() const { return m_arrows; }
     HeatmapExplainer *explainer() const { return m_explainer; }
+    ReflectionBox *reflection() const { return m_reflection; }
     QPushButton *revealButton() const { return m_revealButton; }
 
 protected:
@@ -69,6 +72,12 @@ private:
     void onInputChanged();
     void recompute();
     bool buildInputs(SelfAttentionInputs *inputs);
+    // The words of `sentence` as the current source reads them, or false and a message.
+    bool wordsOf(const QString &sentence, std::vector<std::string> *words, QString *error) const;
+    // X (with positions when they are on), W_Q, W_K and W_V for `words`, or false and a message.
+    bool inputsFor(const std::vector<std::string> &words, SelfAttentionInputs *inputs, QString *error);
+    bool computeAttention(const QString &sentence, std::vector<std::string> *words,
+                          ScaledDotProductAttention *attention, QString *error);
     void showResults();
     void updateSourceControls();
     void arrangeForWidth(int width);
@@ -88,6 +97,7 @@ private:
     AttentionArrows *m_arrows;
     HeatmapExplainer *m_explainer;
     AttentionSteps *m_steps;
+    ReflectionBox *m_reflection;
     QScrollArea *m_scroll;
     QWidget *m_left;  // prediction and step-by-step tables
     QBoxLayout *m_columns;
@@ -101,6 +111,7 @@ private:
     bool m_stale = true;               // recompute when next shown
 
     QStringList m_tokens;
+    std::vector<std::string> m_words;
     std::vector<bool> m_known;
     ScaledDotProductAttention m_result;
     bool m_hasResult = false;

@@ -4,16 +4,19 @@
 #include "ui/selfattention/attentionarrows.h"
 #include "ui/selfattention/matrixtable.h"
 #include "ui/selfattention/predictiontable.h"
+#include "ui/selfattention/reflectionbox.h"
 #include "ui/selfattention/selfattentioncontrols.h"
 #include "ui/selfattention/selfattentionpanel.h"
 
 #include <QImage>
 #include <QImageReader>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 
 #include <cmath>
@@ -55,6 +58,8 @@ private slots:
     void clickingWordSelectsItsArrows();
     void arrowsFollowADarkPalette();
     void settingsRoundTrip();
+    void reflectionAnswersFromTheShownWeights();
+    void reflectionComparesAnotherSentence();
 
 private:
     QTemporaryDir m_dir;
@@ -362,6 +367,7 @@ void TestSelfAttentionPanel::settingsRoundTrip()
     m_panel->controls()->setSeed(77);
     m_panel->controls()->setPredictFirst(false);
     m_panel->controls()->setSource(Source::Trained);
+    m_panel->controls()->setPositions(true);
     m_panel->saveSettings(settings);
 
     SelfAttentionPanel restored;
@@ -372,6 +378,69 @@ void TestSelfAttentionPanel::settingsRoundTrip()
     QCOMPARE(restored.controls()->seed(), 77);
     QCOMPARE(restored.controls()->predictFirst(), false);
     QCOMPARE(restored.controls()->source(), Source::Trained);
+    QCOMPARE(restored.controls()->positions(), true);
+}
+
+// The answers are hidden with the weights, and name for each word the key its row weights most.
+void TestSelfAttentionPanel::reflectionAnswersFromTheShownWeights()
+{
+    ReflectionBox *box = m_panel->reflection();
+    QVERIFY(!box->isVisible());
+    m_panel->revealWithoutPrediction();
+    QVERIFY(box->isVisible());
+    const Matrix &w = m_panel->result().weights;
+    const QStringList words = {"I", "love", "AI"};
+    for (int i = 0; i < 3; ++i) {
+        int strongest = 0;
+        for (int j = 1; j < 3; ++j)
+            if (w.at(i, j) > w.at(i, strongest))
+                strongest = j;
+        const QString answer = QStringLiteral("“%1” → “%2” (%3)")
+                                   .arg(words[i], words[strongest], QLocale().toString(w.at(i, strongest), 'f', 2));
+        QVERIFY2(box->answersText().contains(answer), qPrintable(answer + "\n" + box->answersText()));
+    }
+    QVERIFY(box->answersText().contains("Symmetric?"));
+
+    // The course sentence's words come tagged; a click moves a word to the next part.
+    QCOMPARE(box->tag(0), PartOfSpeech::Pronoun);
+    QCOMPARE(box->tag(1), PartOfSpeech::Verb);
+    QCOMPARE(box->tag(2), PartOfSpeech::Noun);
+    QVERIFY(box->partsText().contains("pronoun"));
+    QVERIFY(box->partsText().contains("Verbs"));
+    QTest::mouseClick(box->findChild<QToolButton *>(QStringLiteral("tag0")), Qt::LeftButton);
+    QCOMPARE(box->tag(0), PartOfSpeech::Verb);
+    QVERIFY(!box->partsText().contains("pronoun"));
+
+    // A new seed keeps the tags; new words take the course's tags again.
+    m_panel->controls()->setSeed(m_panel->controls()->seed() + 1);
+    m_panel->revealWithoutPrediction();
+    QCOMPARE(box->tag(0), PartOfSpeech::Verb);
+    m_panel->controls()->setSentence(QStringLiteral("Birds can fly"));
+    QVERIFY(!box->isVisible());
+    m_panel->revealWithoutPrediction();
+    QCOMPARE(box->tag(0), PartOfSpeech::Noun);
+}
+
+void TestSelfAttentionPanel::reflectionComparesAnotherSentence()
+{
+    m_panel->revealWithoutPrediction();
+    ReflectionBox *box = m_panel->reflection();
+    QLineEdit *other = box->comparisonEdit();
+    other->setText(QStringLiteral("AI love I"));
+    QVERIFY2(box->comparisonText().contains("permuted"), qPrintable(box->comparisonText()));
+
+    other->setText(QStringLiteral("I love AI deeply"));
+    QVERIFY2(box->comparisonText().contains("New words: “deeply”"), qPrintable(box->comparisonText()));
+    QVERIFY(box->comparisonText().contains("the scores do not change"));
+
+    other->setText(QStringLiteral("one two three four five six seven eight nine"));
+    QVERIFY2(box->comparisonText().contains("at most 8 words"), qPrintable(box->comparisonText()));
+
+    // With positions the reordered sentence no longer gives the permuted matrix.
+    m_panel->controls()->setPositions(true);
+    m_panel->revealWithoutPrediction();
+    other->setText(QStringLiteral("AI love I"));
+    QVERIFY2(box->comparisonText().contains("with positions the weights change"), qPrintable(box->comparisonText()));
 }
 
 ATTNSCOPE_TEST(selfattentionpanel, TestSelfAttentionPanel)
