@@ -18,6 +18,9 @@ const std::vector<ConfigField<CorpusConfig>> &corpusFields()
                               "frequent the more often (word2vec's t, typically 1e-3 to 1e-5): it speeds training "
                               "and helps rarer words. On a small corpus it throws away most of the text.",
                               "off"),
+        flagField<&C::punctuation>("punctuation", "punctuation as words",
+                                   "Keep the marks . , ! ? ; : as words of their own, as the course's toy corpus "
+                                   "keeps the full stop; otherwise they only separate words."),
     };
     return fields;
 }
@@ -35,6 +38,9 @@ const std::vector<ConfigField<Word2VecConfig>> &word2vecFields()
         integerField<&C::window>("window", "window", 1, 20,
                                  "The largest distance between a word and its context words; each position draws "
                                  "its own window from 1 to this, so near words count more."),
+        flagField<&C::wholeWindow>("whole-window", "whole window",
+                                   "Every position takes the whole window instead of drawing its own from 1 to the "
+                                   "window, as the course's exercise does: far words count as much as near ones."),
         integerField<&C::negatives>("negative", "negative samples", 1, 50,
                                     "Noise words each true pair is contrasted with: 5 to 20 for small corpora, 2 "
                                     "to 5 for large ones."),
@@ -44,6 +50,9 @@ const std::vector<ConfigField<Word2VecConfig>> &word2vecFields()
         epochsField<&C::epochs>("Passes over the corpus."),
         realField<&C::alpha>("alpha", "learning rate", 1e-5, 1, 0.005,
                              "The starting step size; it falls linearly to 1e-4 of this by the end of training."),
+        flagField<&C::constantRate>("constant-rate", "constant rate",
+                                    "Keep the learning rate at alpha throughout (plain SGD, as the course's exercise "
+                                    "does) instead of letting it fall to nothing by the end."),
         seedField<&C::seed>("Seeds the initial vectors, the windows, the noise words and the subsampling: with one "
                             "thread the same seed and settings train the same vectors."),
         threadsField<&C::threads>("Training threads, each on its own share of the lines; they update the shared "

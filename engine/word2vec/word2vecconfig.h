@@ -13,6 +13,7 @@ struct CorpusConfig {
     int minCount = 1;          // words seen fewer times are dropped from the corpus
     int maxVocabulary = 0;     // the most frequent words kept; 0: no limit
     double sample = 0;         // subsampling threshold t; 0: off (on a toy corpus 1e-3 drops most tokens)
+    bool punctuation = false;  // . , ! ? ; : are words of their own instead of separators
 };
 
 // Skip-gram / CBOW with negative sampling, named as gensim and word2vec.c name them.
@@ -20,10 +21,12 @@ struct Word2VecConfig {
     Word2VecArchitecture architecture = Word2VecArchitecture::SkipGram;
     int dimensions = 50;
     int window = 4;              // the largest; each position draws its own from 1..window
+    bool wholeWindow = false;    // every position takes the whole window instead
     int negatives = 5;           // noise words per positive pair
     double noiseExponent = 0.75; // noise drawn from count^exponent: 1 unigram, 0 uniform
     int epochs = 100;
     double alpha = 0.025;        // start learning rate, decayed linearly to alpha * 1e-4
+    bool constantRate = false;   // alpha throughout instead
     uint64_t seed = 1;
     int threads = 2;             // 0: all cores (resolvedThreads())
 };

@@ -130,8 +130,13 @@ std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, co
 
 
     const int window = m_config.window;
+    const bool wholeWindow = m_config.wholeWindow;
     const int negatives = m_config.negatives;
     const double alphaStart = m_config.alpha;
+    const bool constantRate = m_config.constantRate;
+    const auto rateAt = [alphaStart, constantRate](double progress) {
+        return constantRate ? alphaStart : alphaStart * std::max(kFinalAlphaShare, 1.0 - progress);
+    };
 
     // What one centre position draws: its window's half-width and its noise words, shared by the
     // whole window (Intel's pWord2Vec: a sixth of the draws and rows). Drawn one position ahead, so
@@ -148,7 +153,7 @@ std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, co
     };
     auto drawCentre = [&](TrainingShare &share, size_t position, CentreDraws &draws) {
         const std::vector<int32_t> &sentence = share.sentence;
-        draws.halfWidth = 1 + int(share.random.next() % uint64_t(window));
+        draws.halfWidth = wholeWindow ? window : 1 + int(share.random.next() % uint64_t(window));
         const int32_t centre = sentence[position];
         draws.targetCount = 0;
         draws.targets[draws.targetCount++] = centre;
@@ -231,7 +236,7 @@ std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, co
                 }
                 // The rate falls with the words before this line, wherever its thread is.
                 const double progress = double(wordsBefore + jobs[j].offset + jobDone) / double(wordsTotal);
-                const float alpha = float(alphaStart * std::max(kFinalAlphaShare, 1.0 - progress));
+                const float alpha = float(rateAt(progress));
                 CentreDraws draws[2];
                 if (!share.sentence.empty())
                     drawCentre(share, 0, draws[0]);
@@ -308,7 +313,7 @@ std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, co
                 progress.wordsTotal = wordsTotal;
                 progress.loss = lossPairs > 0 ? progress.loss / double(lossPairs) : 0;
                 progress.wordsPerSecond = double(wordsDone) / std::max(1e-9, secondsSince(started));
-                progress.alpha = alphaStart * std::max(kFinalAlphaShare, 1.0 - double(wordsDone) / double(wordsTotal));
+                progress.alpha = rateAt(double(wordsDone) / double(wordsTotal));
                 callbacks.onProgress(progress);
             }
             if (stop && stop->load()) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <string_view>
 #include <unordered_map>
 
 namespace {
@@ -65,10 +66,16 @@ std::string realText(double value)
 
 // Expected (centre, context) pairs in a line of `length` words when every position draws its
 // window uniformly from 1..window: 2 x the sum over positions of E[min(b, words on one side)].
-double expectedPairs(double length, int window)
+// With the whole window every position reaches min(window, words on one side).
+double expectedPairs(double length, int window, bool wholeWindow)
 {
     const int64_t n = std::max<int64_t>(0, std::llround(length));
     double sum = 0;
+    if (wholeWindow) {
+        for (int64_t i = 0; i < n; ++i)
+            sum += double(std::min<int64_t>(i, window));
+        return 2 * sum;
+    }
     for (int64_t i = 0; i < std::min<int64_t>(n, window); ++i)
         sum += double(i) * double(window - i) / window + double(i * (i + 1) / 2) / window;
     if (n > window)
@@ -78,13 +85,15 @@ double expectedPairs(double length, int window)
 
 }
 
-std::vector<std::string> corpusWords(const std::string &line)
+std::vector<std::string> corpusWords(const std::string &line, bool punctuation)
 {
     const std::string lowered = lowerForPattern(line);
     std::vector<std::string> words;
     size_t i = 0;
     while (i < lowered.size()) {
         if (!isLetter(lowered[i])) {
+            if (punctuation && std::string_view(".,!?;:").find(lowered[i]) != std::string_view::npos)
+                words.emplace_back(1, lowered[i]);
             ++i;
             continue;
         }
@@ -127,7 +136,7 @@ WordCorpus buildWordCorpus(const std::string &text, const CorpusConfig &config)
         size_t end = text.find('\n', start);
         if (end == std::string::npos)
             end = text.size();
-        for (std::string &word : corpusWords(text.substr(start, end - start))) {
+        for (std::string &word : corpusWords(text.substr(start, end - start), config.punctuation)) {
             const auto [found, added] = firstIds.emplace(word, int32_t(firstWords.size()));
             if (added) {
                 firstWords.push_back(std::move(word));
@@ -202,7 +211,7 @@ CorpusPreview previewCorpus(const WordCorpus &corpus, const CorpusConfig &corpus
         double expectedLength = 0;
         for (int64_t t = corpus.lineStarts[size_t(line)]; t < corpus.lineStarts[size_t(line) + 1]; ++t)
             expectedLength += keep[size_t(corpus.tokens[size_t(t)])];
-        preview.pairsPerEpoch += expectedPairs(expectedLength, config.window);
+        preview.pairsPerEpoch += expectedPairs(expectedLength, config.window, config.wholeWindow);
     }
 
     const double keptShare = preview.keptTokens > 0 ? preview.expectedAfterSampling / double(preview.keptTokens) : 1;

@@ -7,8 +7,9 @@
 #include <vector>
 
 // Lower-cased words of a line as gensim's measuring script reads them: runs of a-z with an
-// optional inner apostrophe ("don't"); everything else separates.
-std::vector<std::string> corpusWords(const std::string &line);
+// optional inner apostrophe ("don't"); everything else separates. With `punctuation` each of
+// . , ! ? ; : is a word of its own too.
+std::vector<std::string> corpusWords(const std::string &line, bool punctuation = false);
 
 // A corpus as word2vec trains on it: the kept vocabulary, most frequent first (ties alphabetical),
 // and every line as ids into it; words below the minimum count or past the cap are dropped from

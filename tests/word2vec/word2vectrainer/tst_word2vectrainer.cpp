@@ -21,6 +21,7 @@ private slots:
     void oneThreadIsDeterministic();
     void progressCoversTheRun();
     void stopEndsTrainingBetweenRounds();
+    void wholeWindowAndConstantRateAsTheCourseTrains();
     void refusesWhatCannotBeTrained_data();
     void refusesWhatCannotBeTrained();
 
@@ -177,6 +178,49 @@ void TestWord2VecTrainer::progressCoversTheRun()
         QCOMPARE(epochs[e].tokensKept, int64_t(m_corpus.tokens.size()));  // no subsampling by default
         QVERIFY(epochs[e].pairs > 0 && epochs[e].loss > 0 && epochs[e].seconds > 0);
     }
+}
+
+// The course's exercise: every position takes its whole window, so an epoch trains exactly the
+// pairs within `window` words in each line, and the rate stays at alpha.
+void TestWord2VecTrainer::wholeWindowAndConstantRateAsTheCourseTrains()
+{
+    Word2VecConfig config;
+    config.window = 2;
+    config.wholeWindow = true;
+    config.constantRate = true;
+    config.epochs = 3;
+    config.threads = 1;
+    config.alpha = 0.05;
+    int64_t allPairs = 0;
+    for (int line = 0; line < m_corpus.lines(); ++line) {
+        const int64_t n = m_corpus.lineStarts[size_t(line) + 1] - m_corpus.lineStarts[size_t(line)];
+        for (int64_t i = 0; i < n; ++i)
+            allPairs += std::min<int64_t>(i, 2) + std::min<int64_t>(n - 1 - i, 2);
+    }
+    QCOMPARE(previewCorpus(m_corpus, CorpusConfig{}, config).pairsPerEpoch, double(allPairs));
+
+    Word2VecTrainer trainer(m_corpus, CorpusConfig{}, config);
+    std::vector<Word2VecProgress> reports;
+    std::vector<Word2VecEpoch> epochs;
+    trainer.train({[&](const Word2VecProgress &p) { reports.push_back(p); },
+                   [&](const Word2VecEpoch &e) { epochs.push_back(e); }});
+    QCOMPARE(int(epochs.size()), 3);
+    for (const Word2VecEpoch &e : epochs)
+        QCOMPARE(e.pairs, allPairs);
+    QVERIFY(!reports.empty());
+    for (const Word2VecProgress &p : reports)
+        QCOMPARE(p.alpha, 0.05);
+
+    // Drawn windows reach fewer pairs; a decaying rate falls.
+    config.wholeWindow = false;
+    config.constantRate = false;
+    Word2VecTrainer drawn(m_corpus, CorpusConfig{}, config);
+    epochs.clear();
+    reports.clear();
+    drawn.train({[&](const Word2VecProgress &p) { reports.push_back(p); },
+                 [&](const Word2VecEpoch &e) { epochs.push_back(e); }});
+    QVERIFY(epochs.front().pairs < allPairs);
+    QVERIFY(reports.back().alpha < 0.05);
 }
 
 void TestWord2VecTrainer::stopEndsTrainingBetweenRounds()

@@ -20,6 +20,7 @@ private slots:
     void refusesBadCorpora();
     void previewCounts();
     void previewWarnings();
+    void punctuationCanBeKeptAsWords();
     void builtInCorpusHoldsItsCategories();
 };
 
@@ -51,6 +52,23 @@ void TestWordCorpus::corpusWords()
     for (const std::string &word : ::corpusWords(line.toStdString()))
         got << QString::fromStdString(word);
     QCOMPARE(got, words);
+}
+
+// The course's toy corpus keeps the full stop as a token.
+void TestWordCorpus::punctuationCanBeKeptAsWords()
+{
+    const std::string line = "The king rules. Long live the queen!";
+    QCOMPARE(::corpusWords(line, true),
+             (std::vector<std::string>{"the", "king", "rules", ".", "long", "live", "the", "queen", "!"}));
+    QCOMPARE(::corpusWords("Well, no; why: ... ?", true),
+             (std::vector<std::string>{"well", ",", "no", ";", "why", ":", ".", ".", ".", "?"}));
+    QCOMPARE(::corpusWords("a - b \"c\" (d)", true), (std::vector<std::string>{"a", "b", "c", "d"}));
+    CorpusConfig config;
+    config.punctuation = true;
+    const WordCorpus kept = buildWordCorpus("the king rules.\nthe queen rules.", config);
+    QCOMPARE(kept.index("."), 0);  // as frequent as "rules" and "the"; ties go in byte order
+    QCOMPARE(kept.counts[0], int64_t(2));
+    QCOMPARE(buildWordCorpus("the king rules.", CorpusConfig{}).index("."), -1);
 }
 
 void TestWordCorpus::vocabularyAndLines()
