@@ -27,7 +27,7 @@ CharTrainingConfig readOldTrainingConfig(BinaryReader &r)
     t.seqLen = r.integer();
     t.batch = r.integer();
     t.lr = r.f64();
-    t.optimizer = CharOptimizer(r.choice(2, "optimiser"));
+    t.optimizer = CharOptimizer(r.choice(2, "optimiser"));  // format 1 knew Adam and Adagrad
     t.epochs = r.integer();
     t.clip = r.f64();
     t.val = r.f64();

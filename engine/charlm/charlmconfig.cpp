@@ -31,9 +31,19 @@ const std::vector<ConfigField<CharTrainingConfig>> &charTrainingFields()
         integerField<&C::batch>("batch", "batch", 1, 512,
                                 "Parallel streams the text is cut into; a short text gets fewer, so that each "
                                 "stream is at least one window long."),
+        flagField<&C::wholeText>("whole-text", "whole text as one sequence",
+                                 "Each epoch reads the whole training text as one sequence from a zero state and "
+                                 "backpropagates through all of it (full backpropagation through time, as the "
+                                 "course's exercise trains on one line); sequence length and batch are then unused. "
+                                 "For texts up to 10,000 characters."),
         realField<&C::lr>("lr", "learning rate", 1e-6, 1, 5e-4, "The optimiser's step size."),
-        choiceField<&C::optimizer>("optimizer", "optimiser", {"adam", "adagrad"},
-                                   "Adam (the reference script's) or Adagrad (the classic minimal char-RNN's)."),
+        choiceField<&C::optimizer>("optimizer", "optimiser", {"adam", "adagrad", "sgd"},
+                                   "Adam (the reference script's), Adagrad (the classic minimal char-RNN's) or plain "
+                                   "stochastic gradient descent (the course's exercise's)."),
+        realField<&C::momentum>("momentum", "momentum", 0, 0.99, 0.05,
+                                "SGD's momentum: each step adds this share of the last one (0: plain SGD). The "
+                                "other optimisers ignore it.",
+                                "none"),
         epochsField<&C::epochs>("Passes over the training text."),
         realField<&C::clip>("clip", "gradient clipping", 0, 1000, 0.5,
                             "The largest global norm of the gradient; larger ones are scaled down to it, so "

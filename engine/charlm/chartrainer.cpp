@@ -3,6 +3,7 @@
 #include "engine/charlm/recurrentstack.h"
 #include "engine/core/adagrad.h"
 #include "engine/core/adam.h"
+#include "engine/core/sgd.h"
 #include "engine/core/gradientclipping.h"
 #include "engine/core/runtime.h"
 #include "engine/core/torchapi.h"
@@ -86,8 +87,7 @@ struct CharTrainer::Impl {
     // it (and their gradients views of `gradients`), as the optimisers and clipping take them.
     torch::Tensor values, gradients;
     std::vector<torch::Tensor> parameters;
-    std::unique_ptr<Adam> adam;
-    std::unique_ptr<Adagrad> adagrad;
+    std::unique_ptr<Optimizer> optimizer;
 
     int epochsDone = 0;
     int64_t iteration = 0;
@@ -121,6 +121,16 @@ CharTrainer::Impl::Impl(const CharText &text, const CharModelConfig &modelConfig
         if (id < 0 || id >= alphabetSize())
             throw std::invalid_argument("The text's characters are not all in its alphabet.");
 
+    if (training.wholeText) {
+        if (trainLength > kMaxWholeTextLength)
+            throw std::invalid_argument("Whole-text training backpropagates through every character at once: this "
+                                        "text has " + std::to_string(trainLength) + " training characters, more "
+                                        "than " + std::to_string(kMaxWholeTextLength) + ". Train it in windows.");
+        // One stream whose one window is the whole text: the state starts from zero each epoch.
+        training.batch = 1;
+        training.seqLen = int(trainLength - 1);
+    }
+
     int64_t count = 0;
     const std::vector<std::vector<int64_t>> shapes = charParameterShapes(model, alphabetSize());
     for (const auto &shape : shapes)
@@ -135,10 +145,17 @@ CharTrainer::Impl::Impl(const CharText &text, const CharModelConfig &modelConfig
         parameters.push_back(p);
         offset += size;
     }
-    if (training.optimizer == CharOptimizer::Adam)
-        adam = std::make_unique<Adam>(parameters, Adam::Options{training.lr, 0.9, 0.999, 1e-8, 0.0, threads});
-    else
-        adagrad = std::make_unique<Adagrad>(parameters, Adagrad::Options{training.lr, 1e-10, threads});
+    switch (training.optimizer) {
+    case CharOptimizer::Adam:
+        optimizer = std::make_unique<Adam>(parameters, Adam::Options{training.lr, 0.9, 0.999, 1e-8, 0.0, threads});
+        break;
+    case CharOptimizer::Adagrad:
+        optimizer = std::make_unique<Adagrad>(parameters, Adagrad::Options{training.lr, 1e-10, threads});
+        break;
+    case CharOptimizer::Sgd:
+        optimizer = std::make_unique<Sgd>(parameters, Sgd::Options{training.lr, training.momentum, 0.0});
+        break;
+    }
 }
 
 CharParameterView<const float> CharTrainer::Impl::view() const
@@ -390,10 +407,7 @@ std::vector<CharEpoch> CharTrainer::train(const Callbacks &callbacks, const std:
                 m.diverged(epoch, w + 1, reader.streams.windowsPerEpoch);
             // Clipping folded into the optimiser's step.
             const double scale = clipFactor(reader.gradientNorm, reader.clip);
-            if (m.adam)
-                m.adam->step(scale);
-            else
-                m.adagrad->step(scale);
+            m.optimizer->step(scale);
             ++m.iteration;
             const double seconds = secondsSince(start);
             epochLoss += loss;

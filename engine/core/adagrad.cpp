@@ -27,6 +27,13 @@ Adagrad::Adagrad(std::vector<torch::Tensor> parameters, const Options &options)
     }
 }
 
+void Adagrad::zeroGrad()
+{
+    for (auto &p : m_parameters)
+        if (p.grad().defined())
+            p.mutable_grad().zero_();
+}
+
 void Adagrad::step(double gradientScale)
 {
     std::vector<Parameter> work;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/core/optimizer.h"
 #include "engine/core/torchapi.h"
 
 #include <vector>
@@ -9,7 +10,7 @@
 // can be checked step by step: each value's squared gradients summed, its step the learning rate
 // over the root of that sum. Parameters must be contiguous float tensors (std::invalid_argument
 // otherwise).
-class Adagrad
+class Adagrad : public Optimizer
 {
 public:
     struct Options {
@@ -20,7 +21,9 @@ public:
 
     Adagrad(std::vector<torch::Tensor> parameters, const Options &options);
     // With `gradientScale`, as Adam::step.
-    void step(double gradientScale = 1.0);
+    void step(double gradientScale = 1.0) override;
+    void zeroGrad() override;
+    void setLearningRate(double lr) override { m_options.learningRate = lr; }
 
 private:
     std::vector<torch::Tensor> m_parameters;

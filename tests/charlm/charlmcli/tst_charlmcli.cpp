@@ -282,9 +282,15 @@ void TestCharLmCli::helpListsEveryOption()
     const auto check = [](const QString &help, const auto &fields) {
         for (const FieldSpec &field : fields) {
             const QString option = QString::fromStdString("--" + field.key);
-            const qsizetype line = help.indexOf(QStringLiteral("\n  ") + option + " ");
+            // An on/off flag is listed as "--key, --no-key".
+            const QString listed = option + (field.type == FieldType::Flag ? "," : " ");
+            const qsizetype line = help.indexOf(QStringLiteral("\n  ") + listed);
             QVERIFY2(line >= 0, qPrintable(option));
             const QString entry = help.mid(line, help.indexOf(QStringLiteral("\n  --"), line + 1) - line).simplified();
+            if (field.type == FieldType::Flag) {
+                QVERIFY2(entry.contains(QString::fromStdString("--no-" + field.key)), qPrintable(entry));
+                continue;
+            }
             if (field.type == FieldType::Choice) {
                 for (const std::string &choice : field.choices)
                     QVERIFY2(entry.contains(QString::fromStdString(choice)), qPrintable(entry));

@@ -29,6 +29,9 @@ private slots:
     void aFurtherCallTrainsOn();
     void blownUpLossSaysWhatToTry();
     void badInputIsRefused();
+    void wholeLineWithSgdStepsAsLibTorch_data();
+    void wholeLineWithSgdStepsAsLibTorch();
+    void wholeTextIsRefusedForLongTexts();
 };
 
 namespace {
@@ -315,6 +318,94 @@ void TestCharTrainer::badInputIsRefused()
     CharWeights damaged = trainer.weights();
     damaged.layers[0].hiddenWeights[3] = std::numeric_limits<float>::quiet_NaN();
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, CharTrainer(text, damaged, training(32, 4, 1e-3, 1)));
+}
+
+void TestCharTrainer::wholeLineWithSgdStepsAsLibTorch_data()
+{
+    QTest::addColumn<double>("momentum");
+    QTest::newRow("plain SGD") << 0.0;
+    QTest::newRow("momentum 0.9") << 0.9;
+}
+
+// The course's character exercise: a tanh RNN on one-hot characters, the whole line one sequence
+// each step (full backpropagation through time from a zero state), plain SGD. Three epochs against
+// LibTorch's RNN, Linear, autograd and torch::optim::SGD from the same weights on the same line.
+void TestCharTrainer::wholeLineWithSgdStepsAsLibTorch()
+{
+    QFETCH(double, momentum);
+    const std::string line = "hello world, hello attention";
+    const CharText text = buildCharText(line, 0.0, 8);
+    CharTrainingConfig settings = training(8, 4, 0.05, 3);
+    settings.wholeText = true;
+    settings.optimizer = CharOptimizer::Sgd;
+    settings.momentum = momentum;
+    settings.clip = 0;
+    const CharModelConfig model{RecurrentCell::Rnn, 12, 1, 0};
+    const CharWeights start = CharTrainer(text, model, settings).weights();
+    CharTrainer trainer(text, start, settings);
+    std::vector<CharProgress> windows;
+    trainer.train({[&](const CharProgress &p) { windows.push_back(p); }, {}});
+    QCOMPARE(int(windows.size()), 3);  // one window an epoch
+    QCOMPARE(windows.front().windowsPerEpoch, int64_t(1));
+
+    const int v = text.alphabetSize(), n = int(text.length());
+    const auto tensor = [](const std::vector<float> &values, std::vector<int64_t> shape) {
+        return torch::from_blob(const_cast<float *>(values.data()), shape).clone().set_requires_grad(true);
+    };
+    const CharLayerWeights &l = start.layers[0];
+    torch::nn::RNN rnn(torch::nn::RNNOptions(v, 12));
+    torch::nn::Linear output(12, v);
+    {
+        torch::NoGradGuard noGradients;
+        rnn->named_parameters()["weight_ih_l0"].copy_(tensor(l.inputWeights, {12, v}));
+        rnn->named_parameters()["weight_hh_l0"].copy_(tensor(l.hiddenWeights, {12, 12}));
+        rnn->named_parameters()["bias_ih_l0"].copy_(tensor(l.inputBias, {12}));
+        rnn->named_parameters()["bias_hh_l0"].copy_(tensor(l.hiddenBias, {12}));
+        output->weight.copy_(tensor(start.outputWeights, {v, 12}));
+        output->bias.copy_(tensor(start.outputBias, {v}));
+    }
+    std::vector<int64_t> ids(text.ids.begin(), text.ids.end());
+    const torch::Tensor all = torch::tensor(ids);
+    const torch::Tensor inputs = torch::one_hot(all.slice(0, 0, n - 1), v).to(torch::kFloat).unsqueeze(1);
+    const torch::Tensor targets = all.slice(0, 1, n);
+    std::vector<torch::Tensor> parameters = rnn->parameters();
+    parameters.push_back(output->weight);
+    parameters.push_back(output->bias);
+    torch::optim::SGD sgd(parameters, torch::optim::SGDOptions(0.05).momentum(momentum));
+    for (int step = 0; step < 3; ++step) {
+        sgd.zero_grad();
+        const torch::Tensor states = std::get<0>(rnn->forward(inputs)).squeeze(1);  // from a zero state
+        torch::nn::functional::cross_entropy(output->forward(states), targets).backward();
+        sgd.step();
+    }
+    const CharWeights mine = trainer.weights();
+    std::vector<float> expected;
+    for (const torch::Tensor &p : parameters)
+        expected.insert(expected.end(), p.data_ptr<float>(), p.data_ptr<float>() + p.numel());
+    const std::vector<float> got = flat(mine);
+    QCOMPARE(got.size(), expected.size());
+    const std::vector<float> initial = flat(start);
+    float largest = 0, moved = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        largest = std::max(largest, std::abs(got[i] - expected[i]));
+        moved = std::max(moved, std::abs(got[i] - initial[i]));
+    }
+    QVERIFY2(largest < 1e-5f, qPrintable(QString::number(largest)));
+    QVERIFY(moved > 1e-3f);  // the steps were taken
+}
+
+void TestCharTrainer::wholeTextIsRefusedForLongTexts()
+{
+    const CharText text = buildCharText(builtInLongText(), 0.0, 32);
+    QVERIFY(text.trainLength > kMaxWholeTextLength);
+    CharTrainingConfig settings = training(32, 4, 1e-3, 1);
+    settings.wholeText = true;
+    try {
+        CharTrainer trainer(text, smallModel(), settings);
+        QFAIL("a long text was accepted for whole-text training");
+    } catch (const std::invalid_argument &e) {
+        QVERIFY2(QString(e.what()).contains("Train it in windows"), e.what());
+    }
 }
 
 ATTNSCOPE_TEST(chartrainer, TestCharTrainer)
