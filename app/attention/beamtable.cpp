@@ -8,20 +8,6 @@
 #include <cstdio>
 #include <sstream>
 
-namespace {
-
-std::string settingName(const BeamSetting &s)
-{
-    char name[48];
-    if (s.width == 1)
-        std::snprintf(name, sizeof name, "greedy");
-    else
-        std::snprintf(name, sizeof name, "beam %d, alpha %g", s.width, s.alpha);
-    return name;
-}
-
-}
-
 std::string beamEvaluationText(const BeamEvaluation &evaluation, int examples)
 {
     std::ostringstream out;
@@ -30,7 +16,7 @@ std::string beamEvaluationText(const BeamEvaluation &evaluation, int examples)
                   "mean length", "differ from greedy");
     out << line;
     for (const BeamSettingScore &s : evaluation.scores) {
-        std::snprintf(line, sizeof line, "%-20s %10.2f%% %14.4f %12.2f %18d\n", settingName(s.setting).c_str(),
+        std::snprintf(line, sizeof line, "%-20s %10.2f%% %14.4f %12.2f %18d\n", beamSettingName(s.setting).c_str(),
                       100 * s.exactMatch, s.meanLogProb, s.meanLength, s.differFromGreedy);
         out << line;
     }
@@ -47,7 +33,7 @@ std::string beamEvaluationText(const BeamEvaluation &evaluation, int examples)
         out << "Input: \"" << d.input << "\"  Reference: \"" << d.reference << "\"\n";
         for (std::size_t s = 0; s < d.outputs.size(); ++s)
             if (s == 0 || d.outputs[s] != d.outputs.front())
-                out << "  " << settingName(evaluation.settings[s]) << ": \"" << d.outputs[s] << "\""
+                out << "  " << beamSettingName(evaluation.settings[s]) << ": \"" << d.outputs[s] << "\""
                     << (d.outputs[s] == d.reference ? "  match" : "") << "\n";
     }
     return out.str();

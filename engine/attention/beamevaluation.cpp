@@ -6,9 +6,32 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
+
+std::string beamSettingName(const BeamSetting &s)
+{
+    char name[48];
+    if (s.width == 1)
+        std::snprintf(name, sizeof name, "greedy");
+    else
+        std::snprintf(name, sizeof name, "beam %d, alpha %g", s.width, s.alpha);
+    return name;
+}
+
+std::string beamEvaluationCsv(const BeamEvaluation &evaluation)
+{
+    std::ostringstream csv;
+    csv.precision(10);
+    csv << "decoding,width,alpha,exact_match,mean_log_prob,mean_length,differ_from_greedy\n";
+    for (const BeamSettingScore &s : evaluation.scores)
+        csv << '"' << beamSettingName(s.setting) << "\"," << s.setting.width << ',' << s.setting.alpha << ','
+            << s.exactMatch << ',' << s.meanLogProb << ',' << s.meanLength << ',' << s.differFromGreedy << '\n';
+    return csv.str();
+}
 
 const std::vector<BeamSetting> &courseBeamSettings()
 {

@@ -40,6 +40,13 @@ struct BeamEvaluation {
 // The course's table: greedy, then widths 2, 5 and 10 each with alpha 0, 0.6 and 1.
 const std::vector<BeamSetting> &courseBeamSettings();
 
+// "greedy" or "beam 5, alpha 0.6".
+std::string beamSettingName(const BeamSetting &setting);
+
+// A row per setting: decoding, width, alpha, exact_match, mean_log_prob, mean_length,
+// differ_from_greedy (shares 0..1, full precision).
+std::string beamEvaluationCsv(const BeamEvaluation &evaluation);
+
 // Decodes every sentence of `data` with each setting (greedy first, added when `settings` lacks
 // it, as the reference the others differ from). `progress(done, total)` after each sentence;
 // returning false stops early (what was decoded is reported). Throws std::invalid_argument for a

@@ -4,6 +4,7 @@
 #include "ui/attention/attentionjobs.h"
 #include "ui/attention/attentionexports.h"
 #include "ui/attention/attributionexports.h"
+#include "ui/attention/beamsearchpage.h"
 #include "ui/attention/faithfulnesspage.h"
 #include "ui/attention/methodheatmap.h"
 #include "ui/attention/compareview.h"
@@ -87,6 +88,7 @@ AttentionLab::AttentionLab(Workbench *workbench)
     m_compare = new CompareView(m_weightHistory, workbench->dialogParent());
     m_compare->setObjectName(QStringLiteral("compareView"));
     createAttributionViews();
+    createBeamPage();
 
     connect(m_datasetPanel, &DatasetPanel::configChanged, this, &AttentionLab::actionsChanged);
     connect(m_trainingPanel, &TrainingPanel::configChanged, this, &AttentionLab::actionsChanged);
@@ -174,7 +176,8 @@ QDockWidget *AttentionLab::createSetupDock()
 QList<LabPage> AttentionLab::pages() const
 {
     return {{tr("&Reverse"), m_reversePage}, {tr("E&xperiments"), m_experiments},
-            {tr("C&ompare Models"), m_compare}, {tr("Fai&thfulness"), m_faithfulness}};
+            {tr("C&ompare Models"), m_compare}, {tr("Fai&thfulness"), m_faithfulness},
+            {tr("&Beam Search"), m_beams}};
 }
 
 QList<LabDock> AttentionLab::docks() const
@@ -268,6 +271,7 @@ void AttentionLab::updateActions()
                             m_latest != nullptr, m_wordRemoval->hasEffect(),
                             m_scrubber->replay() != nullptr && !runInProgress());
     m_saveProjectAction->setEnabled(m_best && m_trainingUsed && !runInProgress());
+    m_beams->setCompareEnabled(m_best && runState()->isQuiet());
     updateAttributionActions();
     emit actionsChanged();
 }
@@ -351,6 +355,7 @@ void AttentionLab::addEpoch(const EpochTrained &epoch)
     m_compare->setLatestModel(epoch.snapshot, describeEpoch(epoch.stats));
     if (epoch.isBest) {
         m_best = epoch.snapshot;
+        m_beams->setSubject(tr("the best epoch so far (epoch %1)").arg(epoch.stats.epoch));
         m_inference->setBestModel(epoch.snapshot, describeEpoch(epoch.stats));
         m_compare->setBestModel(epoch.snapshot, describeEpoch(epoch.stats));
         document()->setUnsaved();
@@ -364,6 +369,7 @@ void AttentionLab::finishTraining(const TrainingFinished &finished)
 {
     if (finished.best) {
         m_best = finished.best;
+        m_beams->setSubject(tr("the trained model"));
         const std::vector<EpochStats> &history = finished.best->history;
         const auto it = std::find_if(history.begin(), history.end(),
                                      [&](const EpochStats &s) { return s.epoch == finished.outcome.bestEpoch; });

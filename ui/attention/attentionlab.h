@@ -16,7 +16,10 @@ class AlignmentPlot;
 class AttentionExports;
 class AttributionExports;
 class AttributionSource;
+class BeamSearchPage;
 class FaithfulnessPage;
+struct BeamCompared;
+struct BeamProgress;
 class MethodHeatmap;
 class RowAttributionView;
 class StepScoresTable;
@@ -96,6 +99,7 @@ public:
     RowAttributionView *rowAttributionView() const { return m_rowAttribution; }
     QDockWidget *attributionDock() const { return m_attributionDock; }
     FaithfulnessPage *faithfulnessPage() const { return m_faithfulness; }
+    BeamSearchPage *beamSearchPage() const { return m_beams; }
     const WeightHistory &weightHistory() const { return m_weightHistory; }
     // Replaces the run's history (e.g. from a project file); its epochs must fit the model shown.
     void setWeightHistory(WeightHistory history);
@@ -127,6 +131,11 @@ private:
     void showFaithfulnessProgress(const FaithfulnessProgress &progress);
     void showFaithfulness(const FaithfulnessMeasured &measured);
     void updateAttributionActions();
+    // The Beam Search page (attentionlabbeams.cpp): greedy against beam search on the test split.
+    void createBeamPage();
+    void compareBeams();
+    void showBeamProgress(const BeamProgress &progress);
+    void showBeamComparison(const BeamCompared &compared);
     void shareModel(const ModelSnapshot &model, const QString &description);  // with the other labs
     AttentionProject project() const;
     void showProject(const AttentionProject &project, const QString &origin);
@@ -160,6 +169,7 @@ private:
     StepScoresTable *m_stepScores = nullptr;
     RowAttributionView *m_rowAttribution = nullptr;
     FaithfulnessPage *m_faithfulness = nullptr;
+    BeamSearchPage *m_beams = nullptr;
     std::shared_ptr<std::atomic<bool>> m_faithfulnessAbandoned;  // of the opened model's measurement
     ModelSnapshot m_faithfulnessAwaited;                          // measured when the page is shown
     std::shared_ptr<std::atomic<bool>> m_faithfulnessWanted;      // the run measures each epoch

@@ -2,6 +2,7 @@
 #include "ui/attention/attentionlab.h"
 
 #include "ui/attention/alignmentplot.h"
+#include "ui/attention/beamsearchpage.h"
 #include "ui/attention/compareview.h"
 #include "ui/attention/datasetpanel.h"
 #include "ui/attention/embeddingpanel.h"
@@ -112,12 +113,14 @@ void AttentionLab::useLoadedModel(const ModelSnapshot &model, const QString &ori
                                  : noAttentionToAlign());
     m_analysis->clear();
     // The test set comes from the corpus file: one that is not as the model saw it has another.
+    m_beams->setSubject(corpusProblem.isEmpty() ? tr("the opened model") : QString());
     if (corpusProblem.isEmpty()) {
         requestEvaluation(model);
         awaitFaithfulness(model, tr("the opened model"));
     } else {
         m_examples->showMessage(tr("The test set is not scored: %1.").arg(corpusProblem));
         showFaithfulnessProblem(tr("Faithfulness is not measured: %1.").arg(corpusProblem));
+        m_beams->showProblem(tr("Beam search is not compared on the test set: %1.").arg(corpusProblem));
     }
     updateActions();
 }

@@ -7,9 +7,11 @@
 #include "app/workbench/trainingcontroller.h"
 #include "app/workbench/trainingworker.h"
 #include "engine/attention/dataset.h"
+#include "engine/attention/evaluation.h"
 #include "engine/attention/trainer.h"
 #include "engine/core/vocabulary.h"
 #include "ui/attention/attentionlab.h"
+#include "ui/attention/beamsearchpage.h"
 #include "ui/attention/datasetpanel.h"
 #include "ui/attention/examplestable.h"
 #include "ui/attention/experimentspanel.h"
@@ -32,9 +34,11 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTreeWidget>
 
 #include <future>
 
@@ -58,6 +62,7 @@ private slots:
     void openingABadCheckpointKeepsTheModel();
     void saveThenOpenRoundTrips();
     void faithfulnessIsMeasuredForThePageShown();
+    void beamSearchPageComparesTheModelShown();
     void trainingFeedsPlotsTableAndAnalysis();
     void stopEndsTraining();
     void closingDuringTrainingEndsTheThread();
@@ -239,6 +244,51 @@ void TestMainWindow::faithfulnessIsMeasuredForThePageShown()
     QCOMPARE(measuredEpochs, QList<int>{0});
     QVERIFY(page->hasReport());
     QCOMPARE(page->subject(), QStringLiteral("the trained model"));
+}
+
+// The course's greedy-against-beam table, decoded by the worker for the model shown; a new model
+// clears it.
+void TestMainWindow::beamSearchPageComparesTheModelShown()
+{
+    TrainingController controller(m_window);
+    const auto quiet = [this] { return QTest::qWaitFor([this] { return m_window->runState()->isQuiet(); }, 60000); };
+    BeamSearchPage *page = m_lab->beamSearchPage();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("opened.ckpt"));
+    m_model->save(path.toStdString());
+    QString error;
+    QVERIFY2(m_window->files()->openFile(path, &error), qPrintable(error));
+    QVERIFY(quiet());
+    m_window->showPage(page);
+    QVERIFY(page->compareButton()->isEnabled());
+    QVERIFY(!page->hasEvaluation());
+    QTest::mouseClick(page->compareButton(), Qt::LeftButton);
+    QVERIFY(quiet());
+    QVERIFY2(page->hasEvaluation(), qPrintable(page->status()));
+
+    const std::vector<SentencePair> test = Dataset::build(m_model->datasetConfig).test;
+    const BeamEvaluation &beams = page->evaluation();
+    QCOMPARE(beams.sentences, int(test.size()));
+    QCOMPARE(page->table()->rowCount(), int(courseBeamSettings().size()));
+    QCOMPARE(page->differences()->topLevelItemCount(), int(beams.disagreements.size()));
+    // Width 1 is greedy decoding: the same exact match as scoring the test split.
+    const EvaluationReport greedy = evaluate(*m_model, test);
+    QCOMPARE(beams.scores.front().setting.width, 1);
+    QCOMPARE(beams.scores.front().exactMatch, greedy.exactMatch);
+
+    const QString csv = dir.filePath(QStringLiteral("beams.csv"));
+    QVERIFY2(page->exportCsv(csv, &error), qPrintable(error));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split(QLatin1Char('\n'));
+    QCOMPARE(lines.size(), int(courseBeamSettings().size()) + 1);
+    QVERIFY(lines[0].startsWith(QStringLiteral("decoding,width,alpha,exact_match")));
+    QVERIFY(lines[1].startsWith(QStringLiteral("\"greedy\",1,0,")));
+
+    QVERIFY2(m_window->files()->openFile(path, &error), qPrintable(error));
+    QVERIFY(quiet());
+    QVERIFY(!page->hasEvaluation());
+    QVERIFY(!page->exportCsv(csv, &error));
 }
 
 void TestMainWindow::trainingFeedsPlotsTableAndAnalysis()
