@@ -22,7 +22,9 @@ std::string runOptions()
       (s.h, s.W h) with the state after it, with Luong's attentional layer and input feeding;
       none gives the decoder only the encoder's final state (no heatmap, no <UNK> copying);
       location is bahdanau whose score also reads the previous step's weights, convolved
-      (Chorowski et al. 2015).
+      (Chorowski et al. 2015); scaled-dot is luong-dot with the score divided by sqrt(hidden),
+      as the Transformer scales it; bahdanau-after scores as bahdanau with the state after the
+      GRU step, which reads the word alone, and predicts from [s; c] (the course's digits exercise).
 )";
     text += "Training options:\n" + fieldLines(trainingConfigFields());
     return text;
@@ -56,7 +58,7 @@ std::string compareHelp()
                          [--seeds N] [train options]
 
 Trains one model per attention variant in --attention LIST (comma-separated; default
-bahdanau,luong-dot,luong-general,none,location) one after another, on the same data and seed,
+bahdanau,luong-dot,luong-general,none,location,scaled-dot,bahdanau-after) one after another, on the same data and seed,
 and tests each on the test split and on probe sentences of every length from --min-len to
 --probe-max-len (default 3 x --max-len, at most 100; --probe N sentences, default 2000, seed
 --data-seed + 1). It writes DIR/comparison.json (per variant: test exact match and token

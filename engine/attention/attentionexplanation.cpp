@@ -85,9 +85,11 @@ AttentionExplanation explainAttention(const Seq2SeqModel &model, const DecodedSe
     const torch::Tensor values = memory.values[0].to(torch::kDouble);  // (S, H)
     const torch::Tensor keys = memory.keys[0].to(torch::kDouble);      // (S, A or H)
     torch::Tensor scores;
-    if (e.kind == AttentionKind::Bahdanau || e.kind == AttentionKind::Location) {
+    if (e.kind == AttentionKind::Bahdanau || e.kind == AttentionKind::Location
+        || e.kind == AttentionKind::BahdanauAfter) {
         const DecoderWeights p = weightsOf(*decoder);
-        const torch::Tensor s = before[0].to(torch::kDouble);
+        const torch::Tensor s =
+            (e.kind == AttentionKind::BahdanauAfter ? state.layers.back() : before)[0].to(torch::kDouble);
         const torch::Tensor query = torch::matmul(p.queryWeight.to(torch::kDouble), s);
         torch::Tensor moved = keys;
         if (e.kind == AttentionKind::Location) {

@@ -13,6 +13,8 @@ class Seq2SeqModel;
 //   location:      e_k = vᵀ tanh(W_s s + W_h h_k + U f_k + b), f = F * a_{t-1}, s likewise
 //   luong-dot:     e_k = sᵀ h_k,                   s = the top state after step t's GRU
 //   luong-general: e_k = sᵀ (W_a h_k),             likewise
+//   scaled-dot:    e_k = sᵀ h_k / √H,              likewise
+//   bahdanau-after: as bahdanau, s = the top state after step t's GRU
 // then a = softmax(e) over the row, the context c = Σ_k a_k h_k, and position j's share a_j h_j.
 struct AttentionExplanation {
     AttentionKind kind = AttentionKind::Bahdanau;

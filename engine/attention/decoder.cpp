@@ -9,7 +9,14 @@ namespace {
 // What the first GRU layer reads besides the embedding, and what the output layer reads.
 int gruInputSize(const ModelConfig &c)
 {
-    return c.attention == AttentionKind::None ? c.embedSize : c.embedSize + c.hiddenSize;
+    return stepReadsContext(c.attention) ? c.embedSize + c.hiddenSize : c.embedSize;
+}
+
+LuongScore luongScore(AttentionKind kind)
+{
+    return kind == AttentionKind::LuongGeneral ? LuongScore::General
+           : kind == AttentionKind::ScaledDot  ? LuongScore::ScaledDot
+                                               : LuongScore::Dot;
 }
 
 int outputInputSize(const ModelConfig &c)
@@ -18,8 +25,10 @@ int outputInputSize(const ModelConfig &c)
     case AttentionKind::Bahdanau:
     case AttentionKind::Location: return 2 * c.hiddenSize + c.embedSize;
     case AttentionKind::LuongDot:
-    case AttentionKind::LuongGeneral: return c.hiddenSize;
+    case AttentionKind::LuongGeneral:
+    case AttentionKind::ScaledDot: return c.hiddenSize;
     case AttentionKind::None: return c.hiddenSize + c.embedSize;
+    case AttentionKind::BahdanauAfter: return 2 * c.hiddenSize;
     }
     return 0;
 }
@@ -29,13 +38,13 @@ int outputInputSize(const ModelConfig &c)
 DecoderImpl::DecoderImpl(int vocabularySize, const ModelConfig &c)
     : embedding(torch::nn::EmbeddingOptions(vocabularySize, c.embedSize).padding_idx(0))
     , dropout(c.dropout)
-    , attention(c.attention == AttentionKind::Bahdanau ? BahdanauAttention(c.hiddenSize, c.hiddenSize, c.hiddenSize)
-                                                       : BahdanauAttention(nullptr))
+    , attention(c.attention == AttentionKind::Bahdanau || c.attention == AttentionKind::BahdanauAfter
+                    ? BahdanauAttention(c.hiddenSize, c.hiddenSize, c.hiddenSize)
+                    : BahdanauAttention(nullptr))
     , location(c.attention == AttentionKind::Location ? LocationAttention(c.hiddenSize, c.hiddenSize, c.hiddenSize)
                                                       : LocationAttention(nullptr))
-    , luong(c.attention == AttentionKind::LuongDot || c.attention == AttentionKind::LuongGeneral
-                ? LuongAttention(c.hiddenSize, c.attention == AttentionKind::LuongGeneral)
-                : LuongAttention(nullptr))
+    , luong(isMultiplicative(c.attention) ? LuongAttention(c.hiddenSize, luongScore(c.attention))
+                                          : LuongAttention(nullptr))
     , gru(torch::nn::GRUOptions(gruInputSize(c), c.hiddenSize)
               .num_layers(c.layers)
               .dropout(c.layers > 1 ? c.dropout : 0.0)
@@ -82,7 +91,7 @@ FusedDecoderWeights DecoderImpl::regroup(bool contiguous) const
         w.input.push_back(layer == 0 ? RecurrentProjection() : RecurrentProjection(oriented(g.inputWeight), g.inputBias));
         w.hidden.emplace_back(oriented(g.hiddenWeight), g.hiddenBias);
     }
-    if (p.queryWeight.defined()) {
+    if (m_kind == AttentionKind::Bahdanau || m_kind == AttentionKind::Location) {
         const torch::Tensor &ws = p.queryWeight;
         const GruLayerWeights &top = p.gru.back();
         w.top = RecurrentProjection(oriented(torch::cat({ws, top.hiddenWeight})),
@@ -152,7 +161,8 @@ DecoderStepOutput DecoderImpl::step(const FusedDecoderWeights &w, const torch::T
     case AttentionKind::Location:
         return additiveStep(w, embeddingGates, state, memory);
     case AttentionKind::LuongDot:
-    case AttentionKind::LuongGeneral: {
+    case AttentionKind::LuongGeneral:
+    case AttentionKind::ScaledDot: {
         const auto firstGates = state.attentional.defined()
                                     ? w.contextToGates(state.attentional, embeddingGates)
                                     : embeddingGates;
@@ -164,6 +174,12 @@ DecoderStepOutput DecoderImpl::step(const FusedDecoderWeights &w, const torch::T
     case AttentionKind::None:
         advance(w, embeddingGates, {}, state.layers);
         return {state.layers.back(), {}, {}};
+    case AttentionKind::BahdanauAfter: {
+        advance(w, embeddingGates, {}, state.layers);
+        const auto [context, weights] =
+            attention->attend(attention->W_s(state.layers.back()), memory.keys, memory.values, memory.maskBias);
+        return {state.layers.back(), context, weights};
+    }
     }
     return {};
 }
@@ -177,9 +193,12 @@ torch::Tensor DecoderImpl::logits(const FusedDecoderWeights &w, const torch::Ten
         return torch::matmul(torch::cat({output, context, embedded}, -1), w.output).add_(w.outputBias);
     case AttentionKind::LuongDot:
     case AttentionKind::LuongGeneral:
+    case AttentionKind::ScaledDot:
         return torch::matmul(output, w.output).add_(w.outputBias);
     case AttentionKind::None:
         return torch::matmul(torch::cat({output, embedded}, -1), w.output).add_(w.outputBias);
+    case AttentionKind::BahdanauAfter:
+        return torch::matmul(torch::cat({output, context}, -1), w.output).add_(w.outputBias);
     }
     return {};
 }

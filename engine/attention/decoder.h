@@ -57,10 +57,13 @@ struct DecoderStepOutput {
 //  location: as bahdanau, the score also reading a_{t-1} (LocationAttention). a_0 = 0: before the
 //    first word there is no alignment to move from, and zeros leave the first score Bahdanau's (plus
 //    U's bias) rather than a prior that it starts at word 0, when reversing starts at the last word.
-//  luong-dot, luong-general: GRU on [x; h̃_{t-1}] (input feeding, h̃_0 = 0), then attend with s_t
-//    (LuongAttention) and predict from h̃_t = tanh(W_c [c_t; s_t]) alone, as Luong et al. 2015 do.
+//  luong-dot, luong-general, scaled-dot: GRU on [x; h̃_{t-1}] (input feeding, h̃_0 = 0), then attend
+//    with s_t (LuongAttention) and predict from h̃_t = tanh(W_c [c_t; s_t]) alone, as Luong et al.
+//    2015 do.
 //  none: GRU on x alone and predict from [s_t; x]; the encoder's final state, the decoder's
 //    initial state, is all it learns of the input.
+//  bahdanau-after: GRU on x alone, then attend with the new state s_t (Bahdanau's score) and predict
+//    from [s_t; c_t], as the course's digits exercise does.
 // The GRU is torch::nn::GRU's parameters driven by a hand-written step (gruStep), which costs far
 // less per step than the module.
 class DecoderImpl : public torch::nn::Module
@@ -93,9 +96,9 @@ public:
 
     torch::nn::Embedding embedding{nullptr};
     StreamDropout dropout{nullptr};
-    BahdanauAttention attention{nullptr};  // bahdanau only
+    BahdanauAttention attention{nullptr};  // bahdanau and bahdanau-after only
     LocationAttention location{nullptr};   // location only
-    LuongAttention luong{nullptr};         // luong-dot and luong-general only
+    LuongAttention luong{nullptr};         // luong-dot, luong-general and scaled-dot only
     torch::nn::GRU gru{nullptr};
     torch::nn::Linear out{nullptr};
     torch::nn::Linear copyGate{nullptr};  // with the pointer only

@@ -1,16 +1,21 @@
 #include "engine/attention/luongattention.h"
 
-LuongAttentionImpl::LuongAttentionImpl(int size, bool general)
+#include <cmath>
+
+LuongAttentionImpl::LuongAttentionImpl(int size, LuongScore score)
     : W_c(torch::nn::LinearOptions(2 * size, size).bias(false))
+    , m_keyScale(score == LuongScore::ScaledDot ? 1.0 / std::sqrt(double(size)) : 1.0)
 {
-    if (general)
+    if (score == LuongScore::General)
         W_a = register_module("W_a", torch::nn::Linear(torch::nn::LinearOptions(size, size).bias(false)));
     register_module("W_c", W_c);
 }
 
 torch::Tensor LuongAttentionImpl::keys(const torch::Tensor &encoderOutputs)
 {
-    return W_a ? W_a(encoderOutputs) : encoderOutputs;
+    if (W_a)
+        return W_a(encoderOutputs);
+    return m_keyScale == 1.0 ? encoderOutputs : encoderOutputs * m_keyScale;
 }
 
 LuongAttentionOutput LuongAttentionImpl::forward(const torch::Tensor &state, const torch::Tensor &keys,

@@ -7,7 +7,38 @@ constexpr std::pair<AttentionKind, const char *> kAttentionNames[] = {{Attention
                                                                       {AttentionKind::LuongDot, "luong-dot"},
                                                                       {AttentionKind::LuongGeneral, "luong-general"},
                                                                       {AttentionKind::None, "none"},
-                                                                      {AttentionKind::Location, "location"}};
+                                                                      {AttentionKind::Location, "location"},
+                                                                      {AttentionKind::ScaledDot, "scaled-dot"},
+                                                                      {AttentionKind::BahdanauAfter, "bahdanau-after"}};
+
+std::vector<std::string> attentionNames()
+{
+    std::vector<std::string> names;
+    for (const auto &[kind, name] : kAttentionNames)
+        names.push_back(name);
+    return names;
+}
+}
+
+const std::vector<AttentionKind> &attentionKinds()
+{
+    static const std::vector<AttentionKind> kinds = [] {
+        std::vector<AttentionKind> all;
+        for (const auto &[kind, name] : kAttentionNames)
+            all.push_back(kind);
+        return all;
+    }();
+    return kinds;
+}
+
+bool stepReadsContext(AttentionKind kind)
+{
+    return kind != AttentionKind::None && kind != AttentionKind::BahdanauAfter;
+}
+
+bool isMultiplicative(AttentionKind kind)
+{
+    return kind == AttentionKind::LuongDot || kind == AttentionKind::LuongGeneral || kind == AttentionKind::ScaledDot;
 }
 
 const char *attentionName(AttentionKind kind)
@@ -46,13 +77,13 @@ const std::vector<ConfigField<ModelConfig>> &modelConfigFields()
                                                "Read the sentence in both directions, so every position knows the "
                                                "words on either side of it."),
         choiceField<&ModelConfig::attention>(
-            "attention", "attention",
-            {attentionName(AttentionKind::Bahdanau), attentionName(AttentionKind::LuongDot),
-             attentionName(AttentionKind::LuongGeneral), attentionName(AttentionKind::None),
-             attentionName(AttentionKind::Location)},
+            "attention", "attention", attentionNames(),
             "How the decoder reads the encoder: additive scores (bahdanau), multiplicative ones (luong-dot, "
-            "luong-general), only the encoder's final state (none), or additive scores that also read where "
-            "the previous step looked (location)."),
+            "luong-general), only the encoder's final state (none), additive scores that also read where "
+            "the previous step looked (location), the dot product divided by the square root of the hidden "
+            "size (scaled-dot, the Transformer's score), or additive scores taken with the state after the "
+            "step, the output read from that state and the context (bahdanau-after, the course's digits "
+            "exercise)."),
         choiceField<&ModelConfig::pointer>(
             "pointer", "pointer (copy words)", {"auto", "on", "off"},
             "Let the decoder copy a source word by pointing at it with its attention, mixed with its own "

@@ -6,11 +6,21 @@
 #include <vector>
 
 // How the decoder reads the encoder's outputs (see DecoderImpl for the equations of each).
-enum class AttentionKind { Bahdanau, LuongDot, LuongGeneral, None, Location };
+enum class AttentionKind { Bahdanau, LuongDot, LuongGeneral, None, Location, ScaledDot, BahdanauAfter };
 
-// "bahdanau", "luong-dot", "luong-general", "none", "location": the names on the command line and in files.
+// "bahdanau", "luong-dot", "luong-general", "none", "location", "scaled-dot", "bahdanau-after": the
+// names on the command line and in files.
 const char *attentionName(AttentionKind kind);
 bool parseAttention(const std::string &name, AttentionKind *kind);
+// Every variant, in the order above.
+const std::vector<AttentionKind> &attentionKinds();
+// luong-dot, luong-general and scaled-dot: scored by a product with the state after the step's
+// GRU, with Luong's attentional layer and input feeding (LuongAttention).
+bool isMultiplicative(AttentionKind kind);
+// Whether the decoder's recurrent step reads something besides the word: the context (bahdanau,
+// location) or the attentional state (the multiplicative variants). none and bahdanau-after read
+// the word alone.
+bool stepReadsContext(AttentionKind kind);
 
 // The pointer-generator output of See et al. 2017 (see PointerMixture): words can be copied from the
 // source through the attention. Auto: on for sentences read from a corpus, off for generated ones.

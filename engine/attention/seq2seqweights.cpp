@@ -51,7 +51,7 @@ DecoderWeights weightsOf(const DecoderImpl &decoder)
     const int64_t hidden = decoder.gru->options.hidden_size();
     const torch::Tensor &firstInput = w.gru.front().inputWeight;
     w.embeddingToGates = firstInput.narrow(1, 0, embed);
-    if (decoder.kind() != AttentionKind::None)
+    if (stepReadsContext(decoder.kind()))
         w.contextToGates = firstInput.narrow(1, embed, hidden);
     if (decoder.attention) {
         w.keysWeight = decoder.attention->W_h->weight;
@@ -81,8 +81,10 @@ DecoderWeights weightsOf(const DecoderImpl &decoder)
         w.embeddingToLogits = w.outputWeight.narrow(1, 2 * hidden, embed);
         break;
     case AttentionKind::LuongDot:
-    case AttentionKind::LuongGeneral: break;
+    case AttentionKind::LuongGeneral:
+    case AttentionKind::ScaledDot: break;
     case AttentionKind::None: w.embeddingToLogits = w.outputWeight.narrow(1, hidden, embed); break;
+    case AttentionKind::BahdanauAfter: w.contextToLogits = w.outputWeight.narrow(1, hidden, hidden); break;
     }
     if (decoder.hasPointer()) {
         const torch::Tensor &gate = decoder.copyGate->weight;

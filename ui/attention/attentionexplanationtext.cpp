@@ -42,6 +42,11 @@ QString formula(AttentionKind kind)
         return tr("luong-dot: e<sub>tj</sub> = s<sub>t</sub>ᵀ h<sub>j</sub>");
     case AttentionKind::LuongGeneral:
         return tr("luong-general: e<sub>tj</sub> = s<sub>t</sub>ᵀ W<sub>a</sub> h<sub>j</sub>");
+    case AttentionKind::ScaledDot:
+        return tr("scaled-dot: e<sub>tj</sub> = s<sub>t</sub>ᵀ h<sub>j</sub> / √H");
+    case AttentionKind::BahdanauAfter:
+        return tr("bahdanau-after (additive, with the new state): e<sub>tj</sub> = vᵀ tanh(W<sub>s</sub> "
+                  "s<sub>t</sub> + W<sub>h</sub> h<sub>j</sub>)");
     case AttentionKind::None:
         break;
     }
@@ -52,14 +57,18 @@ QString formula(AttentionKind kind)
 QString scoreSteps(const AttentionExplanation &e, const QString &source)
 {
     QString html;
-    if (e.kind == AttentionKind::Bahdanau || e.kind == AttentionKind::Location) {
+    if (!isMultiplicative(e.kind)) {
         const bool location = e.kind == AttentionKind::Location;
-        html += item(tr("Decoder state s<sub>t−1</sub>:"),
-                     tr("the top GRU layer's state before this step (at the first step, the encoder's final "
-                        "state through the bridge, or zeros without it). %1").arg(vector(e.state)));
+        const bool after = e.kind == AttentionKind::BahdanauAfter;
+        const QString s = after ? tr("s<sub>t</sub>") : tr("s<sub>t−1</sub>");
+        html += item(tr("Decoder state %1:").arg(s),
+                     after ? tr("the top GRU layer's state after this step's GRU, which read the previous output "
+                                "word. %1").arg(vector(e.state))
+                           : tr("the top GRU layer's state before this step (at the first step, the encoder's final "
+                                "state through the bridge, or zeros without it). %1").arg(vector(e.state)));
         html += item(tr("Encoder state h<sub>j</sub>:"),
                      tr("the encoder's output at %1. %2").arg(source, vector(e.encoderState)));
-        html += item(tr("W<sub>s</sub>·s<sub>t−1</sub>:"), vector(e.query));
+        html += item(tr("W<sub>s</sub>·%1:").arg(s), vector(e.query));
         html += item(tr("W<sub>h</sub>·h<sub>j</sub>:"), vector(e.key));
         if (location) {
             html += item(tr("Previous weights a<sub>t−1</sub>:"),
@@ -71,7 +80,7 @@ QString scoreSteps(const AttentionExplanation &e, const QString &source)
                             "b):"),
                          vector(e.energy));
         } else {
-            html += item(tr("tanh(W<sub>s</sub>·s<sub>t−1</sub> + W<sub>h</sub>·h<sub>j</sub>):"), vector(e.energy));
+            html += item(tr("tanh(W<sub>s</sub>·%1 + W<sub>h</sub>·h<sub>j</sub>):").arg(s), vector(e.energy));
         }
         html += item(tr("Score e<sub>tj</sub> = vᵀ tanh(…):"),
                      tr("the sum of %1 products with v = %2 gives <b>%3</b>.")
@@ -86,6 +95,14 @@ QString scoreSteps(const AttentionExplanation &e, const QString &source)
     if (e.kind == AttentionKind::LuongGeneral) {
         html += item(tr("W<sub>a</sub>·h<sub>j</sub>:"), vector(e.key));
         html += item(tr("Score e<sub>tj</sub> = s<sub>t</sub> · (W<sub>a</sub>·h<sub>j</sub>):"),
+                     tr("the sum of %1 products gives <b>%2</b>.")
+                         .arg(QString::number(e.key.size()), number(e.score())));
+    } else if (e.kind == AttentionKind::ScaledDot) {
+        html += item(tr("h<sub>j</sub> / √H:"),
+                     tr("the encoder state divided by √%1, so that the score of %1 products stays in the range "
+                        "where the softmax still tells the words apart. %2")
+                         .arg(QString::number(e.key.size()), vector(e.key)));
+        html += item(tr("Score e<sub>tj</sub> = s<sub>t</sub> · (h<sub>j</sub> / √H):"),
                      tr("the sum of %1 products gives <b>%2</b>.")
                          .arg(QString::number(e.key.size()), number(e.score())));
     } else {
@@ -135,9 +152,11 @@ QString attentionExplanationHtml(const Seq2SeqModel &model, const DecodedSentenc
                          "100% over the row).")
                           .arg(vector(e.context), source, vector(e.share), number(e.shareNormRatio, 3),
                                number(100 * e.shareAlongContext, 1));
-    if (e.kind != AttentionKind::Bahdanau)
+    if (isMultiplicative(e.kind))
         context += tr("<br>The output layer then reads h̃<sub>t</sub> = tanh(W<sub>c</sub> [c<sub>t</sub>; "
                       "s<sub>t</sub>]).");
+    else if (e.kind == AttentionKind::BahdanauAfter)
+        context += tr("<br>The output layer then reads [s<sub>t</sub>; c<sub>t</sub>].");
     else
         context += tr("<br>The decoder's GRU then reads [embedding of the previous word; c<sub>t</sub>], and the "
                       "output layer [s<sub>t</sub>; c<sub>t</sub>; embedding].");

@@ -152,8 +152,7 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     connect(m_probeMaxLength, qOverload<int>(&QSpinBox::valueChanged), this, [this] { m_probeFollowsRange = false; });
     connect(m_addCurrent, &QPushButton::clicked, this, [this] { addConfiguration(m_base); });
     connect(m_addVariants, &QPushButton::clicked, this, [this] {
-        for (AttentionKind kind : {AttentionKind::Bahdanau, AttentionKind::LuongDot, AttentionKind::LuongGeneral,
-                                   AttentionKind::None, AttentionKind::Location}) {
+        for (AttentionKind kind : attentionKinds()) {
             ModelConfig config = m_base;
             config.attention = kind;
             addConfiguration(config);

@@ -26,7 +26,9 @@ void checkEveryCell(const Seq2SeqModel &model, const DecodedSentence &sentence)
 {
     QVERIFY(sentence.rows() > 1);
     const AttentionKind kind = model.config().attention;
-    bool peaked = false;  // a row far from uniform, so a wrong state or key could not pass by luck
+    // A row far from uniform (its largest weight over 1.5 times the uniform one; scaled-dot's softer
+    // scores give 0.6 on a two-word sentence), so a wrong state or key could not pass by luck.
+    bool peaked = false;
     for (int t = 0; t < sentence.rows(); ++t) {
         double alongContext = 0;
         for (int j = 0; j < sentence.columns(); ++j) {
@@ -42,10 +44,10 @@ void checkEveryCell(const Seq2SeqModel &model, const DecodedSentence &sentence)
             for (double w : e.weights)
                 sum += w;
             QVERIFY(std::abs(sum - 1.0) < 1e-9);
-            peaked |= *std::max_element(e.weights.begin(), e.weights.end()) > 2.0 / sentence.columns();
+            peaked |= *std::max_element(e.weights.begin(), e.weights.end()) > 1.5 / sentence.columns();
 
             double score = 0;
-            if (kind == AttentionKind::Bahdanau || kind == AttentionKind::Location) {
+            if (!isMultiplicative(kind)) {
                 QCOMPARE(e.query.size(), e.key.size());
                 QCOMPARE(e.energy.size(), e.key.size());
                 const bool location = kind == AttentionKind::Location;
@@ -64,6 +66,9 @@ void checkEveryCell(const Seq2SeqModel &model, const DecodedSentence &sentence)
                 QVERIFY(e.query.empty() && e.energy.empty());
                 if (kind == AttentionKind::LuongDot)
                     QCOMPARE(e.key, e.encoderState);
+                const double root = std::sqrt(double(e.encoderState.size()));
+                for (std::size_t i = 0; kind == AttentionKind::ScaledDot && i < e.key.size(); ++i)
+                    QVERIFY(std::abs(e.key[i] * root - e.encoderState[i]) < 1e-6);
                 score = dot(e.state, e.key);
             }
             QVERIFY2(std::abs(score - e.score()) < 1e-9,
@@ -105,7 +110,7 @@ void TestAttentionExplanation::initTestCase()
     const DatasetConfig data = quickDataset();
     const Dataset dataset = Dataset::build(data);
     const Vocabulary vocabulary = Vocabulary::build(dataset.train);
-    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "location"}) {
+    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "location", "scaled-dot", "bahdanau-after"}) {
         for (int layers : {1, 2}) {
             ModelConfig config = quickModelConfig();
             config.attention = kindOf(QString::fromLatin1(name));

@@ -20,7 +20,7 @@ namespace {
 void addVariantRows(bool withNone)
 {
     QTest::addColumn<QString>("variant");
-    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location"})
+    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location", "scaled-dot", "bahdanau-after"})
         if (withNone || std::string(name) != "none")
             QTest::newRow(name) << QString(name);
 }
@@ -91,6 +91,7 @@ private slots:
     void luongScoresAreTheCurrentStateDotTheEncoderOutputs_data();
     void luongScoresAreTheCurrentStateDotTheEncoderOutputs();
     void locationStepsReadThePreviousStepsWeights();
+    void bahdanauAfterScoresWithTheNewState();
     void batchedEqualsOneAtATime_data() { addVariantRows(true); }
     void batchedEqualsOneAtATime();
     void checkpointKeepsTheVariant_data() { addVariantRows(true); }
@@ -110,7 +111,7 @@ void TestAttentionVariants::initTestCase()
     QVERIFY(m_dir.isValid());
     m_data = Dataset::build(tinyDataset());
     const Vocabulary vocabulary = Vocabulary::build(m_data.train);
-    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location"}) {
+    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location", "scaled-dot", "bahdanau-after"}) {
         ModelConfig config = tinyModelConfig();
         config.attention = kindOf(name);
         auto model = std::make_unique<Seq2SeqModel>(config, vocabulary, 1);
@@ -164,11 +165,12 @@ void TestAttentionVariants::luongScoresAreTheCurrentStateDotTheEncoderOutputs_da
     QTest::addColumn<QString>("variant");
     QTest::newRow("luong-dot") << "luong-dot";
     QTest::newRow("luong-general") << "luong-general";
+    QTest::newRow("scaled-dot") << "scaled-dot";
 }
 
 // One decoder step of an untrained model, checked element by element against e_i = s_t·(W_a h_i)
-// (W_a = I for dot) with s_t the state after the GRU step, masked softmax, c = Σ a_i h_i and
-// h̃ = tanh(W_c [c; s_t]).
+// (W_a = I for dot, I / √6 for scaled dot) with s_t the state after the GRU step, masked softmax,
+// c = Σ a_i h_i and h̃ = tanh(W_c [c; s_t]).
 void TestAttentionVariants::luongScoresAreTheCurrentStateDotTheEncoderOutputs()
 {
     QFETCH(QString, variant);
@@ -182,7 +184,9 @@ void TestAttentionVariants::luongScoresAreTheCurrentStateDotTheEncoderOutputs()
     const auto weights = s.weights.accessor<float, 2>();
     const auto context = s.context.accessor<float, 2>();
     const auto attentional = s.output.accessor<float, 2>();
-    const torch::Tensor Wa = variant == "luong-general" ? net->decoder->luong->W_a->weight : torch::eye(6);
+    const torch::Tensor Wa = variant == "luong-general" ? net->decoder->luong->W_a->weight
+                             : variant == "scaled-dot"  ? torch::eye(6) / std::sqrt(6.0)
+                                                        : torch::eye(6);
     const auto wa = Wa.accessor<float, 2>();
     const auto wc = net->decoder->luong->W_c->weight.accessor<float, 2>();
     const int realTokens[] = {4, 2};
@@ -231,6 +235,52 @@ void TestAttentionVariants::locationStepsReadThePreviousStepsWeights()
         QVERIFY(torch::allclose(s.context, context, 1e-6, 1e-6));
         QVERIFY(state.previousWeights.is_same(s.weights));
         previous = s.weights;
+    }
+}
+
+// The course's decoder form: the GRU reads the word alone, Bahdanau's score is taken with the state
+// after it, e_i = vᵀ tanh(W_s s_t + W_h h_i) written out element by element, and the logits read
+// [s_t; c_t].
+void TestAttentionVariants::bahdanauAfterScoresWithTheNewState()
+{
+    torch::NoGradGuard noGrad;
+    auto [net, memory, w, state, embedded] = twoSentences(AttentionKind::BahdanauAfter, 9);
+    Decoder &decoder = net->decoder;
+    // The step reads the word alone.
+    QVERIFY(!w.contextToGates.weight().defined());
+    QCOMPARE(decoder->gru->options.input_size(), int64_t(decoder->embedding->weight.size(1)));
+    for (int t = 0; t < 2; ++t) {
+        const DecoderStepOutput s = decoder->step(w, decoder->embeddingGates(w, embedded), state, memory);
+        QVERIFY(s.output.is_same(state.layers.back()));
+        const auto st = state.layers.back().accessor<float, 2>();
+        const auto h = memory.values.accessor<float, 3>();
+        const auto ws = decoder->attention->W_s->weight.accessor<float, 2>();
+        const auto wh = decoder->attention->W_h->weight.accessor<float, 2>();
+        const auto v = decoder->attention->v->weight.accessor<float, 2>();
+        const auto weights = s.weights.accessor<float, 2>();
+        const int realTokens[] = {4, 2};
+        for (int b = 0; b < 2; ++b) {
+            std::vector<double> e(4, 0.0);
+            double largest = -std::numeric_limits<double>::infinity(), sum = 0;
+            for (int i = 0; i < realTokens[b]; ++i) {
+                for (int a = 0; a < 6; ++a) {
+                    double pre = 0;
+                    for (int k = 0; k < 6; ++k)
+                        pre += ws[a][k] * st[b][k] + wh[a][k] * h[b][i][k];
+                    e[std::size_t(i)] += v[0][a] * std::tanh(pre);
+                }
+                largest = std::max(largest, e[std::size_t(i)]);
+            }
+            for (int i = 0; i < realTokens[b]; ++i)
+                sum += std::exp(e[std::size_t(i)] - largest);
+            for (int i = 0; i < 4; ++i) {
+                const double a = i < realTokens[b] ? std::exp(e[std::size_t(i)] - largest) / sum : 0.0;
+                QVERIFY2(std::abs(weights[b][i] - a) < 1e-5, qPrintable(QString("%1 vs %2").arg(weights[b][i]).arg(a)));
+            }
+        }
+        const torch::Tensor logits = decoder->logits(w, s.output, s.context, embedded);
+        const torch::Tensor byHand = decoder->out(torch::cat({s.output, s.context}, 1));
+        QVERIFY(torch::allclose(logits, byHand, 1e-5, 1e-5));
     }
 }
 

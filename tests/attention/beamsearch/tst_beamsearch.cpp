@@ -105,7 +105,7 @@ BeamOptions beamOptions(int width, double alpha, int nbest)
 void addVariantRows()
 {
     QTest::addColumn<QString>("variant");
-    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location"})
+    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location", "scaled-dot", "bahdanau-after"})
         QTest::newRow(name) << QString(name);
 }
 
@@ -145,7 +145,7 @@ void TestBeamSearch::initTestCase()
 {
     m_data = Dataset::build(quickDataset());
     const Vocabulary vocabulary = Vocabulary::build(m_data.train);
-    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location"}) {
+    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location", "scaled-dot", "bahdanau-after"}) {
         ModelConfig config = quickModelConfig();
         config.attention = kindOf(name);
         config.layers = 2;  // so the search reorders more than one layer's state

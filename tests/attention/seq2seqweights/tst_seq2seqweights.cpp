@@ -1,6 +1,7 @@
 #include "tests/common/testregistry.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/attention/seq2seqweights.h"
+#include "tests/common/attentionkindname.h"
 
 #include <QtTest>
 
@@ -85,8 +86,7 @@ Seq2SeqNet makeNet(const QString &variant, int layers, bool bidirectional)
     c.hiddenSize = 10;
     c.layers = layers;
     c.bidirectional = bidirectional;
-    if (!parseAttention(variant.toStdString(), &c.attention))
-        qFatal("unknown attention variant %s", qPrintable(variant));
+    c.attention = kindOf(variant);
     torch::manual_seed(4);
     return Seq2SeqNet(20, c);
 }
@@ -113,7 +113,7 @@ void TestSeq2SeqWeights::reachesEveryParameterOnce_data()
     QTest::addColumn<QString>("variant");
     QTest::addColumn<int>("layers");
     QTest::addColumn<bool>("bidirectional");
-    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location"}) {
+    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location", "scaled-dot", "bahdanau-after"}) {
         QTest::addRow("%s, 1 layer, bidirectional", name) << QString(name) << 1 << true;
         QTest::addRow("%s, 3 layers, unidirectional", name) << QString(name) << 3 << false;
     }
@@ -146,14 +146,16 @@ void TestSeq2SeqWeights::blocksTileTheirParameter()
     Seq2SeqNet net = makeNet(variant, layers, bidirectional);
     const DecoderWeights d = weightsOf(*net).decoder;
     const int64_t hidden = 10, embed = 6, vocabulary = 20;
-    const bool attends = variant != "none";
+    const AttentionKind kind = kindOf(variant);
+    const bool attends = stepReadsContext(kind);
     QCOMPARE(d.embeddingToGates.sizes().vec(), (std::vector<int64_t>{3 * hidden, embed}));
     QCOMPARE(d.contextToGates.defined(), attends);
     QVERIFY(torch::equal(columns({d.embeddingToGates, d.contextToGates}), d.gru.front().inputWeight));
 
     QCOMPARE(d.stateToLogits.sizes().vec(), (std::vector<int64_t>{vocabulary, hidden}));
-    QCOMPARE(d.contextToLogits.defined(), variant == "bahdanau" || variant == "location");
-    QCOMPARE(d.embeddingToLogits.defined(), !variant.startsWith("luong"));
+    QCOMPARE(d.contextToLogits.defined(), kind == AttentionKind::Bahdanau || kind == AttentionKind::Location
+                                              || kind == AttentionKind::BahdanauAfter);
+    QCOMPARE(d.embeddingToLogits.defined(), !isMultiplicative(kind) && kind != AttentionKind::BahdanauAfter);
     if (d.embeddingToLogits.defined())
         QCOMPARE(d.embeddingToLogits.size(1), embed);
     QVERIFY(torch::equal(columns({d.stateToLogits, d.contextToLogits, d.embeddingToLogits}), d.outputWeight));

@@ -125,6 +125,7 @@ void TestHeatmapExplainer::luongVariantsShowTheirOwnScore_data()
     QTest::addColumn<QString>("score");
     QTest::newRow("luong-dot") << int(AttentionKind::LuongDot) << QStringLiteral("st · hj");
     QTest::newRow("luong-general") << int(AttentionKind::LuongGeneral) << QStringLiteral("st · (Wa·hj)");
+    QTest::newRow("scaled-dot") << int(AttentionKind::ScaledDot) << QStringLiteral("st · (hj / √H)");
 }
 
 void TestHeatmapExplainer::luongVariantsShowTheirOwnScore()
