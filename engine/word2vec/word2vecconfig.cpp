@@ -53,6 +53,11 @@ const std::vector<ConfigField<Word2VecConfig>> &word2vecFields()
         flagField<&C::constantRate>("constant-rate", "constant rate",
                                     "Keep the learning rate at alpha throughout (plain SGD, as the course's exercise "
                                     "does) instead of letting it fall to nothing by the end."),
+        realField<&C::initStd>("init-std", "initial spread", 0, 1, 0.01,
+                               "Start every input and output vector from N(0, this), as the course's exercise "
+                               "does (0.1); 0 starts as word2vec.c does: inputs uniform in ±0.5/dimensions, "
+                               "outputs at zero.",
+                               "word2vec.c's"),
         seedField<&C::seed>("Seeds the initial vectors, the windows, the noise words and the subsampling: with one "
                             "thread the same seed and settings train the same vectors."),
         threadsField<&C::threads>("Training threads, each on its own share of the lines; they update the shared "

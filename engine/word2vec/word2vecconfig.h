@@ -27,6 +27,7 @@ struct Word2VecConfig {
     int epochs = 100;
     double alpha = 0.025;        // start learning rate, decayed linearly to alpha * 1e-4
     bool constantRate = false;   // alpha throughout instead
+    double initStd = 0;          // 0: word2vec.c's start (inputs uniform in ±0.5/dim, outputs 0); else both N(0, initStd)
     uint64_t seed = 1;
     int threads = 2;             // 0: all cores (resolvedThreads())
 };

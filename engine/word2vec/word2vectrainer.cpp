@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <random>
 #include <stdexcept>
 
 namespace {
@@ -21,6 +22,9 @@ constexpr double kFinalAlphaShare = 1e-4;
 // The loss is computed for one centre position in this many: a log and an exp per logit would
 // otherwise cost as much as the step itself, and a sampled mean reads the same on the plot.
 constexpr int kLossSampleEvery = 8;
+// Below this many tokens an epoch measures every centre: it costs nothing there, and a sampled mean
+// over a few dozen centres would bounce from epoch to epoch.
+constexpr int64_t kMeasureEveryCentreBelow = 100000;
 // Rounds are sized so that one takes about this long: progress, pause and stop wait at most that.
 constexpr double kRoundSeconds = 0.1;
 constexpr int64_t kFirstRoundWords = 20000;
@@ -85,6 +89,15 @@ Word2VecTrainer::Word2VecTrainer(const WordCorpus &corpus, const CorpusConfig &c
     if (corpus.tokens.empty())
         throw std::invalid_argument("The corpus has no words to train on.");
 
+    if (config.initStd > 0) {
+        std::mt19937_64 generator(config.seed);
+        std::normal_distribution<float> normal(0.0f, float(config.initStd));
+        for (PaddedRows *rows : {&m_input, &m_output})
+            for (int64_t w = 0; w < rows->rows(); ++w)
+                for (int d = 0; d < config.dimensions; ++d)
+                    rows->row(w)[d] = normal(generator);
+        return;
+    }
     FastRandom random{config.seed};
     const float scale = 1.0f / float(config.dimensions);
     for (int64_t w = 0; w < m_input.rows(); ++w)
@@ -117,6 +130,7 @@ std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, co
         keepBelow[w] = uint32_t(std::ceil(keepProbability(m_corpus.counts[w], corpusTokens, m_corpusConfig.sample) *
                                           16777216.0));
 
+    const int lossEvery = corpusTokens < kMeasureEveryCentreBelow ? 1 : kLossSampleEvery;
     const int threads = std::max(1, std::min(resolvedThreads(m_config.threads), m_corpus.lines()));
     std::vector<TrainingShare> shares(static_cast<size_t>(threads));
     // Each thread's stream starts at a mixed number: starts a fixed step apart would make every
@@ -192,7 +206,7 @@ std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, co
             inputRows[c] = m_input.row(contexts[c]);
         float *step = share.scratch->row(1);
         // Every round measures at least one centre, so that even a tiny corpus reports a loss.
-        const bool withLoss = share.centres++ % kLossSampleEvery == 0 || share.lossPairs == 0;
+        const bool withLoss = share.centres++ % lossEvery == 0 || share.lossPairs == 0;
         double loss = 0;
         if (cbow) {
             float *mean = share.scratch->row(0);

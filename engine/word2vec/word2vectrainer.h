@@ -14,14 +14,14 @@ struct Word2VecProgress {
     int64_t wordsDone = 0;      // corpus tokens processed (before subsampling), all epochs
     int64_t wordsTotal = 0;
     double loss = 0;            // mean negative-sampling loss per positive pair since the last report,
-                                // measured on one centre word in eight
+                                // measured on one centre word in eight (every one in a small corpus)
     double wordsPerSecond = 0;  // over the run so far
     double alpha = 0;           // current learning rate
 };
 
 struct Word2VecEpoch {
     int epoch = 0;
-    double loss = 0;            // mean over the epoch's pairs (one centre word in eight measured)
+    double loss = 0;            // mean over the epoch's pairs (one centre word in eight measured; all in a small corpus)
     double seconds = 0;
     double wordsPerSecond = 0;
     int64_t tokensKept = 0;     // after subsampling

@@ -22,6 +22,7 @@ private slots:
     void progressCoversTheRun();
     void stopEndsTrainingBetweenRounds();
     void wholeWindowAndConstantRateAsTheCourseTrains();
+    void theCoursesNormalStart();
     void refusesWhatCannotBeTrained_data();
     void refusesWhatCannotBeTrained();
 
@@ -221,6 +222,29 @@ void TestWord2VecTrainer::wholeWindowAndConstantRateAsTheCourseTrains()
                  [&](const Word2VecEpoch &e) { epochs.push_back(e); }});
     QVERIFY(epochs.front().pairs < allPairs);
     QVERIFY(reports.back().alpha < 0.05);
+}
+
+// --init-std 0.1: every value starts from N(0, 0.1), the same for a seed; 0 keeps word2vec.c's start.
+void TestWord2VecTrainer::theCoursesNormalStart()
+{
+    Word2VecConfig config;
+    config.initStd = 0.1;
+    const std::vector<float> values = Word2VecTrainer(m_corpus, CorpusConfig{}, config).vectors().values;
+    QCOMPARE(Word2VecTrainer(m_corpus, CorpusConfig{}, config).vectors().values, values);
+    double sum = 0, squares = 0;
+    float largest = 0;
+    for (float v : values) {
+        sum += v;
+        squares += double(v) * v;
+        largest = std::max(largest, std::abs(v));
+    }
+    const double n = double(values.size()), mean = sum / n, std = std::sqrt(squares / n - mean * mean);
+    QVERIFY2(values.size() > 1000, qPrintable(QString::number(values.size())));
+    QVERIFY2(std::abs(mean) < 0.01 && std::abs(std - 0.1) < 0.01, qPrintable(QString("%1 %2").arg(mean).arg(std)));
+    QVERIFY(largest > 0.5f / 50);  // beyond word2vec.c's uniform range
+    config.initStd = 0;
+    for (float v : Word2VecTrainer(m_corpus, CorpusConfig{}, config).vectors().values)
+        QVERIFY(std::abs(v) <= 0.5f / 50);
 }
 
 void TestWord2VecTrainer::stopEndsTrainingBetweenRounds()
