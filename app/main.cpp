@@ -1,4 +1,5 @@
 #include "app/core/helpformat.h"
+#include "app/workbench/exercisecommand.h"
 #include "app/workbench/gui.h"
 #include "app/workbench/labmodule.h"
 #include "engine/core/runtime.h"
@@ -11,12 +12,24 @@
 
 namespace {
 
+// Every lab's commands, then the course's exercises, which span the labs.
+const std::vector<Command> &commands()
+{
+    static const std::vector<Command> all = [] {
+        std::vector<Command> list;
+        for (const LabModule &module : labModules())
+            list.insert(list.end(), module.commands.begin(), module.commands.end());
+        list.push_back(exerciseCommand());
+        return list;
+    }();
+    return all;
+}
+
 const Command *findCommand(const std::string &name)
 {
-    for (const LabModule &module : labModules())
-        for (const Command &command : module.commands)
-            if (command.name == name)
-                return &command;
+    for (const Command &command : commands())
+        if (command.name == name)
+            return &command;
     return nullptr;
 }
 
@@ -27,21 +40,18 @@ std::string overview()
     std::string text = "AttnScope: train neural sequence models and look inside them.\n\nUsage:\n"
                        "  attnscope                      open the desktop app (needs a display)\n"
                        "  attnscope FILE                 open a project, model or vectors file in its lab\n";
-    for (const LabModule &module : labModules())
-        for (const Command &command : module.commands) {
-            std::string usage = command.usage;
-            for (std::size_t line = usage.find('\n'); line != std::string::npos; line = usage.find('\n', line + 3))
-                usage.replace(line, 1, "\n  ");
-            text += "  " + usage + "\n";
-        }
+    for (const Command &command : commands()) {
+        std::string usage = command.usage;
+        for (std::size_t line = usage.find('\n'); line != std::string::npos; line = usage.find('\n', line + 3))
+            usage.replace(line, 1, "\n  ");
+        text += "  " + usage + "\n";
+    }
     text += "  attnscope COMMAND --help\n  attnscope --version\n\n"
             "Each command's --help says what it does and writes, and lists its options:\n";
-    for (const LabModule &module : labModules())
-        for (const Command &command : module.commands)
-            text += optionLine(command.name, command.summary);
-    for (const LabModule &module : labModules())
-        for (const Command &command : module.commands)
-            text += "\n" + std::string(40, '-') + "\n" + command.help();
+    for (const Command &command : commands())
+        text += optionLine(command.name, command.summary);
+    for (const Command &command : commands())
+        text += "\n" + std::string(40, '-') + "\n" + command.help();
     return text;
 }
 

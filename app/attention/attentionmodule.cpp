@@ -1,4 +1,5 @@
-// The attention lab in the registry: its window part, its files and its commands.
+// The attention lab in the registry: its window part, its files, its commands and its exercises.
+#include "app/attention/attentionexercises.h"
 #include "app/attention/attentionhelp.h"
 #include "app/attention/bench.h"
 #include "app/attention/commands.h"
@@ -50,5 +51,6 @@ LabModule attentionModule()
         {"bench", "attnscope bench [--threads N] [--json OUT] [--quick] [--corpus FILE]",
          "measure training speed, decoding latency, GUI stalls and memory", benchHelp, runBench},
     };
+    module.exercises = attentionExercises();
     return module;
 }

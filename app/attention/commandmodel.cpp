@@ -10,6 +10,11 @@ Seq2SeqModel modelToUse(const CommandLine &cl)
 {
     if (cl.has("model"))
         return Seq2SeqModel::load(cl.text("model"));
+    return bundledModel();
+}
+
+Seq2SeqModel bundledModel()
+{
     QFile bundled(QStringLiteral(":/models/default.ckpt"));
     if (!bundled.open(QIODevice::ReadOnly))
         throw CheckpointError("this build has no bundled model: give --model FILE");

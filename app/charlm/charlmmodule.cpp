@@ -1,5 +1,7 @@
-// The character language-model lab in the registry: its window part, its files and its commands.
+// The character language-model lab in the registry: its window part, its files, its commands and
+// its exercise.
 #include "app/charlm/charlmcommands.h"
+#include "app/charlm/charlmexercise.h"
 #include "app/charlm/charlmhelp.h"
 #include "app/core/signaturerecogniser.h"
 #include "app/workbench/labmodule.h"
@@ -31,5 +33,6 @@ LabModule charlmModule()
          "                   [--seed S] [--json | --latency N]",
          "sample text from a character model", generateHelp, runGenerate},
     };
+    module.exercises = {charRnnExercise()};
     return module;
 }

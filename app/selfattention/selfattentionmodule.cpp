@@ -1,4 +1,6 @@
-// The self-attention explorer in the registry: a window part only, no files and no commands.
+// The self-attention explorer in the registry: a window part and the course's exercise, no files
+// and no commands of its own.
+#include "app/selfattention/selfattentionexercise.h"
 #include "app/workbench/labmodule.h"
 #include "ui/selfattention/selfattentionlab.h"
 
@@ -13,5 +15,6 @@ LabModule selfattentionModule()
     module.info.summary = QObject::tr("Guess, then compute, scaled dot-product attention for a short sentence, step "
                                       "by step: queries, keys, scores, the softmax and the mix of values.");
     module.createLab = [](Workbench *workbench) { return new SelfAttentionLab(workbench); };
+    module.exercises = {selfAttentionExercise()};
     return module;
 }

@@ -1,5 +1,6 @@
-// The word-embedding lab in the registry: its window part, its files and its commands.
+// The word-embedding lab in the registry: its window part, its files, its commands and its exercise.
 #include "app/word2vec/word2veccommands.h"
+#include "app/word2vec/word2vecexercise.h"
 #include "app/word2vec/word2vechelp.h"
 #include "app/workbench/labmodule.h"
 #include "engine/word2vec/wordvectors.h"
@@ -32,5 +33,6 @@ LabModule word2vecModule()
         {"analogy", "attnscope analogy --vectors FILE [--top N] a b c",
          "a : b :: c : ? in a vectors file", analogyHelp, runAnalogy},
     };
+    module.exercises = {skipGramExercise()};
     return module;
 }

@@ -20,6 +20,18 @@ struct Command {
     std::function<int(const std::vector<std::string> &)> run;
 };
 
+// One task of the course the labs come from, run headless by `attnscope exercise NAME --out DIR`:
+// the exercise's own settings, and its answers computed from the model it trains.
+struct Exercise {
+    std::string name;      // "skipgram", as the command line takes it
+    std::string title;     // one line
+    std::string settings;  // what the exercise sets, in a sentence or two
+    std::string missing;   // what AttnScope still lacks to run it as set; empty when it runs
+    // Runs the exercise into `outDir` (created if needed): its files, answers.json with the figures
+    // it asks for, and its picture when it asks for one. Returns 0, or 1 with the reason on stderr.
+    std::function<int(const std::string &outDir)> run;
+};
+
 // Everything of a lab outside its folders' own code: what the window shows of it, how to make its
 // Lab, and its commands. Each lab's folder app/<id>/ defines `LabModule <id>Module()`; the build
 // lists them in the order of ATTNSCOPE_LABS (CMakeLists.txt), the one line a new lab adds.
@@ -28,6 +40,7 @@ struct LabModule {
     std::function<Lab *(Workbench *)> createLab;
     std::function<void(Lab *)> startInApp;  // what the lab does when the app opens (optional)
     std::vector<Command> commands;
+    std::vector<Exercise> exercises;  // the course's tasks that open in this lab
 };
 
 // The registered labs, in the lab switcher's order.

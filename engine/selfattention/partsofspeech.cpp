@@ -16,6 +16,13 @@ const std::vector<PartOfSpeech> &partsOfSpeech()
     return parts;
 }
 
+const std::vector<std::string> &courseSentences()
+{
+    static const std::vector<std::string> sentences = {"I love AI", "AI loves me", "Birds can fly",
+                                                       "Students learn quickly"};
+    return sentences;
+}
+
 const char *partName(PartOfSpeech part)
 {
     switch (part) {

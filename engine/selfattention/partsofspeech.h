@@ -12,8 +12,12 @@ enum class PartOfSpeech { Untagged, Noun, Pronoun, Verb, Adverb, Adjective, Othe
 const std::vector<PartOfSpeech> &partsOfSpeech();
 const char *partName(PartOfSpeech part);  // "noun", …; "untagged"
 
-// The course sentences' words (I love AI, AI loves me, Birds can fly, Students learn quickly, and
-// "deeply"), case-insensitive; any other word is Untagged until someone tags it.
+// The self-attention exercise's four sentences: I love AI, AI loves me, Birds can fly, Students
+// learn quickly.
+const std::vector<std::string> &courseSentences();
+
+// The course sentences' words (and "deeply", which the exercise adds), case-insensitive; any other
+// word is Untagged until someone tags it.
 PartOfSpeech courseTag(const std::string &word);
 
 // How the words of one part give and receive attention.

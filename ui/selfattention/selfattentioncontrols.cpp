@@ -1,5 +1,7 @@
 #include "ui/selfattention/selfattentioncontrols.h"
 
+#include "engine/selfattention/partsofspeech.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QBoxLayout>
@@ -57,8 +59,10 @@ SelfAttentionControls::SelfAttentionControls(QWidget *parent) : QWidget(parent)
     course->setText(tr("&Course sentences"));
     course->setPopupMode(QToolButton::InstantPopup);
     auto *courseMenu = new QMenu(course);
-    for (const QString &sentence : courseSentences())
+    for (const std::string &text : courseSentences()) {
+        const QString sentence = QString::fromStdString(text);
         courseMenu->addAction(sentence, this, [this, sentence] { setSentence(sentence); });
+    }
     course->setMenu(courseMenu);
     auto *sentenceRow = new QHBoxLayout;
     sentenceRow->addWidget(m_sentence, 1);
@@ -98,11 +102,6 @@ SelfAttentionControls::SelfAttentionControls(QWidget *parent) : QWidget(parent)
     connect(m_positions, &QCheckBox::toggled, this, &SelfAttentionControls::changed);
 }
 
-QStringList SelfAttentionControls::courseSentences()
-{
-    return {QStringLiteral("I love AI"), QStringLiteral("AI loves me"), QStringLiteral("Birds can fly"),
-            QStringLiteral("Students learn quickly")};
-}
 
 QString SelfAttentionControls::sentence() const
 {

@@ -36,9 +36,6 @@ public:
     bool positions() const;  // sinusoidal positions added to X
     void setPositions(bool positions);
 
-    // The four sentences of the course's exercise.
-    static QStringList courseSentences();
-
     // In the group "selfAttention".
     void saveSettings(QSettings &settings) const;
     void restoreSettings(QSettings &settings);

@@ -1,0 +1,10 @@
+#pragma once
+
+#include "app/workbench/labmodule.h"
+
+#include <vector>
+
+// The course's exercises that open in the attention lab: the assignment, the attention variants
+// table, greedy against beam search, and the two it cannot run as set yet (the digits toy with tanh
+// RNN cells, and LSTM layers).
+std::vector<Exercise> attentionExercises();
