@@ -8,9 +8,7 @@
 #include "ui/core/plotexport.h"
 
 #include <QDir>
-#include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
 
 #include <exception>
 
@@ -37,13 +35,8 @@ int run(const std::string &outDir)
     if (trained != 0)
         return trained;
 
-    QFile metricsFile(dir.filePath(QStringLiteral("metrics.json")));
-    if (!metricsFile.open(QIODevice::ReadOnly))
-        return failure("the run wrote no metrics.json");
-    QJsonArray losses;
-    for (const QJsonValue &epoch : QJsonDocument::fromJson(metricsFile.readAll()).object()["epochs"].toArray())
-        if (epoch["epoch"].toInt() % kPrintedEvery == 0)
-            losses.append(QJsonObject{{"step", epoch["epoch"]}, {"bits_per_char", epoch["train_bits_per_char"]}});
+    // Whole-text training takes one step an epoch: epoch n is step n.
+    const QJsonArray losses = printedEpochs(outDir, kPrintedEvery, QStringLiteral("train_bits_per_char"));
     SampledText sample;
     try {
         const CharCheckpoint checkpoint = loadCharCheckpoint(dir.filePath(QStringLiteral("model.ckpt")).toStdString());
@@ -59,7 +52,7 @@ int run(const std::string &outDir)
     const std::u32string all = sample.prime + sample.generated;
     return writeAnswers(outDir, "char-rnn",
                         {{"line", kLine},
-                         {"loss_by_step", losses},
+                         {"loss_by_epoch", losses},
                          {"sample_from_first_letter", QString::fromUcs4(all.data(), qsizetype(all.size()))},
                          {"sample_temperature", kTemperature}});
 }

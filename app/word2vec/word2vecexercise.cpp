@@ -7,9 +7,7 @@
 #include "ui/core/plotexport.h"
 
 #include <QDir>
-#include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
 
 #include <exception>
 
@@ -42,13 +40,7 @@ int run(const std::string &outDir)
     if (trained != 0)
         return trained;
 
-    QFile metricsFile(dir.filePath(QStringLiteral("metrics.json")));
-    if (!metricsFile.open(QIODevice::ReadOnly))
-        return failure("the run wrote no metrics.json");
-    QJsonArray losses;
-    for (const QJsonValue &epoch : QJsonDocument::fromJson(metricsFile.readAll()).object()["epochs"].toArray())
-        if (epoch["epoch"].toInt() % kPrintedEvery == 0)
-            losses.append(QJsonObject{{"epoch", epoch["epoch"]}, {"loss", epoch["loss"]}});
+    const QJsonArray losses = printedEpochs(outDir, kPrintedEvery, QStringLiteral("loss"));
     QJsonObject neighbours;
     try {
         const VectorIndex index(readWord2VecText(dir.filePath(QStringLiteral("vectors.txt")).toStdString()));

@@ -5,6 +5,8 @@
 #include "ui/core/plotexport.h"
 
 #include <QDir>
+#include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 
 #include <iostream>
@@ -85,6 +87,18 @@ int run(const std::vector<std::string> &arguments)
 }
 
 } // namespace
+
+QJsonArray printedEpochs(const std::string &outDir, int every, const QString &key)
+{
+    QFile file(QDir(QString::fromStdString(outDir)).filePath(QStringLiteral("metrics.json")));
+    QJsonArray printed;
+    if (!file.open(QIODevice::ReadOnly))
+        return printed;
+    for (const QJsonValue &epoch : QJsonDocument::fromJson(file.readAll()).object()["epochs"].toArray())
+        if (epoch["epoch"].toInt() % every == 0)
+            printed.append(QJsonObject{{"epoch", epoch["epoch"]}, {key, epoch[key]}});
+    return printed;
+}
 
 int writeAnswers(const std::string &outDir, const std::string &exercise, QJsonObject answers)
 {

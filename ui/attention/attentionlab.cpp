@@ -176,8 +176,8 @@ QDockWidget *AttentionLab::createSetupDock()
 QList<LabPage> AttentionLab::pages() const
 {
     return {{tr("&Reverse"), m_reversePage}, {tr("E&xperiments"), m_experiments},
-            {tr("C&ompare Models"), m_compare}, {tr("Fai&thfulness"), m_faithfulness},
-            {tr("&Beam Search"), m_beams}};
+            {tr("C&ompare"), m_compare}, {tr("Fai&thfulness"), m_faithfulness},
+            {tr("&Beams"), m_beams}};
 }
 
 QList<LabDock> AttentionLab::docks() const

@@ -1,4 +1,4 @@
-// AttentionLab's Beam Search page: greedy decoding against beam search on the test split of the
+// AttentionLab's Beams page: greedy decoding against beam search on the test split of the
 // model shown, decoded by the worker.
 #include "ui/attention/attentionlab.h"
 

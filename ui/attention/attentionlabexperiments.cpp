@@ -1,5 +1,5 @@
 // AttentionLab's Experiments page: configurations trained in turn on the same data, each run's
-// best model kept for Compare Models.
+// best model kept for the Compare page.
 #include "ui/attention/attentionlab.h"
 
 #include "engine/attention/corpusdefaults.h"

@@ -150,7 +150,7 @@ void TestExerciseCli::charRnnRunsTheCoursesSettings()
     QCOMPARE(metrics["training_config"].toObject()["optimizer"].toString(), QStringLiteral("sgd"));
     QCOMPARE(metrics["model_config"].toObject()["cell"].toString(), QStringLiteral("rnn"));
     const QJsonObject answers = readJson(out + "/answers.json");
-    QCOMPARE(answers["loss_by_step"].toArray().size(), 5);
+    QCOMPARE(answers["loss_by_epoch"].toArray().size(), 5);
     const QString sample = answers["sample_from_first_letter"].toString();
     QCOMPARE(sample.size(), 61);
     QVERIFY(sample.startsWith(QLatin1Char('h')));

@@ -301,7 +301,7 @@ void TestAttentionViews::seedsRepeatEachConfigurationFromItsOwnSeed()
     const QVector<ExperimentRun> runs = lab->queuedRuns();  // as the job that trains them got them
 
     const std::uint64_t seed = lab->trainingPanel()->trainingConfig().seed;
-    QCOMPARE(runs.size(), 15);  // the five variants, three seeds each, one after another
+    QCOMPARE(runs.size(), 3 * int(attentionKinds().size()));  // every variant, three seeds each, in turn
     for (int i = 0; i < runs.size(); ++i) {
         QCOMPARE(runs[i].configuration, i / 3);
         QCOMPARE(runs[i].modelSeed, seed + std::uint64_t(i % 3));
@@ -329,13 +329,13 @@ void TestAttentionViews::seedsRepeatEachConfigurationFromItsOwnSeed()
         panel->runFinished(i, 0.8 + 0.05 * (i % 3), probe);
     }
     QCustomPlot *curves = panel->curvesPlot();
-    QCOMPARE(curves->graphCount(), 5 * 6);  // loss and exact match per configuration: a mean and its band
+    QCOMPARE(curves->graphCount(), 6 * int(attentionKinds().size()));  // loss and exact match per configuration: a mean and its band
     // addSpreadGraphs adds min, max, mean: the first configuration's loss is graphs 0-2.
     QCOMPARE(curves->graph(2)->data()->at(0)->value, 3.0);  // epoch 1: mean of 1, 2, 6
     QCOMPARE(curves->graph(0)->data()->at(0)->value, 1.0);
     QCOMPARE(curves->graph(1)->data()->at(0)->value, 6.0);
     QCOMPARE(curves->graph(2)->data()->at(1)->value, 1.0);  // epoch 2: the two seeds that got there
-    QCOMPARE(panel->lengthPlot()->runCount(), 5);
+    QCOMPARE(panel->lengthPlot()->runCount(), int(attentionKinds().size()));
     const QString first = panel->findChild<QListWidget *>()->item(0)->text();
     QVERIFY2(first.contains(QStringLiteral("85.0% ± 5.0")), qPrintable(first));
     QVERIFY2(first.contains(QStringLiteral("3 seed")), qPrintable(first));
