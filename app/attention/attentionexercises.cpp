@@ -7,7 +7,6 @@
 #include "app/workbench/exercisecommand.h"
 #include "engine/attention/attentionanalysis.h"
 #include "engine/attention/beamevaluation.h"
-#include "engine/attention/checkpointformat.h"
 #include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
 
