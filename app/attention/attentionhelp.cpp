@@ -18,13 +18,13 @@ std::string runOptions()
                                                  "exercise) or the 34 reference words.");
     text += fieldLines(datasetConfigFields(), {{"data-seed", "--seed"}});
     text += "Model options:\n" + fieldLines(modelConfigFields());
-    text += R"(      bahdanau scores with the decoder state before its GRU step; luong-dot and luong-general
+    text += R"(      bahdanau scores with the decoder state before its recurrent step; luong-dot and luong-general
       (s.h, s.W h) with the state after it, with Luong's attentional layer and input feeding;
       none gives the decoder only the encoder's final state (no heatmap, no <UNK> copying);
       location is bahdanau whose score also reads the previous step's weights, convolved
       (Chorowski et al. 2015); scaled-dot is luong-dot with the score divided by sqrt(hidden),
       as the Transformer scales it; bahdanau-after scores as bahdanau with the state after the
-      GRU step, which reads the word alone, and predicts from [s; c] (the course's digits exercise).
+      recurrent step, which reads the word alone, and predicts from [s; c] (the course's digits exercise).
 )";
     text += "Training options:\n" + fieldLines(trainingConfigFields());
     return text;
@@ -39,7 +39,7 @@ std::string trainHelp()
 {
     return std::string(R"(Usage: attnscope train --out DIR [options]
 
-Trains the attention lab's model (a GRU encoder and decoder with attention) to reverse (or copy)
+Trains the attention lab's model (a GRU, RNN or LSTM encoder and decoder with attention) to reverse (or copy)
 sentences, generated from a word list or read from a corpus file (--corpus), and writes
 DIR/model.ckpt (best epoch by validation loss), metrics.json (settings, settings in effect, every
 epoch, the test split's scores, peak memory), examples.txt, attention_heatmap.png, analysis.md and

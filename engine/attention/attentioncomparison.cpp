@@ -26,10 +26,9 @@ DecodedSentence decodeAlong(const Seq2SeqModel &model, const DecodedSentence &al
     EvalModeScope evalMode(model.net());
     Seq2SeqNetImpl &net = *model.net();
     const Batch batch = makeSourceBatch({source});
-    torch::Tensor hidden;
-    const DecoderMemory memory = net.encode(batch.source, batch.sourceLengths, &hidden);
+    DecoderState state;
+    const DecoderMemory memory = net.encode(batch.source, batch.sourceLengths, &state);
     const FusedDecoderWeights w = net.decoder->fusedWeights();
-    DecoderState state{hidden.unbind(0), {}};
     int previous = Vocabulary::kSos;
     for (const int token : emittedTokenIds(model, along)) {
         const torch::Tensor embedded = net.decoder->embedding(torch::full({1}, previous, torch::kLong));

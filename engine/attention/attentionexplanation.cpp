@@ -63,11 +63,10 @@ AttentionExplanation explainAttention(const Seq2SeqModel &model, const DecodedSe
     Seq2SeqNet &net = model.net();
     EvalModeScope evalMode(net);
     const Batch batch = makeSourceBatch({source});
-    torch::Tensor hidden;
-    const DecoderMemory memory = net->encode(batch.source, batch.sourceLengths, &hidden);
+    DecoderState state;
+    const DecoderMemory memory = net->encode(batch.source, batch.sourceLengths, &state);
     Decoder &decoder = net->decoder;
     const FusedDecoderWeights w = decoder->fusedWeights();
-    DecoderState state{hidden.unbind(0), {}};
     torch::Tensor before;    // the top layer's state before step `step`
     torch::Tensor previous;  // location: the weights of the step before it
     for (int t = 0; t <= step; ++t) {
@@ -80,6 +79,7 @@ AttentionExplanation explainAttention(const Seq2SeqModel &model, const DecodedSe
 
     AttentionExplanation e;
     e.kind = model.config().attention;
+    e.cell = model.config().cell;
     e.step = step;
     e.position = position;
     const torch::Tensor values = memory.values[0].to(torch::kDouble);  // (S, H)

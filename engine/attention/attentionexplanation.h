@@ -18,6 +18,7 @@ class Seq2SeqModel;
 // then a = softmax(e) over the row, the context c = Σ_k a_k h_k, and position j's share a_j h_j.
 struct AttentionExplanation {
     AttentionKind kind = AttentionKind::Bahdanau;
+    RecurrentCell cell = RecurrentCell::Gru;  // the decoder's
     int step = 0;
     int position = 0;
 

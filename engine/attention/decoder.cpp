@@ -2,12 +2,12 @@
 
 #include "engine/attention/seq2seqweights.h"
 #include "engine/core/parameterversions.h"
-#include "engine/fast/grustep.h"
+#include "engine/fast/recurrentstep.h"
 
 namespace {
 
-// What the first GRU layer reads besides the embedding, and what the output layer reads.
-int gruInputSize(const ModelConfig &c)
+// What the first recurrent layer reads: the embedding, and for most variants the context.
+int recurrentInputSize(const ModelConfig &c)
 {
     return stepReadsContext(c.attention) ? c.embedSize + c.hiddenSize : c.embedSize;
 }
@@ -33,6 +33,15 @@ int outputInputSize(const ModelConfig &c)
     return 0;
 }
 
+template <typename Options>
+Options recurrentOptions(const ModelConfig &c)
+{
+    return Options(recurrentInputSize(c), c.hiddenSize)
+        .num_layers(c.layers)
+        .dropout(c.layers > 1 ? c.dropout : 0.0)
+        .batch_first(true);
+}
+
 }
 
 DecoderImpl::DecoderImpl(int vocabularySize, const ModelConfig &c)
@@ -45,13 +54,14 @@ DecoderImpl::DecoderImpl(int vocabularySize, const ModelConfig &c)
                                                       : LocationAttention(nullptr))
     , luong(isMultiplicative(c.attention) ? LuongAttention(c.hiddenSize, luongScore(c.attention))
                                           : LuongAttention(nullptr))
-    , gru(torch::nn::GRUOptions(gruInputSize(c), c.hiddenSize)
-              .num_layers(c.layers)
-              .dropout(c.layers > 1 ? c.dropout : 0.0)
-              .batch_first(true))
+    , gru(c.cell == RecurrentCell::Gru ? torch::nn::GRU(recurrentOptions<torch::nn::GRUOptions>(c)) : torch::nn::GRU(nullptr))
+    , rnn(c.cell == RecurrentCell::Rnn ? torch::nn::RNN(recurrentOptions<torch::nn::RNNOptions>(c)) : torch::nn::RNN(nullptr))
+    , lstm(c.cell == RecurrentCell::Lstm ? torch::nn::LSTM(recurrentOptions<torch::nn::LSTMOptions>(c))
+                                         : torch::nn::LSTM(nullptr))
     , out(outputInputSize(c), vocabularySize)
     , copyGate(c.usesPointer() ? torch::nn::Linear(2 * c.hiddenSize + c.embedSize, 1) : torch::nn::Linear(nullptr))
     , m_kind(c.attention)
+    , m_cell(c.cell)
     , m_layers(c.layers)
     , m_hiddenSize(c.hiddenSize)
     , m_dropout(c.layers > 1 ? c.dropout : 0.0)
@@ -64,10 +74,24 @@ DecoderImpl::DecoderImpl(int vocabularySize, const ModelConfig &c)
         register_module("location", location);
     if (luong)
         register_module("luong", luong);
-    register_module("gru", gru);
+    if (gru)
+        register_module("gru", gru);
+    if (rnn)
+        register_module("rnn", rnn);
+    if (lstm)
+        register_module("lstm", lstm);
     register_module("out", out);
     if (copyGate)
         register_module("copy_gate", copyGate);
+}
+
+const torch::nn::Module &DecoderImpl::recurrent() const
+{
+    if (gru)
+        return *gru;
+    if (rnn)
+        return *rnn;
+    return *lstm;
 }
 
 torch::Tensor DecoderImpl::keys(const torch::Tensor &encoderOutputs)
@@ -86,19 +110,19 @@ FusedDecoderWeights DecoderImpl::regroup(bool contiguous) const
     const auto oriented = [contiguous](const torch::Tensor &t) { return contiguous ? t.t().contiguous() : t.t(); };
     const DecoderWeights p = weightsOf(*this);
     FusedDecoderWeights w;
-    for (std::size_t layer = 0; layer < p.gru.size(); ++layer) {
-        const GruLayerWeights &g = p.gru[layer];
+    for (std::size_t layer = 0; layer < p.layers.size(); ++layer) {
+        const RecurrentLayerWeights &g = p.layers[layer];
         w.input.push_back(layer == 0 ? RecurrentProjection() : RecurrentProjection(oriented(g.inputWeight), g.inputBias));
         w.hidden.emplace_back(oriented(g.hiddenWeight), g.hiddenBias);
     }
     if (m_kind == AttentionKind::Bahdanau || m_kind == AttentionKind::Location) {
         const torch::Tensor &ws = p.queryWeight;
-        const GruLayerWeights &top = p.gru.back();
+        const RecurrentLayerWeights &top = p.layers.back();
         w.top = RecurrentProjection(oriented(torch::cat({ws, top.hiddenWeight})),
                                     torch::cat({torch::zeros({ws.size(0)}, ws.options()), top.hiddenBias}));
     }
     w.embeddingToGates = oriented(p.embeddingToGates);
-    w.firstInputBias = p.gru.front().inputBias;
+    w.firstInputBias = p.layers.front().inputBias;
     if (p.contextToGates.defined())
         w.contextToGates = RecurrentProjection(oriented(p.contextToGates), {});
     w.output = oriented(p.outputWeight);
@@ -119,15 +143,16 @@ torch::Tensor DecoderImpl::embeddingGates(const FusedDecoderWeights &w, const to
 }
 
 void DecoderImpl::advance(const FusedDecoderWeights &w, const torch::Tensor &firstInputGates,
-                          const torch::Tensor &topHiddenGates, std::vector<torch::Tensor> &layers)
+                          const torch::Tensor &topHiddenGates, DecoderState &state)
 {
+    std::vector<torch::Tensor> &layers = state.layers;
     torch::Tensor input;
     for (int layer = 0; layer < m_layers; ++layer) {
         const std::size_t l = std::size_t(layer);
         const auto inputGates = layer == 0 ? firstInputGates : w.input[l](input);
         const auto hiddenGates = layer == m_layers - 1 && topHiddenGates.defined() ? topHiddenGates : w.hidden[l](layers[l]);
-        layers[l] = gruStep(inputGates, hiddenGates, layers[l]);
-        // torch::nn::GRU's dropout between layers (not after the last).
+        layers[l] = recurrentStep(m_cell, inputGates, hiddenGates, layers[l], m_cell == RecurrentCell::Lstm ? &state.cells[l] : nullptr);
+        // torch's dropout between layers (not after the last).
         input = layer + 1 < m_layers ? dropoutFromStream(layers[l], m_dropout, is_training()) : layers[l];
     }
 }
@@ -136,9 +161,10 @@ DecoderStepOutput DecoderImpl::additiveStep(const FusedDecoderWeights &w, const 
                                             DecoderState &state, const DecoderMemory &memory)
 {
     const auto top = w.top(state.layers.back());
-    const int64_t attentionSize = top.size(1) - 3 * m_hiddenSize;
+    const int64_t gateWidth = gateCount(m_cell) * m_hiddenSize;
+    const int64_t attentionSize = top.size(1) - gateWidth;
     const auto query = top.narrow(1, 0, attentionSize);
-    const auto topHiddenGates = top.narrow(1, attentionSize, 3 * m_hiddenSize);
+    const auto topHiddenGates = top.narrow(1, attentionSize, gateWidth);
 
     torch::Tensor context, weights;
     if (location) {
@@ -149,7 +175,7 @@ DecoderStepOutput DecoderImpl::additiveStep(const FusedDecoderWeights &w, const 
         std::tie(context, weights) = attention->attend(query, memory.keys, memory.values, memory.maskBias);
     }
 
-    advance(w, w.contextToGates(context, embeddingGates), topHiddenGates, state.layers);
+    advance(w, w.contextToGates(context, embeddingGates), topHiddenGates, state);
     return {state.layers.back(), context, weights};
 }
 
@@ -166,16 +192,16 @@ DecoderStepOutput DecoderImpl::step(const FusedDecoderWeights &w, const torch::T
         const auto firstGates = state.attentional.defined()
                                     ? w.contextToGates(state.attentional, embeddingGates)
                                     : embeddingGates;
-        advance(w, firstGates, {}, state.layers);
+        advance(w, firstGates, {}, state);
         LuongAttentionOutput a = luong(state.layers.back(), memory.keys, memory.values, memory.maskBias);
         state.attentional = a.attentional;
         return {a.attentional, a.context, a.weights};
     }
     case AttentionKind::None:
-        advance(w, embeddingGates, {}, state.layers);
+        advance(w, embeddingGates, {}, state);
         return {state.layers.back(), {}, {}};
     case AttentionKind::BahdanauAfter: {
-        advance(w, embeddingGates, {}, state.layers);
+        advance(w, embeddingGates, {}, state);
         const auto [context, weights] =
             attention->attend(attention->W_s(state.layers.back()), memory.keys, memory.values, memory.maskBias);
         return {state.layers.back(), context, weights};

@@ -19,30 +19,32 @@ struct DecoderMemory {
     torch::Tensor maskBias;  // (B, S) float: 0 on real tokens, -inf on padding (added to the scores)
 };
 
-// The recurrent state between steps: one (B, H) tensor per GRU layer, for Luong attention the
-// previous attentional state h̃_{t-1}, fed back as input, and for location attention the previous
-// weights a_{t-1} (B, S). Both are undefined before the first step, where they read as zeros.
+// The recurrent state between steps: one (B, H) tensor per layer (and for an LSTM one cell state
+// per layer), for Luong attention the previous attentional state h̃_{t-1}, fed back as input, and
+// for location attention the previous weights a_{t-1} (B, S). Those two are undefined before the
+// first step, where they read as zeros.
 struct DecoderState {
     std::vector<torch::Tensor> layers;
+    std::vector<torch::Tensor> cells;  // LSTM only
     torch::Tensor attentional;
     torch::Tensor previousWeights;
 };
 
 // The decoder's weights (DecoderWeights) regrouped for the fast step loop, once per batch
-// (gradients flow back through the slices). The attention query W_s and the top GRU layer's W_hh
+// (gradients flow back through the slices). The attention query W_s and the top layer's W_hh
 // both read the previous top state, so they are one multiply; the embedding's share of the first
-// GRU layer can be computed for many tokens at once. Matrices are stored (in, out), the
+// layer can be computed for many tokens at once. Matrices are stored (in, out), the
 // orientation addmm wants: without gradients they are contiguous copies, which make one-sentence
 // multiplies ~5x faster. Weights that every step multiplies by are RecurrentProjections, whose
 // gradients are computed once per batch rather than once per step.
 struct FusedDecoderWeights {
-    RecurrentProjection top;             // Bahdanau, location: [W_s; W_hh(top)]^T (H, A + 3H), bias [0; b_hh(top)]
-    torch::Tensor embeddingToGates;      // W_ih(layer 0) rows that read the embedding, (E, 3H)
+    RecurrentProjection top;             // Bahdanau, location: [W_s; W_hh(top)]^T (H, A + GH), bias [0; b_hh(top)]
+    torch::Tensor embeddingToGates;      // W_ih(layer 0) rows that read the embedding, (E, GH)
     torch::Tensor firstInputBias;        // b_ih(layer 0)
-    RecurrentProjection contextToGates;  // W_ih(layer 0) rows that read the context (Luong: h̃_{t-1}), (H, 3H), no bias; none: unset
+    RecurrentProjection contextToGates;  // W_ih(layer 0) rows that read the context (Luong: h̃_{t-1}), (H, GH), no bias; none: unset
     torch::Tensor output;                // out.weight^T (2H + E, V); Luong (H, V); none (H + E, V)
     torch::Tensor outputBias;            // out.bias
-    std::vector<RecurrentProjection> input, hidden;  // per layer, (in, 3H) with b_ih, b_hh; input[0] unset
+    std::vector<RecurrentProjection> input, hidden;  // per layer, (in, GH) with b_ih, b_hh; input[0] unset
 };
 
 // What one step produced besides the new state.
@@ -52,7 +54,8 @@ struct DecoderStepOutput {
     torch::Tensor weights;  // (B, S); none: undefined
 };
 
-// One step of the decoder, by attention variant (s = top GRU layer's state, x = embedding):
+// One step of the decoder, by attention variant (s = top layer's state, x = embedding; "GRU" is
+// whichever cell the model has):
 //  bahdanau: attend with s_{t-1} (BahdanauAttention), GRU on [x; c_t], predict from [s_t; c_t; x].
 //  location: as bahdanau, the score also reading a_{t-1} (LocationAttention). a_0 = 0: before the
 //    first word there is no alignment to move from, and zeros leave the first score Bahdanau's (plus
@@ -64,14 +67,18 @@ struct DecoderStepOutput {
 //    initial state, is all it learns of the input.
 //  bahdanau-after: GRU on x alone, then attend with the new state s_t (Bahdanau's score) and predict
 //    from [s_t; c_t], as the course's digits exercise does.
-// The GRU is torch::nn::GRU's parameters driven by a hand-written step (gruStep), which costs far
-// less per step than the module.
+// The cell is torch::nn::GRU's (RNN's, LSTM's) parameters driven by a hand-written step
+// (recurrentStep), which costs far less per step than the module.
 class DecoderImpl : public torch::nn::Module
 {
 public:
     DecoderImpl(int vocabularySize, const ModelConfig &config);
 
     AttentionKind kind() const { return m_kind; }
+    RecurrentCell cell() const { return m_cell; }
+    int layers() const { return m_layers; }
+    // Whichever of gru, rnn and lstm this decoder has.
+    const torch::nn::Module &recurrent() const;
     // DecoderMemory::keys for these encoder outputs.
     torch::Tensor keys(const torch::Tensor &encoderOutputs);
 
@@ -99,7 +106,9 @@ public:
     BahdanauAttention attention{nullptr};  // bahdanau and bahdanau-after only
     LocationAttention location{nullptr};   // location only
     LuongAttention luong{nullptr};         // luong-dot, luong-general and scaled-dot only
-    torch::nn::GRU gru{nullptr};
+    torch::nn::GRU gru{nullptr};    // the GRU cell only
+    torch::nn::RNN rnn{nullptr};    // the RNN cell only
+    torch::nn::LSTM lstm{nullptr};  // the LSTM cell only
     torch::nn::Linear out{nullptr};
     torch::nn::Linear copyGate{nullptr};  // with the pointer only
 
@@ -108,12 +117,13 @@ private:
     // Bahdanau and location attention.
     DecoderStepOutput additiveStep(const FusedDecoderWeights &w, const torch::Tensor &embeddingGates,
                                    DecoderState &state, const DecoderMemory &memory);
-    // Runs the GRU layers; `topHiddenGates` when the caller has them already, else undefined.
+    // Runs the recurrent layers; `topHiddenGates` when the caller has them already, else undefined.
     void advance(const FusedDecoderWeights &w, const torch::Tensor &firstInputGates, const torch::Tensor &topHiddenGates,
-                 std::vector<torch::Tensor> &layers);
+                 DecoderState &state);
 
     WeightCache<FusedDecoderWeights> m_cachedWeights;
     AttentionKind m_kind;
+    RecurrentCell m_cell;
     int m_layers;
     int m_hiddenSize;
     double m_dropout;

@@ -2,27 +2,55 @@
 
 #include "engine/attention/seq2seqweights.h"
 #include "engine/core/parameterversions.h"
-#include "engine/fast/grustep.h"
+#include "engine/fast/recurrentstep.h"
 #include "engine/fast/recurrentprojection.h"
+
+namespace {
+
+template <typename Options>
+Options recurrentOptions(const ModelConfig &c)
+{
+    return Options(c.embedSize, c.bidirectional ? c.hiddenSize / 2 : c.hiddenSize)
+        .num_layers(c.layers)
+        .dropout(c.layers > 1 ? c.dropout : 0.0)
+        .bidirectional(c.bidirectional)
+        .batch_first(true);
+}
+
+}
 
 EncoderImpl::EncoderImpl(int vocabularySize, const ModelConfig &c)
     : embedding(torch::nn::EmbeddingOptions(vocabularySize, c.embedSize).padding_idx(0))
     , dropout(c.dropout)
-    , gru(torch::nn::GRUOptions(c.embedSize, c.bidirectional ? c.hiddenSize / 2 : c.hiddenSize)
-              .num_layers(c.layers)
-              .dropout(c.layers > 1 ? c.dropout : 0.0)
-              .bidirectional(c.bidirectional)
-              .batch_first(true))
+    , gru(c.cell == RecurrentCell::Gru ? torch::nn::GRU(recurrentOptions<torch::nn::GRUOptions>(c)) : torch::nn::GRU(nullptr))
+    , rnn(c.cell == RecurrentCell::Rnn ? torch::nn::RNN(recurrentOptions<torch::nn::RNNOptions>(c)) : torch::nn::RNN(nullptr))
+    , lstm(c.cell == RecurrentCell::Lstm ? torch::nn::LSTM(recurrentOptions<torch::nn::LSTMOptions>(c))
+                                         : torch::nn::LSTM(nullptr))
     , bridge(c.bridge ? torch::nn::Linear(c.hiddenSize, c.hiddenSize) : torch::nn::Linear(nullptr))
+    , m_cell(c.cell)
     , m_layers(c.layers)
     , m_directions(c.bidirectional ? 2 : 1)
     , m_dropout(c.layers > 1 ? c.dropout : 0.0)
 {
     register_module("embedding", embedding);
     register_module("dropout", dropout);
-    register_module("gru", gru);
+    if (gru)
+        register_module("gru", gru);
+    if (rnn)
+        register_module("rnn", rnn);
+    if (lstm)
+        register_module("lstm", lstm);
     if (bridge)
         register_module("bridge", bridge);
+}
+
+const torch::nn::Module &EncoderImpl::recurrent() const
+{
+    if (gru)
+        return *gru;
+    if (rnn)
+        return *rnn;
+    return *lstm;
 }
 
 std::vector<EncoderImpl::StepWeights> EncoderImpl::stepWeights()
@@ -30,13 +58,13 @@ std::vector<EncoderImpl::StepWeights> EncoderImpl::stepWeights()
     const auto build = [&](bool contiguous) {
         const auto oriented = [contiguous](const torch::Tensor &t) { return contiguous ? t.t().contiguous() : t.t(); };
         std::vector<StepWeights> w;
-        for (const GruLayerWeights &g : weightsOf(*this).gru)
+        for (const RecurrentLayerWeights &g : weightsOf(*this).layers)
             w.push_back({oriented(g.inputWeight), g.inputBias, oriented(g.hiddenWeight), g.hiddenBias});
         return w;
     };
     if (torch::GradMode::is_enabled())
         return build(/*contiguous=*/false);
-    return m_cachedWeights.get(*gru, [&] { return build(/*contiguous=*/true); });
+    return m_cachedWeights.get(recurrent(), [&] { return build(/*contiguous=*/true); });
 }
 
 EncoderOutput EncoderImpl::forward(const torch::Tensor &source, const torch::Tensor &lengths)
@@ -56,7 +84,8 @@ EncoderOutput EncoderImpl::forwardEmbedded(const torch::Tensor &embedded, const 
     if (lengths.min().item<int64_t>() < width)
         real = (torch::arange(width).unsqueeze(0) < lengths.unsqueeze(1)).unsqueeze(2).to(torch::kFloat);
     torch::Tensor input = dropout(embedded);
-    std::vector<torch::Tensor> finals;
+    const bool lstmCells = m_cell == RecurrentCell::Lstm;
+    std::vector<torch::Tensor> finals, finalCells;
     for (int layer = 0; layer < m_layers; ++layer) {
         std::vector<torch::Tensor> directions;
         for (int direction = 0; direction < m_directions; ++direction) {
@@ -64,19 +93,26 @@ EncoderOutput EncoderImpl::forwardEmbedded(const torch::Tensor &embedded, const 
             const auto inputGates = torch::matmul(input, w.inputToGates).add_(w.inputBias).unbind(1);  // every position at once
             const RecurrentProjection hiddenGates(w.hiddenToGates, w.hiddenBias);
             torch::Tensor h = torch::zeros({batch, w.hiddenToGates.size(0)}, input.options());
+            torch::Tensor c = lstmCells ? torch::zeros_like(h) : torch::Tensor();
             std::vector<torch::Tensor> outputs(static_cast<std::size_t>(width));
             for (int64_t i = 0; i < width; ++i) {
                 const int64_t t = direction ? width - 1 - i : i;
-                const auto next = gruStep(inputGates[std::size_t(t)], hiddenGates(h), h);
+                torch::Tensor nextCell = c;
+                const auto next = recurrentStep(m_cell, inputGates[std::size_t(t)], hiddenGates(h), h, &nextCell);
                 if (real.defined()) {
                     const auto isReal = real.select(1, t);
                     h = torch::lerp(h, next, isReal);
+                    if (lstmCells)
+                        c = torch::lerp(c, nextCell, isReal);
                     outputs[std::size_t(t)] = h * isReal;
                 } else {
                     outputs[std::size_t(t)] = h = next;
+                    c = nextCell;
                 }
             }
             finals.push_back(h);
+            if (lstmCells)
+                finalCells.push_back(c);
             directions.push_back(torch::stack(outputs, 1));
         }
         input = torch::cat(directions, 2);
@@ -84,6 +120,12 @@ EncoderOutput EncoderImpl::forwardEmbedded(const torch::Tensor &embedded, const 
             input = dropoutFromStream(input, m_dropout, is_training());
     }
     // (layers * directions) final states -> (layers, B, H), forward | backward.
-    const auto hidden = torch::stack(finals).view({m_layers, m_directions, batch, -1}).permute({0, 2, 1, 3}).reshape({m_layers, batch, -1});
-    return {input, bridge ? torch::tanh(bridge(hidden)) : torch::zeros_like(hidden)};
+    const auto byLayer = [&](const std::vector<torch::Tensor> &states) {
+        return torch::stack(states).view({m_layers, m_directions, batch, -1}).permute({0, 2, 1, 3}).reshape({m_layers, batch, -1});
+    };
+    const auto hidden = byLayer(finals);
+    EncoderOutput out{input, bridge ? torch::tanh(bridge(hidden)) : torch::zeros_like(hidden), {}};
+    if (lstmCells)
+        out.cells = bridge ? byLayer(finalCells) : torch::zeros_like(hidden);
+    return out;
 }

@@ -10,13 +10,15 @@
 struct EncoderOutput {
     torch::Tensor outputs;  // (B, S, H); exactly 0 at padded positions
     torch::Tensor hidden;   // (layers, B, H): the decoder's initial state
+    torch::Tensor cells;    // (layers, B, H): the decoder's initial LSTM cell state; LSTM only
 };
 
-// Embedding -> bidirectional GRU over each sentence's real tokens (padding never reaches a hidden
-// state) -> a tanh bridge from the final states (both directions concatenated) to the decoder's
-// initial state. The GRU is torch::nn::GRU's parameters run by a hand-written loop: each layer's
-// input gates for every position in one multiply, gruStep per position, and W_hh's gradient
-// once per batch (RecurrentProjection): a quarter less time than the module on packed sequences.
+// Embedding -> bidirectional recurrent layers over each sentence's real tokens (padding never
+// reaches a hidden state) -> a tanh bridge from the final states (both directions concatenated)
+// to the decoder's initial state; an LSTM's final cell states pass to the decoder as they are.
+// The cell is torch::nn::GRU's (RNN's, LSTM's) parameters run by a hand-written loop: each layer's
+// input gates for every position in one multiply, one step per position, and W_hh's gradient
+// once per batch (RecurrentProjection): a quarter less time than the GRU module on packed sequences.
 class EncoderImpl : public torch::nn::Module
 {
 public:
@@ -25,13 +27,21 @@ public:
     // From the source's embeddings (B, S, E) instead of its ids: attribution reads their gradients.
     EncoderOutput forwardEmbedded(const torch::Tensor &embedded, const torch::Tensor &lengths);
 
+    RecurrentCell cell() const { return m_cell; }
+    int layers() const { return m_layers; }
+    int directions() const { return m_directions; }
+    // Whichever of gru, rnn and lstm this encoder has.
+    const torch::nn::Module &recurrent() const;
+
     torch::nn::Embedding embedding{nullptr};
     StreamDropout dropout{nullptr};
-    torch::nn::GRU gru{nullptr};
+    torch::nn::GRU gru{nullptr};    // the GRU cell only
+    torch::nn::RNN rnn{nullptr};    // the RNN cell only
+    torch::nn::LSTM lstm{nullptr};  // the LSTM cell only
     torch::nn::Linear bridge{nullptr};
 
 private:
-    // One layer and direction of the GRU, matrices (in, out) as matmul wants them.
+    // One layer and direction of the cell, matrices (in, out) as matmul wants them.
     struct StepWeights {
         torch::Tensor inputToGates, inputBias, hiddenToGates, hiddenBias;
     };
@@ -40,8 +50,9 @@ private:
     std::vector<StepWeights> stepWeights();
 
     WeightCache<std::vector<StepWeights>> m_cachedWeights;
+    RecurrentCell m_cell;
     int m_layers;
     int m_directions;
-    double m_dropout;  // between layers, as torch::nn::GRU applies it
+    double m_dropout;  // between layers, as torch's modules apply it
 };
 TORCH_MODULE(Encoder);

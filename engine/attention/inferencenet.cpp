@@ -128,7 +128,7 @@ void copyRow(const std::vector<float> &table, int row, int count, float *out)
 
 bool InferenceNet::supports(Seq2SeqNetImpl &net)
 {
-    return net.decoder->kind() == AttentionKind::Bahdanau;
+    return net.decoder->kind() == AttentionKind::Bahdanau && net.decoder->cell() == RecurrentCell::Gru;
 }
 
 InferenceNet::InferenceNet(Seq2SeqNetImpl &net)
@@ -137,16 +137,16 @@ InferenceNet::InferenceNet(Seq2SeqNetImpl &net)
     const Seq2SeqWeights weights = weightsOf(net);
     const EncoderWeights &encoder = weights.encoder;
     const DecoderWeights &decoder = weights.decoder;
-    m_layers = int(decoder.gru.size());
+    m_layers = int(decoder.layers.size());
     m_directions = encoder.directions;
-    m_hidden = int(decoder.gru.front().hiddenWeight.size(1));
+    m_hidden = int(decoder.layers.front().hiddenWeight.size(1));
     m_vocabulary = int(decoder.embedding.size(0));
     m_attention = int(decoder.queryWeight.size(0));
     const int embed = int(decoder.embedding.size(1));
 
     for (int layer = 0; layer < m_layers; ++layer)
         for (int direction = 0; direction < m_directions; ++direction) {
-            const GruLayerWeights &w = encoder.layer(layer, direction);
+            const RecurrentLayerWeights &w = encoder.layer(layer, direction);
             GruWeights g;
             g.size = int(w.hiddenWeight.size(1));
             g.inputSize = int(w.inputWeight.size(1));
@@ -164,7 +164,7 @@ InferenceNet::InferenceNet(Seq2SeqNetImpl &net)
     }
 
     for (int layer = 0; layer < m_layers; ++layer) {
-        const GruLayerWeights &w = decoder.gru[std::size_t(layer)];
+        const RecurrentLayerWeights &w = decoder.layers[std::size_t(layer)];
         GruWeights g;
         g.size = m_hidden;
         g.inputSize = int(w.inputWeight.size(1));
@@ -181,7 +181,7 @@ InferenceNet::InferenceNet(Seq2SeqNetImpl &net)
         }
         m_decoder.push_back(std::move(g));
     }
-    const GruLayerWeights &top = decoder.gru.back();
+    const RecurrentLayerWeights &top = decoder.layers.back();
     const torch::Tensor &ws = decoder.queryWeight;
     m_top = floats(torch::cat({ws, top.hiddenWeight}));
     m_topBias = floats(torch::cat({torch::zeros({ws.size(0)}, ws.options()), top.hiddenBias}));

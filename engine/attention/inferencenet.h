@@ -29,7 +29,8 @@ struct InferenceNetOutput {
 class InferenceNet
 {
 public:
-    // Whether `net` has the shape this class decodes (Bahdanau attention, with or without the pointer).
+    // Whether `net` has the shape this class decodes (GRU cells and Bahdanau attention, with or without
+    // the pointer).
     static bool supports(Seq2SeqNetImpl &net);
     explicit InferenceNet(Seq2SeqNetImpl &net);
 

@@ -66,13 +66,17 @@ const std::vector<ConfigField<ModelConfig>> &modelConfigFields()
                                               "Length of the vector learned for each word: larger vectors tell more "
                                               "words apart but train more slowly."),
         integerField<&ModelConfig::hiddenSize>("hidden", "hidden size", 2, 4096,
-                                               "Width of the GRU state, how much the encoder can remember about the "
-                                               "sentence; even for a bidirectional encoder."),
+                                               "Width of the recurrent state, how much the encoder can remember "
+                                               "about the sentence; even for a bidirectional encoder."),
+        choiceField<&ModelConfig::cell>("cell", "cell", cellNames(),
+                                        "The recurrent cell of the encoder and the decoder: a GRU, a plain tanh "
+                                        "RNN (h = tanh(W x + U h + b), the course's digits exercise) or an LSTM, "
+                                        "whose cell state the bridge passes to the decoder as it is."),
         integerField<&ModelConfig::layers>("layers", "layers", 1, 8,
-                                           "Stacked GRU layers in the encoder and in the decoder."),
+                                           "Stacked recurrent layers in the encoder and in the decoder."),
         realField<&ModelConfig::dropout>("dropout", "dropout", 0, 0.95, 0.05,
-                                         "Share of activations zeroed between GRU layers while training, against "
-                                         "overfitting; no effect with one layer."),
+                                         "Share of activations zeroed between recurrent layers while training, "
+                                         "against overfitting; no effect with one layer."),
         flagField<&ModelConfig::bidirectional>("bidirectional", "bidirectional encoder",
                                                "Read the sentence in both directions, so every position knows the "
                                                "words on either side of it."),

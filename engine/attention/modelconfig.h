@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/core/configfield.h"
+#include "engine/core/recurrentcell.h"
 
 #include <string>
 #include <vector>
@@ -15,7 +16,7 @@ bool parseAttention(const std::string &name, AttentionKind *kind);
 // Every variant, in the order above.
 const std::vector<AttentionKind> &attentionKinds();
 // luong-dot, luong-general and scaled-dot: scored by a product with the state after the step's
-// GRU, with Luong's attentional layer and input feeding (LuongAttention).
+// recurrent cell, with Luong's attentional layer and input feeding (LuongAttention).
 bool isMultiplicative(AttentionKind kind);
 // Whether the decoder's recurrent step reads something besides the word: the context (bahdanau,
 // location) or the attentional state (the multiplicative variants). none and bahdanau-after read
@@ -31,6 +32,7 @@ enum class PointerMode { Auto, On, Off };
 struct ModelConfig {
     int embedSize = 128;
     int hiddenSize = 256;
+    RecurrentCell cell = RecurrentCell::Gru;  // the encoder's and the decoder's
     int layers = 2;
     double dropout = 0.1;
     bool bidirectional = true;

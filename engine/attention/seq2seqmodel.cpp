@@ -112,17 +112,17 @@ BeamStepFunction opByOpBeamSteps(Seq2SeqNet &net, const ExtendedSource &ids)
     steps->decoder = net->decoder;
     const Batch batch = makeSourceBatch({ids.ids}, {ids.extended});
     steps->sourceExtended = batch.sourceExtended;
-    torch::Tensor hidden;
-    steps->memory = net->encode(batch.source, batch.sourceLengths, &hidden);
+    steps->memory = net->encode(batch.source, batch.sourceLengths, &steps->state);
     steps->rowsMemory = steps->memory;
     steps->w = steps->decoder->fusedWeights();
-    steps->state = DecoderState{hidden.unbind(0), {}};
     return [steps](const std::vector<int> &parents, const std::vector<int> &lastTokens) {
         Decoder &decoder = steps->decoder;
         DecoderState &state = steps->state;
         const auto rows = torch::tensor(std::vector<int64_t>(parents.begin(), parents.end()), torch::kLong);
         for (auto &layer : state.layers)
             layer = layer.index_select(0, rows);
+        for (auto &cell : state.cells)
+            cell = cell.index_select(0, rows);
         if (state.attentional.defined())
             state.attentional = state.attentional.index_select(0, rows);
         if (state.previousWeights.defined())

@@ -26,11 +26,11 @@ Seq2SeqNetImpl::Seq2SeqNetImpl(int vocabularySize, const ModelConfig &config)
     register_module("decoder", decoder);
 }
 
-DecoderMemory Seq2SeqNetImpl::encode(const torch::Tensor &source, const torch::Tensor &lengths, torch::Tensor *hidden,
+DecoderMemory Seq2SeqNetImpl::encode(const torch::Tensor &source, const torch::Tensor &lengths, DecoderState *start,
                                      const torch::Tensor &embedded)
 {
     auto encoded = encoder->forwardEmbedded(embedded.defined() ? embedded : encoder->embedding(source), lengths);
-    *hidden = encoded.hidden;
+    *start = DecoderState{encoded.hidden.unbind(0), encoded.cells.defined() ? encoded.cells.unbind(0) : std::vector<torch::Tensor>(), {}, {}};
     const auto mask = source != Vocabulary::kPad;
     const auto maskBias = torch::zeros(mask.sizes(), encoded.outputs.options())
                               .masked_fill_(mask.logical_not(), -std::numeric_limits<float>::infinity());
@@ -69,8 +69,8 @@ TeacherForcedOutput Seq2SeqNetImpl::teacherForced(const torch::Tensor &source, c
                                                   const torch::Tensor &sourceExtended,
                                                   const torch::Tensor &sourceEmbedded, bool lastStepOnly)
 {
-    torch::Tensor hidden;
-    const DecoderMemory memory = encode(source, lengths, &hidden, sourceEmbedded);
+    DecoderState state;
+    const DecoderMemory memory = encode(source, lengths, &state, sourceEmbedded);
     const torch::Tensor extended = sourceExtended.defined() ? sourceExtended : source;
     const int64_t steps = target.size(1) - 1;
     const int64_t vocabularySize = decoder->embedding->weight.size(0);
@@ -88,7 +88,6 @@ TeacherForcedOutput Seq2SeqNetImpl::teacherForced(const torch::Tensor &source, c
     const auto referenceGates = decoder->embeddingGates(w, referenceEmbedded).unbind(1);
     const auto referenceInputs = referenceEmbedded.unbind(1);
 
-    DecoderState state{hidden.unbind(0), {}};
     std::vector<torch::Tensor> outputs, contexts, embeddings, weights;
     std::size_t nextReference = 0;
     torch::Tensor embedded, gates;
@@ -145,14 +144,13 @@ GreedyOutput Seq2SeqNetImpl::greedy(const torch::Tensor &source, const torch::Te
         return greedyOne(source.narrow(1, 0, length), maxSteps, stopAtEos,
                          sourceExtended.defined() ? sourceExtended.narrow(1, 0, length) : torch::Tensor());
     }
-    torch::Tensor hidden;
-    const DecoderMemory memory = encode(source, lengths, &hidden);
+    DecoderState state;
+    const DecoderMemory memory = encode(source, lengths, &state);
     const torch::Tensor extended = sourceExtended.defined() ? sourceExtended : source;
     const int64_t vocabularySize = decoder->embedding->weight.size(0);
     const FusedDecoderWeights w = decoder->fusedWeights();
     torch::Tensor input = torch::full({batch}, Vocabulary::kSos, torch::kLong);
     torch::Tensor done = torch::zeros({batch}, torch::kBool);
-    DecoderState state{hidden.unbind(0), {}};
     std::vector<torch::Tensor> tokens, weights, gates;
     for (int t = 0; t < maxSteps; ++t) {
         const auto embedded = decoder->dropout(decoder->embedding(vocabularyIds(input, vocabularySize)));

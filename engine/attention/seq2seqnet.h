@@ -31,8 +31,9 @@ public:
     Seq2SeqNetImpl(int vocabularySize, const ModelConfig &config);
     ~Seq2SeqNetImpl() override;
 
+    // The encoder's outputs as the decoder reads them, and the decoder's initial state in `start`.
     // `embedded`, when given, stands for the source's embeddings (B, S, E); `source` still marks the padding.
-    DecoderMemory encode(const torch::Tensor &source, const torch::Tensor &lengths, torch::Tensor *hidden,
+    DecoderMemory encode(const torch::Tensor &source, const torch::Tensor &lengths, DecoderState *start,
                          const torch::Tensor &embedded = {});
     // The predictions for target[:, 1:]. Before each step `teacherForce()` decides, for the whole
     // batch, whether the next input is the reference token or the model's own prediction (with the

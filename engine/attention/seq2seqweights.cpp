@@ -6,14 +6,13 @@
 
 namespace {
 
-// torch::nn::GRU names its parameters weight_ih_l<layer>[_reverse] and so on: these names are
-// also what checkpoints store.
-std::vector<GruLayerWeights> gruLayers(const torch::nn::GRUImpl &gru)
+// torch::nn::GRU, RNN and LSTM name their parameters weight_ih_l<layer>[_reverse] and so on:
+// these names are also what checkpoints store.
+std::vector<RecurrentLayerWeights> recurrentLayers(const torch::nn::Module &recurrent, int count, int directions)
 {
-    const auto params = gru.named_parameters(/*recurse=*/false);
-    const int directions = gru.options.bidirectional() ? 2 : 1;
-    std::vector<GruLayerWeights> layers;
-    for (int layer = 0; layer < gru.options.num_layers(); ++layer)
+    const auto params = recurrent.named_parameters(/*recurse=*/false);
+    std::vector<RecurrentLayerWeights> layers;
+    for (int layer = 0; layer < count; ++layer)
         for (int direction = 0; direction < directions; ++direction) {
             const std::string suffix = "_l" + std::to_string(layer) + (direction ? "_reverse" : "");
             layers.push_back({params["weight_ih" + suffix], params["weight_hh" + suffix], params["bias_ih" + suffix],
@@ -24,17 +23,17 @@ std::vector<GruLayerWeights> gruLayers(const torch::nn::GRUImpl &gru)
 
 }
 
-const GruLayerWeights &EncoderWeights::layer(int layer, int direction) const
+const RecurrentLayerWeights &EncoderWeights::layer(int layer, int direction) const
 {
-    return gru[std::size_t(layer * directions + direction)];
+    return layers[std::size_t(layer * directions + direction)];
 }
 
 EncoderWeights weightsOf(const EncoderImpl &encoder)
 {
     EncoderWeights w;
     w.embedding = encoder.embedding->weight;
-    w.gru = gruLayers(*encoder.gru);
-    w.directions = encoder.gru->options.bidirectional() ? 2 : 1;
+    w.layers = recurrentLayers(encoder.recurrent(), encoder.layers(), encoder.directions());
+    w.directions = encoder.directions();
     if (encoder.bridge) {
         w.bridgeWeight = encoder.bridge->weight;
         w.bridgeBias = encoder.bridge->bias;
@@ -46,10 +45,10 @@ DecoderWeights weightsOf(const DecoderImpl &decoder)
 {
     DecoderWeights w;
     w.embedding = decoder.embedding->weight;
-    w.gru = gruLayers(*decoder.gru);
+    w.layers = recurrentLayers(decoder.recurrent(), decoder.layers(), /*directions=*/1);
     const int64_t embed = w.embedding.size(1);
-    const int64_t hidden = decoder.gru->options.hidden_size();
-    const torch::Tensor &firstInput = w.gru.front().inputWeight;
+    const int64_t hidden = w.layers.front().hiddenWeight.size(1);
+    const torch::Tensor &firstInput = w.layers.front().inputWeight;
     w.embeddingToGates = firstInput.narrow(1, 0, embed);
     if (stepReadsContext(decoder.kind()))
         w.contextToGates = firstInput.narrow(1, embed, hidden);

@@ -14,31 +14,32 @@ class Seq2SeqNetImpl;
 // copy and the tests' op-by-op oracles all read the same weights. Resolving it costs a dictionary
 // of names and a few views: once per batch or per prepare, never per step.
 
-// One GRU layer (one direction) as torch::nn::GRU holds it; gates in r, z, n order.
-struct GruLayerWeights {
-    torch::Tensor inputWeight;   // W_ih (3H, in)
-    torch::Tensor hiddenWeight;  // W_hh (3H, H)
-    torch::Tensor inputBias;     // b_ih (3H)
-    torch::Tensor hiddenBias;    // b_hh (3H)
+// One recurrent layer (one direction) as torch::nn::GRU, RNN and LSTM hold it: G = gateCount(cell)
+// blocks of H rows, GRU r|z|n, LSTM i|f|g|o.
+struct RecurrentLayerWeights {
+    torch::Tensor inputWeight;   // W_ih (GH, in)
+    torch::Tensor hiddenWeight;  // W_hh (GH, H)
+    torch::Tensor inputBias;     // b_ih (GH)
+    torch::Tensor hiddenBias;    // b_hh (GH)
 };
 
 struct EncoderWeights {
     torch::Tensor embedding;           // (V, E)
-    std::vector<GruLayerWeights> gru;  // layer-major, direction-minor
+    std::vector<RecurrentLayerWeights> layers;  // layer-major, direction-minor
     int directions = 1;
     torch::Tensor bridgeWeight;        // (H, H): both directions' final states -> decoder state
     torch::Tensor bridgeBias;          // (H); both undefined without the bridge
 
-    const GruLayerWeights &layer(int layer, int direction) const;
+    const RecurrentLayerWeights &layer(int layer, int direction) const;
 };
 
 // Which weights are defined depends on the attention variant (see DecoderImpl).
 struct DecoderWeights {
     torch::Tensor embedding;           // (V, E)
-    std::vector<GruLayerWeights> gru;  // per layer
+    std::vector<RecurrentLayerWeights> layers;  // per layer
     // Layer 0's W_ih by the columns' input: [embedding | context (Luong: h̃_{t-1})].
-    torch::Tensor embeddingToGates;    // (3H, E)
-    torch::Tensor contextToGates;      // (3H, H); none: undefined
+    torch::Tensor embeddingToGates;    // (GH, E)
+    torch::Tensor contextToGates;      // (GH, H); none: undefined
     // Bahdanau: e_i = v . tanh(W_s s + W_h h_i); location adds U (F * a_{t-1})_i + b inside the tanh.
     torch::Tensor keysWeight;          // W_h (A, H)
     torch::Tensor queryWeight;         // W_s (A, H)

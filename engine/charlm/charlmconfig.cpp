@@ -6,7 +6,7 @@ const std::vector<ConfigField<CharModelConfig>> &charModelFields()
 {
     using C = CharModelConfig;
     static const std::vector<ConfigField<C>> fields = {
-        choiceField<&C::cell>("cell", "cell", {"rnn", "gru", "lstm"},
+        choiceField<&C::cell>("cell", "cell", cellNames(),
                               "The recurrent cell: a plain tanh RNN (h = tanh(W x + U h + b)), a GRU or an LSTM, "
                               "whose gates let the state keep what it needs for longer."),
         integerField<&C::hidden>("hidden", "hidden size", 2, 2048,
@@ -68,22 +68,4 @@ std::string validate(const CharModelConfig &config)
 std::string validate(const CharTrainingConfig &config)
 {
     return checkFields(config, charTrainingFields());
-}
-
-int gateCount(RecurrentCell cell)
-{
-    switch (cell) {
-    case RecurrentCell::Rnn:
-        return 1;
-    case RecurrentCell::Gru:
-        return 3;
-    case RecurrentCell::Lstm:
-        return 4;
-    }
-    return 1;
-}
-
-const char *cellName(RecurrentCell cell)
-{
-    return charModelFields().front().choices[size_t(cell)].c_str();
 }

@@ -1,12 +1,12 @@
 #pragma once
 
 #include "engine/core/configfield.h"
+#include "engine/core/recurrentcell.h"
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-enum class RecurrentCell { Rnn, Gru, Lstm };
 enum class CharOptimizer { Adam, Adagrad, Sgd };
 
 // The network: characters (embedded, or one-hot when embed is 0) -> recurrent layers -> a linear
@@ -43,7 +43,3 @@ const std::vector<ConfigField<CharTrainingConfig>> &charTrainingFields();
 // Empty when every field is in range, otherwise the message engine, UI and CLI all show.
 std::string validate(const CharModelConfig &config);
 std::string validate(const CharTrainingConfig &config);
-
-// The number of gate blocks of `hidden` rows a cell's weight matrices have: 1, 3 (r z n), 4 (i f g o).
-int gateCount(RecurrentCell cell);
-const char *cellName(RecurrentCell cell);

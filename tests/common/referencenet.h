@@ -6,11 +6,11 @@
 #include <vector>
 
 // The attention lab's network op by op, as LibTorch's own modules compute it: the oracles that
-// the fast paths (the encoder's GRU loop, the decoder's fused step and attention node,
+// the fast paths (the encoder's recurrent loop, the decoder's fused step and attention node,
 // InferenceNet) are held to, forwards and backwards. Tests only: slower, and written for
 // plainness rather than speed.
 
-// The encoder: torch::nn::GRU over packed sequences, then the bridge.
+// The encoder: torch::nn::GRU (RNN, LSTM) over packed sequences, then the bridge.
 EncoderOutput referenceEncode(Encoder &encoder, const torch::Tensor &source, const torch::Tensor &lengths);
 
 // Additive attention from the decoder state s (B, H): e_i = v . tanh(W_s s + keys_i), softmax over
@@ -23,12 +23,14 @@ struct ReferenceStep {
     torch::Tensor logits;   // (B, V)
     torch::Tensor hidden;   // (layers, B, H)
     torch::Tensor weights;  // (B, S)
+    torch::Tensor cells;    // (layers, B, H); LSTM only
 };
 
-// One Bahdanau decoder step from `hidden` (layers, B, H): attention with the top layer's state,
-// torch::nn::GRU on [embedding; context], output layer on [GRU output; context; embedding].
+// One Bahdanau decoder step from `hidden` (layers, B, H) and, for an LSTM, `cells` (the same):
+// attention with the top layer's state, torch::nn::GRU (RNN, LSTM) on [embedding; context], output
+// layer on [its output; context; embedding].
 ReferenceStep referenceStep(Decoder &decoder, const torch::Tensor &token, const torch::Tensor &hidden,
-                            const DecoderMemory &memory);
+                            const DecoderMemory &memory, const torch::Tensor &cells = {});
 
 // Teacher-forced training logits (B, T-1, V) for target[:, 1:], one referenceStep at a time;
 // coins[t - 1] says whether step t + 1 reads the reference token t or the step's own argmax.

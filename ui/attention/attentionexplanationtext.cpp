@@ -53,6 +53,12 @@ QString formula(AttentionKind kind)
     return {};
 }
 
+// "GRU", "RNN" or "LSTM": the decoder's cell.
+QString cellText(const AttentionExplanation &e)
+{
+    return QString::fromLatin1(cellName(e.cell)).toUpper();
+}
+
 // The steps up to the score e_tj, which differ by variant.
 QString scoreSteps(const AttentionExplanation &e, const QString &source)
 {
@@ -62,10 +68,10 @@ QString scoreSteps(const AttentionExplanation &e, const QString &source)
         const bool after = e.kind == AttentionKind::BahdanauAfter;
         const QString s = after ? tr("s<sub>t</sub>") : tr("s<sub>t−1</sub>");
         html += item(tr("Decoder state %1:").arg(s),
-                     after ? tr("the top GRU layer's state after this step's GRU, which read the previous output "
-                                "word. %1").arg(vector(e.state))
-                           : tr("the top GRU layer's state before this step (at the first step, the encoder's final "
-                                "state through the bridge, or zeros without it). %1").arg(vector(e.state)));
+                     after ? tr("the top %1 layer's state after this step's %1, which read the previous output "
+                                "word. %2").arg(cellText(e), vector(e.state))
+                           : tr("the top %1 layer's state before this step (at the first step, the encoder's final "
+                                "state through the bridge, or zeros without it). %2").arg(cellText(e), vector(e.state)));
         html += item(tr("Encoder state h<sub>j</sub>:"),
                      tr("the encoder's output at %1. %2").arg(source, vector(e.encoderState)));
         html += item(tr("W<sub>s</sub>·%1:").arg(s), vector(e.query));
@@ -88,8 +94,8 @@ QString scoreSteps(const AttentionExplanation &e, const QString &source)
         return html;
     }
     html += item(tr("Decoder state s<sub>t</sub>:"),
-                 tr("the top GRU layer's state after this step's GRU, which read the previous output word and "
-                    "h̃<sub>t−1</sub>. %1").arg(vector(e.state)));
+                 tr("the top %1 layer's state after this step's %1, which read the previous output word and "
+                    "h̃<sub>t−1</sub>. %2").arg(cellText(e), vector(e.state)));
     html += item(tr("Encoder state h<sub>j</sub>:"),
                  tr("the encoder's output at %1. %2").arg(source, vector(e.encoderState)));
     if (e.kind == AttentionKind::LuongGeneral) {
@@ -158,8 +164,8 @@ QString attentionExplanationHtml(const Seq2SeqModel &model, const DecodedSentenc
     else if (e.kind == AttentionKind::BahdanauAfter)
         context += tr("<br>The output layer then reads [s<sub>t</sub>; c<sub>t</sub>].");
     else
-        context += tr("<br>The decoder's GRU then reads [embedding of the previous word; c<sub>t</sub>], and the "
-                      "output layer [s<sub>t</sub>; c<sub>t</sub>; embedding].");
+        context += tr("<br>The decoder's %1 then reads [embedding of the previous word; c<sub>t</sub>], and the "
+                      "output layer [s<sub>t</sub>; c<sub>t</sub>; embedding].").arg(cellText(e));
     html += item(tr("Context vector:"), context);
     return html + QStringLiteral("</ol>");
 }

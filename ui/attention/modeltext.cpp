@@ -25,9 +25,10 @@ QString describeEpoch(const EpochStats &stats)
 QString describeModel(const Seq2SeqModel &model, const QString &origin)
 {
     const ModelConfig &c = model.config();
-    QString text = QObject::tr("%1 — %2 parameters, %3 words, hidden size %4, %n layer(s)", nullptr, c.layers)
+    QString text = QObject::tr("%1 — %2 parameters, %3 words, %4 hidden size %5, %n layer(s)", nullptr, c.layers)
                        .arg(origin, QLocale().toString(qlonglong(model.parameterCount())))
                        .arg(model.vocabulary().size())
+                       .arg(QString::fromLatin1(cellName(c.cell)).toUpper())
                        .arg(c.hiddenSize);
     if (!model.history.empty()) {
         const auto best = std::min_element(model.history.begin(), model.history.end(),

@@ -44,10 +44,9 @@ TwoSentences twoSentences(AttentionKind kind, std::uint64_t seed)
     torch::manual_seed(seed);
     Seq2SeqNet net(12, config);
     net->eval();
-    torch::Tensor hidden;
-    const DecoderMemory memory = net->encode(torch::tensor({{4, 5, 6, 2}, {8, 2, 0, 0}}), torch::tensor({4, 2}), &hidden);
-    return {net, memory, net->decoder->fusedWeights(), DecoderState{hidden.unbind(0), {}},
-            net->decoder->embedding(torch::tensor({1, 1}))};
+    DecoderState start;
+    const DecoderMemory memory = net->encode(torch::tensor({{4, 5, 6, 2}, {8, 2, 0, 0}}), torch::tensor({4, 2}), &start);
+    return {net, memory, net->decoder->fusedWeights(), start, net->decoder->embedding(torch::tensor({1, 1}))};
 }
 
 // The batched decoder (LibTorch ops) and the one-sentence one (InferenceNet) on 40 sentences.
@@ -352,9 +351,9 @@ void TestAttentionVariants::withoutTheBridgeTheDecoderStartsFromZeros()
              withBridge.parameterCount() - std::int64_t(config.hiddenSize) * (config.hiddenSize + 1));
     {
         torch::NoGradGuard noGradients;
-        torch::Tensor hidden;
-        model.net()->encode(torch::tensor({{4, 5, 6, 2}}), torch::tensor({4}), &hidden);
-        QCOMPARE(hidden.abs().max().item<float>(), 0.0f);
+        DecoderState start;
+        model.net()->encode(torch::tensor({{4, 5, 6, 2}}), torch::tensor({4}), &start);
+        QCOMPARE(torch::stack(start.layers).abs().max().item<float>(), 0.0f);
     }
     Trainer(model, m_data, tinyTraining()).run();
     const EvaluationReport report = evaluate(model, m_data.test, DecodeMode::Batched);

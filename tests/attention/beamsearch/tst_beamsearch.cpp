@@ -105,7 +105,8 @@ BeamOptions beamOptions(int width, double alpha, int nbest)
 void addVariantRows()
 {
     QTest::addColumn<QString>("variant");
-    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location", "scaled-dot", "bahdanau-after"})
+    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location", "scaled-dot", "bahdanau-after",
+                             "bahdanau, lstm", "luong-dot, rnn"})
         QTest::newRow(name) << QString(name);
 }
 
@@ -145,9 +146,16 @@ void TestBeamSearch::initTestCase()
 {
     m_data = Dataset::build(quickDataset());
     const Vocabulary vocabulary = Vocabulary::build(m_data.train);
-    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location", "scaled-dot", "bahdanau-after"}) {
+    // The GRU with every variant; an LSTM, whose cell states the search reorders too, and a tanh RNN.
+    const std::pair<const char *, RecurrentCell> models[] = {
+        {"bahdanau", RecurrentCell::Gru},     {"luong-dot", RecurrentCell::Gru}, {"luong-general", RecurrentCell::Gru},
+        {"none", RecurrentCell::Gru},         {"location", RecurrentCell::Gru},  {"scaled-dot", RecurrentCell::Gru},
+        {"bahdanau-after", RecurrentCell::Gru}, {"bahdanau", RecurrentCell::Lstm}, {"luong-dot", RecurrentCell::Rnn}};
+    for (const auto &[kind, cell] : models) {
+        const QString name = cell == RecurrentCell::Gru ? QString(kind) : QString("%1, %2").arg(kind, cellName(cell));
         ModelConfig config = quickModelConfig();
-        config.attention = kindOf(name);
+        config.attention = kindOf(kind);
+        config.cell = cell;
         config.layers = 2;  // so the search reorders more than one layer's state
         auto model = std::make_unique<Seq2SeqModel>(config, vocabulary, 1);
         model->datasetConfig = quickDataset();

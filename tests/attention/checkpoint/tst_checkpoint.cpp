@@ -154,6 +154,7 @@ void TestCheckpoint::olderFormatsStillLoad()
     config.attention = AttentionKind(attention);
     config.pointer = pointer ? PointerMode::On : PointerMode::Off;
     config.bridge = true;  // the older formats came before the setting: every model had the bridge
+    config.cell = RecurrentCell::Gru;  // and GRU cells
     Seq2SeqModel model(config, changed.vocabulary(), 9);
     model.datasetConfig = changed.datasetConfig;
     model.history = changed.history;
@@ -278,7 +279,7 @@ void TestCheckpoint::damagedContentFails()
     } else if (kind == "huge") {
         // Built as claimed, this model would need gigabytes; it must be refused before that.
         payload = withLeadingConfigText(
-            payload, replaced("embed=8\nhidden=12\nlayers=2", "embed=4096\nhidden=4096\nlayers=8"));
+            payload, replaced("embed=8\nhidden=12\ncell=gru\nlayers=2", "embed=4096\nhidden=4096\ncell=gru\nlayers=8"));
     }
     try {
         Seq2SeqModel::load(write("damaged.ckpt", withValidHeader(payload)));

@@ -10,9 +10,10 @@ Q_DECLARE_METATYPE(std::vector<bool>)
 
 namespace {
 
-ModelConfig smallConfig(int layers, double dropout)
+ModelConfig smallConfig(int layers, double dropout, RecurrentCell cell)
 {
     ModelConfig c;
+    c.cell = cell;
     c.embedSize = 6;
     c.hiddenSize = 8;
     c.layers = layers;
@@ -20,16 +21,19 @@ ModelConfig smallConfig(int layers, double dropout)
     return c;
 }
 
-// One step of the fused decoder from `hidden` (layers, B, H), as the step loops run it.
-ReferenceStep fusedStep(Decoder &d, const torch::Tensor &token, const torch::Tensor &hidden, const DecoderMemory &memory)
+// One step of the fused decoder from `hidden` (layers, B, H) and, for an LSTM, `cells` (the
+// same), as the step loops run it.
+ReferenceStep fusedStep(Decoder &d, const torch::Tensor &token, const torch::Tensor &hidden, const torch::Tensor &cells,
+                        const DecoderMemory &memory)
 {
     const FusedDecoderWeights w = d->fusedWeights();
     const auto embedded = d->dropout(d->embedding(token));
     DecoderMemory m = memory;
     m.maskBias = torch::zeros(m.mask.sizes()).masked_fill(m.mask.logical_not(), -std::numeric_limits<float>::infinity());
-    DecoderState state{hidden.unbind(0), {}};
+    DecoderState state{hidden.unbind(0), cells.defined() ? cells.unbind(0) : std::vector<torch::Tensor>(), {}, {}};
     const DecoderStepOutput s = d->step(w, d->embeddingGates(w, embedded), state, m);
-    return {d->logits(w, s.output, s.context, embedded), torch::stack(state.layers), s.weights};
+    return {d->logits(w, s.output, s.context, embedded), torch::stack(state.layers), s.weights,
+            cells.defined() ? torch::stack(state.cells) : torch::Tensor()};
 }
 
 struct Sentences {
@@ -40,8 +44,8 @@ struct Sentences {
 
 }
 
-// The decoder runs torch::nn::GRU's weights through a hand-written, fused step; it must give what
-// the modules give, forwards and backwards.
+// The decoder runs torch::nn::GRU's (RNN's, LSTM's) weights through a hand-written, fused step; it
+// must give what the modules give, forwards and backwards.
 class TestDecoder : public QObject
 {
     Q_OBJECT
@@ -55,16 +59,21 @@ private slots:
 void TestDecoder::stepMatchesModules_data()
 {
     QTest::addColumn<int>("layers");
-    QTest::newRow("1 layer") << 1;
-    QTest::newRow("2 layers") << 2;
-    QTest::newRow("3 layers") << 3;
+    QTest::addColumn<int>("cell");
+    QTest::newRow("gru, 1 layer") << 1 << int(RecurrentCell::Gru);
+    QTest::newRow("gru, 2 layers") << 2 << int(RecurrentCell::Gru);
+    QTest::newRow("gru, 3 layers") << 3 << int(RecurrentCell::Gru);
+    QTest::newRow("rnn, 2 layers") << 2 << int(RecurrentCell::Rnn);
+    QTest::newRow("lstm, 1 layer") << 1 << int(RecurrentCell::Lstm);
+    QTest::newRow("lstm, 2 layers") << 2 << int(RecurrentCell::Lstm);
 }
 
 void TestDecoder::stepMatchesModules()
 {
     QFETCH(int, layers);
+    QFETCH(int, cell);
     torch::manual_seed(21);
-    Decoder decoder(12, smallConfig(layers, 0.1));
+    Decoder decoder(12, smallConfig(layers, 0.1, RecurrentCell(cell)));
     decoder->eval();
     torch::NoGradGuard noGrad;
     const auto mask = torch::tensor({{1, 1, 1, 1}, {1, 1, 0, 0}, {1, 0, 0, 0}}).to(torch::kBool);
@@ -72,10 +81,14 @@ void TestDecoder::stepMatchesModules()
     const DecoderMemory memory{values, decoder->attention->keys(values), mask, {}};
     const auto token = torch::tensor({3, 5, 1});
     const auto hidden = torch::randn({layers, 3, 8});
-    const ReferenceStep mine = fusedStep(decoder, token, hidden, memory);
-    const ReferenceStep expected = referenceStep(decoder, token, hidden, memory);
+    const auto cells = RecurrentCell(cell) == RecurrentCell::Lstm ? torch::randn({layers, 3, 8}) : torch::Tensor();
+    const ReferenceStep mine = fusedStep(decoder, token, hidden, cells, memory);
+    const ReferenceStep expected = referenceStep(decoder, token, hidden, memory, cells);
     QVERIFY(torch::allclose(mine.logits, expected.logits, 1e-5, 1e-5));
     QVERIFY(torch::allclose(mine.hidden, expected.hidden, 1e-5, 1e-5));
+    QCOMPARE(mine.cells.defined(), cells.defined());
+    if (cells.defined())
+        QVERIFY(torch::allclose(mine.cells, expected.cells, 1e-5, 1e-5));
     QVERIFY(torch::allclose(mine.weights, expected.weights, 1e-6, 1e-6));
     QCOMPARE(mine.weights[2][1].item<float>(), 0.0f);
 }
@@ -83,16 +96,22 @@ void TestDecoder::stepMatchesModules()
 void TestDecoder::trainingUnrollMatchesModules_data()
 {
     QTest::addColumn<std::vector<bool>>("coins");
-    QTest::newRow("always teacher forced") << std::vector<bool>{true, true, true, true};
-    QTest::newRow("free running") << std::vector<bool>{false, false, false, false};
-    QTest::newRow("mixed") << std::vector<bool>{false, true, true, false};
+    QTest::addColumn<int>("cell");
+    const auto gru = int(RecurrentCell::Gru), rnn = int(RecurrentCell::Rnn), lstm = int(RecurrentCell::Lstm);
+    QTest::newRow("gru, always teacher forced") << std::vector<bool>{true, true, true, true} << gru;
+    QTest::newRow("gru, free running") << std::vector<bool>{false, false, false, false} << gru;
+    QTest::newRow("gru, mixed") << std::vector<bool>{false, true, true, false} << gru;
+    QTest::newRow("rnn, mixed") << std::vector<bool>{false, true, true, false} << rnn;
+    QTest::newRow("lstm, always teacher forced") << std::vector<bool>{true, true, true, true} << lstm;
+    QTest::newRow("lstm, mixed") << std::vector<bool>{false, true, true, false} << lstm;
 }
 
 void TestDecoder::trainingUnrollMatchesModules()
 {
     QFETCH(std::vector<bool>, coins);
+    QFETCH(int, cell);
     torch::manual_seed(22);
-    Seq2SeqNet net(12, smallConfig(2, 0.0));  // no dropout: training mode, yet deterministic
+    Seq2SeqNet net(12, smallConfig(2, 0.0, RecurrentCell(cell)));  // no dropout: training mode, yet deterministic
     const Sentences s;
     std::size_t coin = 0;
     const auto mine = net->forward(s.source, s.lengths, s.target, [&] { return bool(coins[coin++]); }).logits;

@@ -7,9 +7,10 @@
 
 namespace {
 
-ModelConfig smallConfig(bool bidirectional, int layers)
+ModelConfig smallConfig(bool bidirectional, int layers, RecurrentCell cell)
 {
     ModelConfig config;
+    config.cell = cell;
     config.embedSize = 12;
     config.hiddenSize = 16;
     config.layers = layers;
@@ -20,7 +21,8 @@ ModelConfig smallConfig(bool bidirectional, int layers)
 }
 
 // Padding never reaches a hidden state: a sentence encodes the same alone and in a batch, and the
-// hand-written GRU loop gives what torch::nn::GRU gives on packed sequences, forwards and backwards.
+// hand-written loop gives what torch::nn::GRU (RNN, LSTM) gives on packed sequences, forwards and
+// backwards.
 class TestEncoder : public QObject
 {
     Q_OBJECT
@@ -35,16 +37,20 @@ void TestEncoder::sameAloneAndInPaddedBatch_data()
 {
     QTest::addColumn<bool>("bidirectional");
     QTest::addColumn<int>("layers");
-    QTest::newRow("bidirectional, 2 layers") << true << 2;
-    QTest::newRow("unidirectional, 1 layer") << false << 1;
+    QTest::addColumn<int>("cell");
+    for (const RecurrentCell cell : {RecurrentCell::Gru, RecurrentCell::Rnn, RecurrentCell::Lstm}) {
+        QTest::addRow("%s, bidirectional, 2 layers", cellName(cell)) << true << 2 << int(cell);
+        QTest::addRow("%s, unidirectional, 1 layer", cellName(cell)) << false << 1 << int(cell);
+    }
 }
 
 void TestEncoder::sameAloneAndInPaddedBatch()
 {
     QFETCH(bool, bidirectional);
     QFETCH(int, layers);
+    QFETCH(int, cell);
     torch::manual_seed(11);
-    Encoder encoder(20, smallConfig(bidirectional, layers));
+    Encoder encoder(20, smallConfig(bidirectional, layers, RecurrentCell(cell)));
     encoder->eval();
     torch::NoGradGuard noGrad;
 
@@ -58,6 +64,8 @@ void TestEncoder::sameAloneAndInPaddedBatch()
         const auto inBatch = together.outputs[int64_t(i)].slice(0, 0, length);
         QVERIFY2(torch::allclose(inBatch, alone.outputs[0], 1e-5, 1e-5), qPrintable(QString("outputs of %1").arg(i)));
         QVERIFY(torch::allclose(together.hidden.select(1, int64_t(i)), alone.hidden.select(1, 0), 1e-5, 1e-5));
+        if (together.cells.defined())
+            QVERIFY(torch::allclose(together.cells.select(1, int64_t(i)), alone.cells.select(1, 0), 1e-5, 1e-5));
         // Padded positions of the batch output are exactly zero.
         QCOMPARE(together.outputs[int64_t(i)].slice(0, length).abs().sum().item<float>(), 0.0f);
     }
@@ -72,8 +80,9 @@ void TestEncoder::trainingMatchesPackedModule()
 {
     QFETCH(bool, bidirectional);
     QFETCH(int, layers);
+    QFETCH(int, cell);
     torch::manual_seed(12);
-    ModelConfig config = smallConfig(bidirectional, layers);
+    ModelConfig config = smallConfig(bidirectional, layers, RecurrentCell(cell));
     config.dropout = 0.0;  // training mode, yet deterministic
     Encoder encoder(20, config);
     encoder->train();
@@ -81,7 +90,8 @@ void TestEncoder::trainingMatchesPackedModule()
     // A loss that weighs every output and final state differently.
     const auto lossOf = [](const EncoderOutput &e) {
         return (e.outputs * torch::linspace(-1, 2, e.outputs.numel()).view_as(e.outputs)).sum()
-               + (e.hidden * torch::linspace(3, -2, e.hidden.numel()).view_as(e.hidden)).sum();
+               + (e.hidden * torch::linspace(3, -2, e.hidden.numel()).view_as(e.hidden)).sum()
+               + (e.cells.defined() ? (e.cells * torch::linspace(-2, 1, e.cells.numel()).view_as(e.cells)).sum() : torch::zeros({}));
     };
     const auto parameters = encoder->named_parameters();
     const auto gradients = [&] {
@@ -101,6 +111,9 @@ void TestEncoder::trainingMatchesPackedModule()
 
     QVERIFY(torch::allclose(mine.outputs, expected.outputs, 1e-5, 1e-5));
     QVERIFY(torch::allclose(mine.hidden, expected.hidden, 1e-5, 1e-5));
+    QCOMPARE(mine.cells.defined(), RecurrentCell(cell) == RecurrentCell::Lstm);
+    if (mine.cells.defined())
+        QVERIFY(torch::allclose(mine.cells, expected.cells, 1e-5, 1e-5));
     for (std::size_t i = 0; i < parameters.size(); ++i) {
         QVERIFY2(myGradients[i].defined() && expectedGradients[i].defined(), parameters[i].key().c_str());
         QVERIFY2(torch::allclose(myGradients[i], expectedGradients[i], 1e-4, 1e-5), parameters[i].key().c_str());

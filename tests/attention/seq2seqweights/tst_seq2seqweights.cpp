@@ -21,14 +21,14 @@ void add(std::vector<Field> &fields, const std::string &name, const torch::Tenso
         fields.push_back({name, t});
 }
 
-void addGru(std::vector<Field> &fields, const std::string &prefix, const std::vector<GruLayerWeights> &gru)
+void addLayers(std::vector<Field> &fields, const std::string &prefix, const std::vector<RecurrentLayerWeights> &layers)
 {
-    for (std::size_t i = 0; i < gru.size(); ++i) {
+    for (std::size_t i = 0; i < layers.size(); ++i) {
         const std::string p = prefix + std::to_string(i) + ".";
-        add(fields, p + "W_ih", gru[i].inputWeight);
-        add(fields, p + "W_hh", gru[i].hiddenWeight);
-        add(fields, p + "b_ih", gru[i].inputBias);
-        add(fields, p + "b_hh", gru[i].hiddenBias);
+        add(fields, p + "W_ih", layers[i].inputWeight);
+        add(fields, p + "W_hh", layers[i].hiddenWeight);
+        add(fields, p + "b_ih", layers[i].inputBias);
+        add(fields, p + "b_hh", layers[i].hiddenBias);
     }
 }
 
@@ -37,12 +37,12 @@ std::vector<Field> parameterFields(const Seq2SeqWeights &w)
 {
     std::vector<Field> f;
     add(f, "encoder.embedding", w.encoder.embedding);
-    addGru(f, "encoder.gru", w.encoder.gru);
+    addLayers(f, "encoder.layer", w.encoder.layers);
     add(f, "encoder.bridgeWeight", w.encoder.bridgeWeight);
     add(f, "encoder.bridgeBias", w.encoder.bridgeBias);
     const DecoderWeights &d = w.decoder;
     add(f, "decoder.embedding", d.embedding);
-    addGru(f, "decoder.gru", d.gru);
+    addLayers(f, "decoder.layer", d.layers);
     add(f, "decoder.keysWeight", d.keysWeight);
     add(f, "decoder.queryWeight", d.queryWeight);
     add(f, "decoder.scoreWeight", d.scoreWeight);
@@ -79,9 +79,10 @@ torch::Tensor columns(const std::vector<torch::Tensor> &blocks)
     return torch::cat(defined, 1);
 }
 
-Seq2SeqNet makeNet(const QString &variant, int layers, bool bidirectional)
+Seq2SeqNet makeNet(const QString &variant, int layers, bool bidirectional, RecurrentCell cell)
 {
     ModelConfig c;
+    c.cell = cell;
     c.embedSize = 6;  // unlike the hidden size, so a block of the wrong input has the wrong shape
     c.hiddenSize = 10;
     c.layers = layers;
@@ -113,10 +114,16 @@ void TestSeq2SeqWeights::reachesEveryParameterOnce_data()
     QTest::addColumn<QString>("variant");
     QTest::addColumn<int>("layers");
     QTest::addColumn<bool>("bidirectional");
-    for (const char *name : {"bahdanau", "luong-dot", "luong-general", "none", "location", "scaled-dot", "bahdanau-after"}) {
-        QTest::addRow("%s, 1 layer, bidirectional", name) << QString(name) << 1 << true;
-        QTest::addRow("%s, 3 layers, unidirectional", name) << QString(name) << 3 << false;
+    QTest::addColumn<int>("cell");
+    for (const AttentionKind kind : attentionKinds()) {
+        const char *name = attentionName(kind);
+        QTest::addRow("%s, 1 layer, bidirectional", name) << QString(name) << 1 << true << int(RecurrentCell::Gru);
+        QTest::addRow("%s, 3 layers, unidirectional", name) << QString(name) << 3 << false << int(RecurrentCell::Gru);
     }
+    for (const RecurrentCell cell : {RecurrentCell::Rnn, RecurrentCell::Lstm})
+        for (const char *name : {"bahdanau", "luong-general", "bahdanau-after"})
+            QTest::addRow("%s, 2 layers, bidirectional, %s", name, cellName(cell)) << QString(name) << 2 << true
+                                                                                   << int(cell);
 }
 
 void TestSeq2SeqWeights::reachesEveryParameterOnce()
@@ -124,7 +131,8 @@ void TestSeq2SeqWeights::reachesEveryParameterOnce()
     QFETCH(QString, variant);
     QFETCH(int, layers);
     QFETCH(bool, bidirectional);
-    Seq2SeqNet net = makeNet(variant, layers, bidirectional);
+    QFETCH(int, cell);
+    Seq2SeqNet net = makeNet(variant, layers, bidirectional, RecurrentCell(cell));
     const std::vector<Field> fields = parameterFields(weightsOf(*net));
     const auto named = net->named_parameters();
     QCOMPARE(fields.size(), named.size());
@@ -134,8 +142,8 @@ void TestSeq2SeqWeights::reachesEveryParameterOnce()
             reached += f.tensor.is_same(item.value()) ? 1 : 0;
         QVERIFY2(reached == 1, qPrintable(QString("%1 reached %2 times").arg(item.key().c_str()).arg(reached)));
     }
-    QCOMPARE(int(weightsOf(*net).encoder.gru.size()), layers * (bidirectional ? 2 : 1));
-    QCOMPARE(int(weightsOf(*net).decoder.gru.size()), layers);
+    QCOMPARE(int(weightsOf(*net).encoder.layers.size()), layers * (bidirectional ? 2 : 1));
+    QCOMPARE(int(weightsOf(*net).decoder.layers.size()), layers);
 }
 
 void TestSeq2SeqWeights::blocksTileTheirParameter()
@@ -143,14 +151,15 @@ void TestSeq2SeqWeights::blocksTileTheirParameter()
     QFETCH(QString, variant);
     QFETCH(int, layers);
     QFETCH(bool, bidirectional);
-    Seq2SeqNet net = makeNet(variant, layers, bidirectional);
+    QFETCH(int, cell);
+    Seq2SeqNet net = makeNet(variant, layers, bidirectional, RecurrentCell(cell));
     const DecoderWeights d = weightsOf(*net).decoder;
-    const int64_t hidden = 10, embed = 6, vocabulary = 20;
+    const int64_t hidden = 10, embed = 6, vocabulary = 20, gates = gateCount(RecurrentCell(cell)) * hidden;
     const AttentionKind kind = kindOf(variant);
     const bool attends = stepReadsContext(kind);
-    QCOMPARE(d.embeddingToGates.sizes().vec(), (std::vector<int64_t>{3 * hidden, embed}));
+    QCOMPARE(d.embeddingToGates.sizes().vec(), (std::vector<int64_t>{gates, embed}));
     QCOMPARE(d.contextToGates.defined(), attends);
-    QVERIFY(torch::equal(columns({d.embeddingToGates, d.contextToGates}), d.gru.front().inputWeight));
+    QVERIFY(torch::equal(columns({d.embeddingToGates, d.contextToGates}), d.layers.front().inputWeight));
 
     QCOMPARE(d.stateToLogits.sizes().vec(), (std::vector<int64_t>{vocabulary, hidden}));
     QCOMPARE(d.contextToLogits.defined(), kind == AttentionKind::Bahdanau || kind == AttentionKind::Location
@@ -160,10 +169,10 @@ void TestSeq2SeqWeights::blocksTileTheirParameter()
         QCOMPARE(d.embeddingToLogits.size(1), embed);
     QVERIFY(torch::equal(columns({d.stateToLogits, d.contextToLogits, d.embeddingToLogits}), d.outputWeight));
 
-    for (const GruLayerWeights &g : d.gru) {
-        QCOMPARE(g.hiddenWeight.sizes().vec(), (std::vector<int64_t>{3 * hidden, hidden}));
-        QCOMPARE(g.inputBias.size(0), 3 * hidden);
-        QCOMPARE(g.hiddenBias.size(0), 3 * hidden);
+    for (const RecurrentLayerWeights &g : d.layers) {
+        QCOMPARE(g.hiddenWeight.sizes().vec(), (std::vector<int64_t>{gates, hidden}));
+        QCOMPARE(g.inputBias.size(0), gates);
+        QCOMPARE(g.hiddenBias.size(0), gates);
     }
 }
 
@@ -174,7 +183,8 @@ void TestSeq2SeqWeights::seesChangedParameters()
     QFETCH(QString, variant);
     QFETCH(int, layers);
     QFETCH(bool, bidirectional);
-    Seq2SeqNet net = makeNet(variant, layers, bidirectional);
+    QFETCH(int, cell);
+    Seq2SeqNet net = makeNet(variant, layers, bidirectional, RecurrentCell(cell));
     const Seq2SeqWeights w = weightsOf(*net);
     std::vector<Field> fields = parameterFields(w);
     for (const Field &f : viewFields(w))
