@@ -3,6 +3,7 @@
 #include "app/attention/beamtable.h"
 #include "app/attention/commandmodel.h"
 #include "app/attention/commands.h"
+#include "app/attention/runfiles.h"
 #include "app/core/commandline.h"
 #include "app/workbench/exercisecommand.h"
 #include "engine/attention/attentionanalysis.h"
@@ -11,6 +12,7 @@
 #include "engine/attention/evaluation.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -96,6 +98,90 @@ int runBeams(const std::string &outDir)
     }
 }
 
+// The digits toy as `train` flags: every setting the exercise names, and off what it does not have
+// (learning-rate decays, warm-up, clipping, early stopping, unknown words). `adam` swaps its plain
+// SGD for AttnScope's default optimiser, rate and clipping.
+std::vector<std::string> digitsFlags(const std::string &outDir, bool adam)
+{
+    std::vector<std::string> flags = {
+        "--out", outDir, "--words", "digits", "--task", "reverse", "--min-len", "3", "--max-len", "5",
+        "--train", "200", "--val", "200", "--test", "1000", "--embed", "16", "--hidden", "32", "--cell", "rnn",
+        "--layers", "1", "--dropout", "0", "--no-bidirectional", "--attention", "bahdanau-after", "--pointer", "off",
+        "--batch", "1", "--batch-start", "1", "--epochs", "100", "--teacher-forcing", "1", "--lr-decay", "1",
+        "--lr-epoch-decay", "1", "--warmup", "0", "--weight-decay", "0", "--unk-rate", "0", "--patience", "0"};
+    const std::vector<std::string> optimiser = adam ? std::vector<std::string>{"--optimizer", "adam"}
+                                                    : std::vector<std::string>{"--optimizer", "sgd", "--momentum", "0",
+                                                                               "--lr", "0.01", "--clip", "0"};
+    flags.insert(flags.end(), optimiser.begin(), optimiser.end());
+    return flags;
+}
+
+// One run's figures: test exact match, wall time and the loss every 20 epochs.
+QJsonObject digitsRun(const std::string &outDir, double seconds)
+{
+    const Seq2SeqModel model = Seq2SeqModel::load(inDir(outDir, "model.ckpt").toStdString());
+    const EvaluationReport report = evaluate(model, Dataset::build(model.datasetConfig).test);
+    return {{"test_exact_match", report.exactMatch},
+            {"test_sequences", int(report.examples.size())},
+            {"seconds", seconds},
+            {"loss", printedEpochs(outDir, 20, QStringLiteral("train_loss"))}};
+}
+
+// The course's digits toy as set, its heatmap of 3 1 4 1 5, and the same model trained with
+// AttnScope's Adam beside it (in adam/).
+int runDigits(const std::string &outDir)
+{
+    const std::string adamDir = inDir(outDir, "adam").toStdString();
+    QElapsedTimer clock;
+    clock.start();
+    if (const int trained = runTrain(digitsFlags(outDir, /*adam=*/false)); trained != 0)
+        return trained;
+    const double sgdSeconds = clock.elapsed() / 1000.0;
+    clock.restart();
+    if (const int trained = runTrain(digitsFlags(adamDir, /*adam=*/true)); trained != 0)
+        return trained;
+    const double adamSeconds = clock.elapsed() / 1000.0;
+    try {
+        const Seq2SeqModel model = Seq2SeqModel::load(inDir(outDir, "model.ckpt").toStdString());
+        QString error;
+        if (!runfiles::writeHeatmap(inDir(outDir, "digits_heatmap.png"), model.decode({"3", "1", "4", "1", "5"}), &error))
+            return failure(error.toStdString());
+        QJsonObject answers = digitsRun(outDir, sgdSeconds);
+        answers.insert("output_for_3_1_4_1_5", QString::fromStdString(model.decode({"3", "1", "4", "1", "5"}).text()));
+        answers.insert("picture", "digits_heatmap.png");
+        answers.insert("with_adam", digitsRun(adamDir, adamSeconds));
+        return writeAnswers(outDir, "digits", answers);
+    } catch (const std::exception &e) {
+        return failure(e.what());
+    }
+}
+
+// LSTM layers with the decoder started from the encoder's final state, and from zeros (in zeros/),
+// on the default task.
+int runLstm(const std::string &outDir)
+{
+    const std::string zerosDir = inDir(outDir, "zeros").toStdString();
+    if (const int trained = runTrain({"--out", outDir, "--cell", "lstm", "--epochs", "3"}); trained != 0)
+        return trained;
+    if (const int trained = runTrain({"--out", zerosDir, "--cell", "lstm", "--epochs", "3", "--no-bridge"}); trained != 0)
+        return trained;
+    try {
+        const auto figures = [](const std::string &dir) {
+            const Seq2SeqModel model = Seq2SeqModel::load(inDir(dir, "model.ckpt").toStdString());
+            const EvaluationReport report = evaluate(model, Dataset::build(model.datasetConfig).test);
+            return QJsonObject{{"test_exact_match", report.exactMatch},
+                               {"parameters", double(model.parameterCount())},
+                               {"loss", printedEpochs(dir, 1, QStringLiteral("train_loss"))}};
+        };
+        return writeAnswers(outDir, "lstm-seq2seq",
+                            {{"from_encoder_state", figures(outDir)},
+                             {"from_zeros", figures(zerosDir)},
+                             {"picture", "attention_heatmap.png"}});
+    } catch (const std::exception &e) {
+        return failure(e.what());
+    }
+}
+
 } // namespace
 
 std::vector<Exercise> attentionExercises()
@@ -104,20 +190,21 @@ std::vector<Exercise> attentionExercises()
         {"assignment", "The assignment: GRU encoder-decoder with Bahdanau attention reversing sentences",
          "AttnScope's defaults: a GRU encoder and decoder with Bahdanau attention, Adam with clipping, the best "
          "epoch by validation, ten examples, exact match, the heatmap and the four analysis questions.",
-         {}, runAssignment},
+         runAssignment},
         {"variants", "Attention variants: additive, multiplicative and scaled dot-product scores",
          "bahdanau, luong-dot, luong-general and scaled-dot trained on the same data and seed, side by side.",
-         {}, runVariants},
+         runVariants},
         {"beams", "Greedy against beam search with length normalisation",
          "The bundled model's test split decoded greedily and with beams of 2, 5 and 10 at alpha 0, 0.6 and 1.",
-         {}, runBeams},
+         runBeams},
         {"digits", "A toy seq2seq with Bahdanau attention reversing digits",
          "Digits 0-9 plus start and end, lengths 3-5, 200 training sequences, embedding 16, hidden 32, tanh RNN "
          "encoder and decoder, attention scored with the new state (bahdanau-after), plain SGD at 0.01 per "
-         "sequence, 100 epochs, the heatmap of 3 1 4 1 5.",
-         "a tanh RNN cell for the seq2seq encoder and decoder (they are GRUs)", {}},
+         "sequence, 100 epochs, the heatmap of 3 1 4 1 5; beside it the same model trained with Adam.",
+         runDigits},
         {"lstm-seq2seq", "A seq2seq model with LSTM layers, the decoder started from the encoder or from zeros",
-         "LSTM encoder and decoder layers; the decoder's first state the encoder's final one, or zeros.",
-         "LSTM cells for the seq2seq encoder and decoder (they are GRUs)", {}},
+         "LSTM encoder and decoder layers on the default task, 3 epochs; the decoder's first state from the "
+         "encoder's final one (the bridge), and from zeros.",
+         runLstm},
     };
 }

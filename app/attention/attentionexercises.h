@@ -5,6 +5,5 @@
 #include <vector>
 
 // The course's exercises that open in the attention lab: the assignment, the attention variants
-// table, greedy against beam search, and the two it cannot run as set yet (the digits toy with tanh
-// RNN cells, and LSTM layers).
+// table, greedy against beam search, the digits toy with tanh RNN cells, and LSTM layers.
 std::vector<Exercise> attentionExercises();

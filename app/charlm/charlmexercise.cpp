@@ -64,5 +64,5 @@ Exercise charRnnExercise()
     return {"char-rnn", "A character RNN on one short line, sampled from its first letter",
             "A tanh RNN on one-hot characters, 64 units, the whole line one sequence (full backpropagation "
             "through time), plain SGD at 0.01, 500 steps, then 60 characters sampled from the first letter.",
-            {}, run};
+            run};
 }

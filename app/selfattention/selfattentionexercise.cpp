@@ -130,5 +130,5 @@ Exercise selfAttentionExercise()
             "The four sentences I love AI, AI loves me, Birds can fly and Students learn quickly, random X "
             "(d_model 4, d_k 3, seed 1); which word each attends to most, the most concentrated, symmetry, "
             "verbs against nouns, what adding \"deeply\" and reordering do, with and without positions.",
-            {}, run};
+            run};
 }

@@ -69,5 +69,5 @@ Exercise skipGramExercise()
             "Eight royal-family sentences with the full stop as a word; the window of 2 taken whole, 16 "
             "dimensions, 5 negatives drawn uniformly, plain SGD at 0.05 throughout, 50 epochs, vectors "
             "started from N(0, 0.1).",
-            {}, run};
+            run};
 }

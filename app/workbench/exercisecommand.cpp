@@ -33,27 +33,23 @@ std::string exerciseHelp()
        attnscope exercise NAME --out DIR
 
 Runs one of the course's exercises headless, with the exercise's own settings, so that a teacher
-can prepare material in a script. --list names every exercise, its lab and what it sets; an
-exercise AttnScope cannot run as set yet says what is missing. NAME --out DIR trains (or computes)
-as the exercise does, writes the lab's usual files into DIR, and answers.json: the figures the
-exercise asks for, computed from the model it trained. Exit codes: 0 done, 1 failed or not
-runnable yet, 2 bad usage.
+can prepare material in a script. --list names every exercise, its lab and what it sets.
+NAME --out DIR trains (or computes) as the exercise does, writes the lab's usual files into DIR,
+and answers.json: the figures the exercise asks for, computed from the model it trained. Exit
+codes: 0 done, 1 failed, 2 bad usage.
 
 Exercises:
 )";
     for (const Listed &e : everyExercise())
-        text += optionLine(e.exercise->name, e.exercise->title + (e.exercise->missing.empty() ? "" : " (not yet)"));
+        text += optionLine(e.exercise->name, e.exercise->title);
     return text;
 }
 
 int list()
 {
-    for (const Listed &e : everyExercise()) {
+    for (const Listed &e : everyExercise())
         std::cout << e.exercise->name << "  [" << e.lab->info.name.toStdString() << "]  " << e.exercise->title
                   << "\n    " << e.exercise->settings << "\n";
-        if (!e.exercise->missing.empty())
-            std::cout << "    Not runnable yet: " << e.exercise->missing << "\n";
-    }
     return 0;
 }
 
@@ -76,8 +72,6 @@ int run(const std::vector<std::string> &arguments)
     for (const Listed &e : everyExercise()) {
         if (e.exercise->name != name)
             continue;
-        if (!e.exercise->missing.empty())
-            return failure("'" + name + "' cannot run as the course sets it yet: " + e.exercise->missing);
         const std::string out = cl.text("out");
         if (!QDir().mkpath(QString::fromStdString(out)))
             return failure("cannot create the folder " + out);

@@ -26,7 +26,6 @@ struct Exercise {
     std::string name;      // "skipgram", as the command line takes it
     std::string title;     // one line
     std::string settings;  // what the exercise sets, in a sentence or two
-    std::string missing;   // what AttnScope still lacks to run it as set; empty when it runs
     // Runs the exercise into `outDir` (created if needed): its files, answers.json with the figures
     // it asks for, and its picture when it asks for one. Returns 0, or 1 with the reason on stderr.
     std::function<int(const std::string &outDir)> run;
