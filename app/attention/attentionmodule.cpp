@@ -17,7 +17,7 @@ LabModule attentionModule()
     module.info.id = QStringLiteral("attention");
     module.info.name = QObject::tr("Attention");
     module.info.switcherName = QObject::tr("Attention");
-    module.info.summary = QObject::tr("Train a GRU encoder and decoder with attention to reverse sentences, then see "
+    module.info.summary = QObject::tr("Train an RNN, GRU or LSTM encoder and decoder with attention to reverse sentences, then see "
                                       "where it looks: heatmaps, beam search, the run epoch by epoch, attention "
                                       "variants side by side, real text with a pointer.");
     module.info.fileTypes = {
