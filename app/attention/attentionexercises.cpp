@@ -4,12 +4,16 @@
 #include "app/attention/commandmodel.h"
 #include "app/attention/commands.h"
 #include "app/attention/runfiles.h"
+#include "app/attention/runoptions.h"
 #include "app/core/commandline.h"
 #include "app/workbench/exercisecommand.h"
 #include "engine/attention/attentionanalysis.h"
 #include "engine/attention/beamevaluation.h"
 #include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
+#include "ui/attention/attentionlab.h"
+#include "ui/attention/datasetpanel.h"
+#include "ui/attention/trainingpanel.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -101,19 +105,43 @@ int runBeams(const std::string &outDir)
 // The digits toy as `train` flags: every setting the exercise names, and off what it does not have
 // (learning-rate decays, warm-up, clipping, early stopping, unknown words). `adam` swaps its plain
 // SGD for AttnScope's default optimiser, rate and clipping.
-std::vector<std::string> digitsFlags(const std::string &outDir, bool adam)
+std::vector<std::string> digitsFlags(bool adam)
 {
     std::vector<std::string> flags = {
-        "--out", outDir, "--words", "digits", "--task", "reverse", "--min-len", "3", "--max-len", "5",
-        "--train", "200", "--val", "200", "--test", "1000", "--embed", "16", "--hidden", "32", "--cell", "rnn",
-        "--layers", "1", "--dropout", "0", "--no-bidirectional", "--attention", "bahdanau-after", "--pointer", "off",
-        "--batch", "1", "--batch-start", "1", "--epochs", "100", "--teacher-forcing", "1", "--lr-decay", "1",
-        "--lr-epoch-decay", "1", "--warmup", "0", "--weight-decay", "0", "--unk-rate", "0", "--patience", "0"};
+        "--words", "digits", "--task", "reverse", "--min-len", "3", "--max-len", "5", "--train", "200", "--val", "200",
+        "--test", "1000", "--embed", "16", "--hidden", "32", "--cell", "rnn", "--layers", "1", "--dropout", "0",
+        "--no-bidirectional", "--attention", "bahdanau-after", "--pointer", "off", "--batch", "1", "--batch-start", "1",
+        "--epochs", "100", "--teacher-forcing", "1", "--lr-decay", "1", "--lr-epoch-decay", "1", "--warmup", "0",
+        "--weight-decay", "0", "--unk-rate", "0", "--patience", "0"};
     const std::vector<std::string> optimiser = adam ? std::vector<std::string>{"--optimizer", "adam"}
                                                     : std::vector<std::string>{"--optimizer", "sgd", "--momentum", "0",
                                                                                "--lr", "0.01", "--clip", "0"};
     flags.insert(flags.end(), optimiser.begin(), optimiser.end());
     return flags;
+}
+
+const std::vector<std::string> kLstmFlags = {"--cell", "lstm", "--epochs", "3"};
+
+// `train` with `flags` writing into `outDir`.
+int trainInto(const std::string &outDir, std::vector<std::string> flags)
+{
+    flags.insert(flags.begin(), {"--out", outDir});
+    return runTrain(flags);
+}
+
+// Sets the attention lab's Dataset and Model & Training tabs to what `train` with `flags` trains.
+std::function<void(Lab *)> presetOf(const std::vector<std::string> &flags)
+{
+    return [flags](Lab *lab) {
+        CommandLine cl({}, {});
+        addRunOptions(cl);
+        cl.parse(flags);
+        const RunOptions options = readRunOptions(cl);
+        auto *attention = qobject_cast<AttentionLab *>(lab);
+        attention->datasetPanel()->setConfig(options.dataset);
+        attention->trainingPanel()->setModelConfig(options.model);
+        attention->trainingPanel()->setTrainingConfig(options.training);
+    };
 }
 
 // One run's figures: test exact match, wall time and the loss every 20 epochs.
@@ -134,11 +162,11 @@ int runDigits(const std::string &outDir)
     const std::string adamDir = inDir(outDir, "adam").toStdString();
     QElapsedTimer clock;
     clock.start();
-    if (const int trained = runTrain(digitsFlags(outDir, /*adam=*/false)); trained != 0)
+    if (const int trained = trainInto(outDir, digitsFlags(/*adam=*/false)); trained != 0)
         return trained;
     const double sgdSeconds = clock.elapsed() / 1000.0;
     clock.restart();
-    if (const int trained = runTrain(digitsFlags(adamDir, /*adam=*/true)); trained != 0)
+    if (const int trained = trainInto(adamDir, digitsFlags(/*adam=*/true)); trained != 0)
         return trained;
     const double adamSeconds = clock.elapsed() / 1000.0;
     try {
@@ -161,9 +189,11 @@ int runDigits(const std::string &outDir)
 int runLstm(const std::string &outDir)
 {
     const std::string zerosDir = inDir(outDir, "zeros").toStdString();
-    if (const int trained = runTrain({"--out", outDir, "--cell", "lstm", "--epochs", "3"}); trained != 0)
+    if (const int trained = trainInto(outDir, kLstmFlags); trained != 0)
         return trained;
-    if (const int trained = runTrain({"--out", zerosDir, "--cell", "lstm", "--epochs", "3", "--no-bridge"}); trained != 0)
+    std::vector<std::string> zeros = kLstmFlags;
+    zeros.push_back("--no-bridge");
+    if (const int trained = trainInto(zerosDir, zeros); trained != 0)
         return trained;
     try {
         const auto figures = [](const std::string &dir) {
@@ -190,21 +220,57 @@ std::vector<Exercise> attentionExercises()
         {"assignment", "The assignment: GRU encoder-decoder with Bahdanau attention reversing sentences",
          "AttnScope's defaults: a GRU encoder and decoder with Bahdanau attention, Adam with clipping, the best "
          "epoch by validation, ten examples, exact match, the heatmap and the four analysis questions.",
-         runAssignment},
+         runAssignment,
+         "**The task.** Train the model to reverse sentences, keep the epoch with the best validation loss, show "
+         "ten test examples with the exact match, draw the attention heatmap, and answer: what patterns do the "
+         "weights show; do they align each output word with its input word; how does attention help; what happens "
+         "at the first step and at the end?\n\n**After training**, the Test Examples dock shows the examples and "
+         "the exact match, the Reverse page the heatmap of any sentence you type, and the Attention Analysis dock "
+         "answers the four questions from the model in front of you.\n\n**A run on this build** (2026-11-27): "
+         "99.7% test exact match, 1 min 56 s of training on 2 cores. Far less after a full run means something is "
+         "wrong.",
+         presetOf({})},
         {"variants", "Attention variants: additive, multiplicative and scaled dot-product scores",
          "bahdanau, luong-dot, luong-general and scaled-dot trained on the same data and seed, side by side.",
-         runVariants},
+         runVariants,
+         "**The task.** Compare the additive score (Bahdanau: vᵀ tanh(W s + U h)) with the multiplicative ones "
+         "(Luong's dot sᵀh and general sᵀWh) and the scaled dot product (sᵀh/√H).\n\n**In the app**, the "
+         "Experiments page trains each variant on the same data and seed and tables them; the Compare page puts "
+         "two models side by side.\n\n**A run on this build** (2026-11-27, test / longer-sentence probe exact "
+         "match): bahdanau 99.7% / 34.2%, luong-dot 99.7% / 31.6%, luong-general 99.8% / 31.8%, scaled-dot "
+         "99.7% / 31.3%.",
+         {}},
         {"beams", "Greedy against beam search with length normalisation",
          "The bundled model's test split decoded greedily and with beams of 2, 5 and 10 at alpha 0, 0.6 and 1.",
-         runBeams},
+         runBeams,
+         "**The task.** Decode with beam width k (k = 1 is greedy) and length normalisation α (the score is the "
+         "log-probability divided by length^α), and see where beam search and greedy decoding differ.\n\n"
+         "**In the app**, the Beams page decodes the test split with k = 1, 2, 5, 10 and α = 0, 0.6, 1, tables "
+         "exact match and mean log-probability, and lists the sentences where beam and greedy differ.",
+         {}},
         {"digits", "A toy seq2seq with Bahdanau attention reversing digits",
          "Digits 0-9 plus start and end, lengths 3-5, 200 training sequences, embedding 16, hidden 32, tanh RNN "
          "encoder and decoder, attention scored with the new state (bahdanau-after), plain SGD at 0.01 per "
          "sequence, 100 epochs, the heatmap of 3 1 4 1 5; beside it the same model trained with Adam.",
-         runDigits},
+         runDigits,
+         "**The task.** Train the toy model to reverse digit sequences, print the loss every 20 epochs, and draw "
+         "the attention heatmap of 3 1 4 1 5 with the weight in each cell.\n\n**After training**, type "
+         "3 1 4 1 5 on the Reverse page: its heatmap shows each weight in its cell. The loss plot gives the loss "
+         "per epoch. To compare with AttnScope's own optimiser, set Optimizer to adam, learning rate 0.002 and "
+         "clipping 1, and train again.\n\n**Five seeds on this build** (2026-11-28, 1,000 held-out sequences): "
+         "test exact match median 25.3% (21.5-74.9%), training loss at epochs 20, 40, 60, 80, 100: 1.30, 0.55, "
+         "0.18, 0.06, 0.03, about 15 s of training. With Adam: 71.8% (58.5-97.0%). A loss still near 2.2 at "
+         "epoch 20 means the model learnt only how often each digit occurs.",
+         presetOf(digitsFlags(/*adam=*/false))},
         {"lstm-seq2seq", "A seq2seq model with LSTM layers, the decoder started from the encoder or from zeros",
          "LSTM encoder and decoder layers on the default task, 3 epochs; the decoder's first state from the "
          "encoder's final one (the bridge), and from zeros.",
-         runLstm},
+         runLstm,
+         "**The task.** Build the encoder and decoder from LSTM layers, and start the decoder from the encoder's "
+         "final state (`use_enc_hidden` on) or from zeros (off).\n\n**In the app**, Cell is set to lstm on "
+         "the Model & Training tab; train, then untick \"Start the decoder from the encoder\" and train again "
+         "to compare.\n\n**A run on this build** (2026-11-28, 3 epochs): from the encoder's state 100.0% test exact "
+         "match, training loss 1.295, 0.031, 0.011 by epoch; from zeros 99.9%, 1.360, 0.076, 0.019.",
+         presetOf(kLstmFlags)},
     };
 }

@@ -130,5 +130,13 @@ Exercise selfAttentionExercise()
             "The four sentences I love AI, AI loves me, Birds can fly and Students learn quickly, random X "
             "(d_model 4, d_k 3, seed 1); which word each attends to most, the most concentrated, symmetry, "
             "verbs against nouns, what adding \"deeply\" and reordering do, with and without positions.",
-            run};
+            run,
+            "**The task.** For each of the four sentences, guess which word each word attends to most, then "
+            "compute the weights, and reflect: does \"AI loves me\" change the pattern, is attention symmetric, "
+            "which word focuses most, do verbs spread attention differently from nouns, does word order matter, "
+            "what does adding \"deeply\" do?\n\n**In the app**, the Course sentences menu gives the four "
+            "sentences; fill in your guesses, reveal the weights, and the Reflect box answers each question for "
+            "the sentence shown. \"Add positions\" shows what word order does once positions are encoded.\n\n"
+            "**On this build**, without positions reordering the words permutes the weights exactly (to 1e-6); "
+            "with positions it does not."};
 }

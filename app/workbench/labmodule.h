@@ -20,8 +20,9 @@ struct Command {
     std::function<int(const std::vector<std::string> &)> run;
 };
 
-// One task of the course the labs come from, run headless by `attnscope exercise NAME --out DIR`:
-// the exercise's own settings, and its answers computed from the model it trains.
+// One task of the course the labs come from, run headless by `attnscope exercise NAME --out DIR`
+// and opened in its lab from Course ▸ Exercises: the exercise's own settings, and its answers
+// computed from the model it trains.
 struct Exercise {
     std::string name;      // "skipgram", as the command line takes it
     std::string title;     // one line
@@ -29,6 +30,11 @@ struct Exercise {
     // Runs the exercise into `outDir` (created if needed): its files, answers.json with the figures
     // it asks for, and its picture when it asks for one. Returns 0, or 1 with the reason on stderr.
     std::function<int(const std::string &outDir)> run;
+    // Markdown for the guide pane when it opens in the app: the exercise's question, and what a run
+    // of it measured on this build.
+    std::string guide;
+    // Sets the lab (this exercise's) to the exercise's settings; unset when it opens as the lab is.
+    std::function<void(Lab *)> open;
 };
 
 // Everything of a lab outside its folders' own code: what the window shows of it, how to make its
@@ -45,5 +51,6 @@ struct LabModule {
 // The registered labs, in the lab switcher's order.
 const std::vector<LabModule> &labModules();
 
-// Adds every registered lab to `window`, in order, and finishes the window's setup.
+// Adds every registered lab to `window`, in order, finishes the window's setup, and lists the
+// labs' exercises under Course ▸ Exercises.
 void addRegisteredLabs(MainWindow *window);

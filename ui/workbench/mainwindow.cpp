@@ -239,6 +239,10 @@ void MainWindow::createMenus()
         tabifyDockWidget(m_rightDocks.constLast(), m_guide);
     m_guide->hide();
 
+    QMenu *course = menuBar()->addMenu(tr("&Course"));
+    m_exercisesMenu = course->addMenu(tr("&Exercises"));
+    m_exercisesMenu->setObjectName(QStringLiteral("exercisesMenu"));
+
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_guide->toggleViewAction());
     help->addAction(m_startPageAction);

@@ -9,6 +9,8 @@
 #include <QMainWindow>
 #include <QSet>
 
+#include <functional>
+
 class GuidePane;
 class JobRunner;
 class LabSwitcher;
@@ -64,6 +66,11 @@ public:
     Lab *shownLab() const;
     void showLab(Lab *lab);  // null: the start page
     bool isStartPageShown() const;
+    // Course ▸ Exercises gets an entry `title` that shows `lab`, lets `open` set it to the
+    // exercise's settings, and shows `guide` (Markdown: the exercise's question) in the guide pane.
+    // After finishSetup().
+    void addExercise(const QString &title, Lab *lab, const QString &guide, const std::function<void()> &open);
+    QMenu *exercisesMenu() const { return m_exercisesMenu; }
     // The shown lab's pages: the one in front, and a way to bring one forward.
     QWidget *shownPage() const;
     void showPage(QWidget *page);  // shows its lab too
@@ -186,4 +193,5 @@ private:
     QMenu *m_fileMenu = nullptr;
     QMenu *m_exportMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
+    QMenu *m_exercisesMenu = nullptr;
 };

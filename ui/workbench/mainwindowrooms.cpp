@@ -11,6 +11,7 @@
 #include "ui/workbench/workbenchfiles.h"
 
 #include <QDockWidget>
+#include <QMenu>
 #include <QScreen>
 #include <QSettings>
 #include <QStackedWidget>
@@ -74,6 +75,19 @@ void MainWindow::finishSetup()
     readSettings();
     updateActions();
     statusBar()->showMessage(tr("Ready. Choose a lab, then press Train (F5) to train its model."));
+}
+
+void MainWindow::addExercise(const QString &title, Lab *lab, const QString &guide, const std::function<void()> &open)
+{
+    m_exercisesMenu->addAction(title, this, [this, lab, guide, open] {
+        showLab(lab);
+        if (open)
+            open();
+        m_guide->setGuide(guide);
+        m_guide->show();
+        m_guide->raise();
+        statusBar()->showMessage(tr("The exercise's settings are set: press Train (F5) to train it."));
+    });
 }
 
 QList<Lab *> MainWindow::labs() const
