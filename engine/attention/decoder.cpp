@@ -33,15 +33,6 @@ int outputInputSize(const ModelConfig &c)
     return 0;
 }
 
-template <typename Options>
-Options recurrentOptions(const ModelConfig &c)
-{
-    return Options(recurrentInputSize(c), c.hiddenSize)
-        .num_layers(c.layers)
-        .dropout(c.layers > 1 ? c.dropout : 0.0)
-        .batch_first(true);
-}
-
 }
 
 DecoderImpl::DecoderImpl(int vocabularySize, const ModelConfig &c)
@@ -54,10 +45,7 @@ DecoderImpl::DecoderImpl(int vocabularySize, const ModelConfig &c)
                                                       : LocationAttention(nullptr))
     , luong(isMultiplicative(c.attention) ? LuongAttention(c.hiddenSize, luongScore(c.attention))
                                           : LuongAttention(nullptr))
-    , gru(c.cell == RecurrentCell::Gru ? torch::nn::GRU(recurrentOptions<torch::nn::GRUOptions>(c)) : torch::nn::GRU(nullptr))
-    , rnn(c.cell == RecurrentCell::Rnn ? torch::nn::RNN(recurrentOptions<torch::nn::RNNOptions>(c)) : torch::nn::RNN(nullptr))
-    , lstm(c.cell == RecurrentCell::Lstm ? torch::nn::LSTM(recurrentOptions<torch::nn::LSTMOptions>(c))
-                                         : torch::nn::LSTM(nullptr))
+    , recurrent(c, recurrentInputSize(c), c.hiddenSize, /*bidirectional=*/false)
     , out(outputInputSize(c), vocabularySize)
     , copyGate(c.usesPointer() ? torch::nn::Linear(2 * c.hiddenSize + c.embedSize, 1) : torch::nn::Linear(nullptr))
     , m_kind(c.attention)
@@ -74,24 +62,10 @@ DecoderImpl::DecoderImpl(int vocabularySize, const ModelConfig &c)
         register_module("location", location);
     if (luong)
         register_module("luong", luong);
-    if (gru)
-        register_module("gru", gru);
-    if (rnn)
-        register_module("rnn", rnn);
-    if (lstm)
-        register_module("lstm", lstm);
+    recurrent.registerIn(*this);
     register_module("out", out);
     if (copyGate)
         register_module("copy_gate", copyGate);
-}
-
-const torch::nn::Module &DecoderImpl::recurrent() const
-{
-    if (gru)
-        return *gru;
-    if (rnn)
-        return *rnn;
-    return *lstm;
 }
 
 torch::Tensor DecoderImpl::keys(const torch::Tensor &encoderOutputs)

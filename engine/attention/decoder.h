@@ -4,6 +4,7 @@
 #include "engine/attention/locationattention.h"
 #include "engine/attention/luongattention.h"
 #include "engine/attention/modelconfig.h"
+#include "engine/attention/recurrentlayers.h"
 #include "engine/core/dropoutstream.h"
 #include "engine/core/parameterversions.h"
 #include "engine/core/torchapi.h"
@@ -77,8 +78,6 @@ public:
     AttentionKind kind() const { return m_kind; }
     RecurrentCell cell() const { return m_cell; }
     int layers() const { return m_layers; }
-    // Whichever of gru, rnn and lstm this decoder has.
-    const torch::nn::Module &recurrent() const;
     // DecoderMemory::keys for these encoder outputs.
     torch::Tensor keys(const torch::Tensor &encoderOutputs);
 
@@ -106,9 +105,7 @@ public:
     BahdanauAttention attention{nullptr};  // bahdanau and bahdanau-after only
     LocationAttention location{nullptr};   // location only
     LuongAttention luong{nullptr};         // luong-dot, luong-general and scaled-dot only
-    torch::nn::GRU gru{nullptr};    // the GRU cell only
-    torch::nn::RNN rnn{nullptr};    // the RNN cell only
-    torch::nn::LSTM lstm{nullptr};  // the LSTM cell only
+    RecurrentLayers recurrent;
     torch::nn::Linear out{nullptr};
     torch::nn::Linear copyGate{nullptr};  // with the pointer only
 

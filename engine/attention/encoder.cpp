@@ -5,27 +5,10 @@
 #include "engine/fast/recurrentstep.h"
 #include "engine/fast/recurrentprojection.h"
 
-namespace {
-
-template <typename Options>
-Options recurrentOptions(const ModelConfig &c)
-{
-    return Options(c.embedSize, c.bidirectional ? c.hiddenSize / 2 : c.hiddenSize)
-        .num_layers(c.layers)
-        .dropout(c.layers > 1 ? c.dropout : 0.0)
-        .bidirectional(c.bidirectional)
-        .batch_first(true);
-}
-
-}
-
 EncoderImpl::EncoderImpl(int vocabularySize, const ModelConfig &c)
     : embedding(torch::nn::EmbeddingOptions(vocabularySize, c.embedSize).padding_idx(0))
     , dropout(c.dropout)
-    , gru(c.cell == RecurrentCell::Gru ? torch::nn::GRU(recurrentOptions<torch::nn::GRUOptions>(c)) : torch::nn::GRU(nullptr))
-    , rnn(c.cell == RecurrentCell::Rnn ? torch::nn::RNN(recurrentOptions<torch::nn::RNNOptions>(c)) : torch::nn::RNN(nullptr))
-    , lstm(c.cell == RecurrentCell::Lstm ? torch::nn::LSTM(recurrentOptions<torch::nn::LSTMOptions>(c))
-                                         : torch::nn::LSTM(nullptr))
+    , recurrent(c, c.embedSize, c.bidirectional ? c.hiddenSize / 2 : c.hiddenSize, c.bidirectional)
     , bridge(c.bridge ? torch::nn::Linear(c.hiddenSize, c.hiddenSize) : torch::nn::Linear(nullptr))
     , m_cell(c.cell)
     , m_layers(c.layers)
@@ -34,23 +17,9 @@ EncoderImpl::EncoderImpl(int vocabularySize, const ModelConfig &c)
 {
     register_module("embedding", embedding);
     register_module("dropout", dropout);
-    if (gru)
-        register_module("gru", gru);
-    if (rnn)
-        register_module("rnn", rnn);
-    if (lstm)
-        register_module("lstm", lstm);
+    recurrent.registerIn(*this);
     if (bridge)
         register_module("bridge", bridge);
-}
-
-const torch::nn::Module &EncoderImpl::recurrent() const
-{
-    if (gru)
-        return *gru;
-    if (rnn)
-        return *rnn;
-    return *lstm;
 }
 
 std::vector<EncoderImpl::StepWeights> EncoderImpl::stepWeights()
@@ -64,7 +33,7 @@ std::vector<EncoderImpl::StepWeights> EncoderImpl::stepWeights()
     };
     if (torch::GradMode::is_enabled())
         return build(/*contiguous=*/false);
-    return m_cachedWeights.get(recurrent(), [&] { return build(/*contiguous=*/true); });
+    return m_cachedWeights.get(recurrent.module(), [&] { return build(/*contiguous=*/true); });
 }
 
 EncoderOutput EncoderImpl::forward(const torch::Tensor &source, const torch::Tensor &lengths)

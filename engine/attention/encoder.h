@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/attention/modelconfig.h"
+#include "engine/attention/recurrentlayers.h"
 #include "engine/core/dropoutstream.h"
 #include "engine/core/parameterversions.h"
 #include "engine/core/torchapi.h"
@@ -30,14 +31,10 @@ public:
     RecurrentCell cell() const { return m_cell; }
     int layers() const { return m_layers; }
     int directions() const { return m_directions; }
-    // Whichever of gru, rnn and lstm this encoder has.
-    const torch::nn::Module &recurrent() const;
 
     torch::nn::Embedding embedding{nullptr};
     StreamDropout dropout{nullptr};
-    torch::nn::GRU gru{nullptr};    // the GRU cell only
-    torch::nn::RNN rnn{nullptr};    // the RNN cell only
-    torch::nn::LSTM lstm{nullptr};  // the LSTM cell only
+    RecurrentLayers recurrent;
     torch::nn::Linear bridge{nullptr};
 
 private:

@@ -32,7 +32,7 @@ EncoderWeights weightsOf(const EncoderImpl &encoder)
 {
     EncoderWeights w;
     w.embedding = encoder.embedding->weight;
-    w.layers = recurrentLayers(encoder.recurrent(), encoder.layers(), encoder.directions());
+    w.layers = recurrentLayers(encoder.recurrent.module(), encoder.layers(), encoder.directions());
     w.directions = encoder.directions();
     if (encoder.bridge) {
         w.bridgeWeight = encoder.bridge->weight;
@@ -45,7 +45,7 @@ DecoderWeights weightsOf(const DecoderImpl &decoder)
 {
     DecoderWeights w;
     w.embedding = decoder.embedding->weight;
-    w.layers = recurrentLayers(decoder.recurrent(), decoder.layers(), /*directions=*/1);
+    w.layers = recurrentLayers(decoder.recurrent.module(), decoder.layers(), /*directions=*/1);
     const int64_t embed = w.embedding.size(1);
     const int64_t hidden = w.layers.front().hiddenWeight.size(1);
     const torch::Tensor &firstInput = w.layers.front().inputWeight;

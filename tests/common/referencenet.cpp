@@ -13,12 +13,12 @@ EncoderOutput referenceEncode(Encoder &encoder, const torch::Tensor &source, con
     const auto packed = rnn::pack_padded_sequence(encoder->embedding(source), lengths, /*batch_first=*/true,
                                                   /*enforce_sorted=*/false);
     const auto run = [&]() -> std::tuple<rnn::PackedSequence, torch::Tensor, torch::Tensor> {
-        if (encoder->lstm) {
-            auto [out, state] = encoder->lstm->forward_with_packed_input(packed);
+        if (encoder->recurrent.lstm) {
+            auto [out, state] = encoder->recurrent.lstm->forward_with_packed_input(packed);
             return {out, std::get<0>(state), std::get<1>(state)};
         }
-        auto [out, state] = encoder->rnn ? encoder->rnn->forward_with_packed_input(packed)
-                                         : encoder->gru->forward_with_packed_input(packed);
+        auto [out, state] = encoder->recurrent.rnn ? encoder->recurrent.rnn->forward_with_packed_input(packed)
+                                         : encoder->recurrent.gru->forward_with_packed_input(packed);
         return {out, state, {}};
     };
     auto [packedOut, hidden, cells] = run();
@@ -52,14 +52,14 @@ ReferenceStep referenceStep(Decoder &decoder, const torch::Tensor &token, const 
     auto [context, weights] = referenceAttention(decoder->attention, hidden[-1], memory.keys, memory.values, memory.mask);
     const auto input = torch::cat({embedded, context}, 1).unsqueeze(1);
     torch::Tensor output, next, nextCells;
-    if (decoder->lstm) {
+    if (decoder->recurrent.lstm) {
         std::tuple<torch::Tensor, torch::Tensor> state;
-        std::tie(output, state) = decoder->lstm(input, std::make_tuple(hidden, cells));
+        std::tie(output, state) = decoder->recurrent.lstm(input, std::make_tuple(hidden, cells));
         std::tie(next, nextCells) = state;
-    } else if (decoder->rnn)
-        std::tie(output, next) = decoder->rnn(input, hidden);
+    } else if (decoder->recurrent.rnn)
+        std::tie(output, next) = decoder->recurrent.rnn(input, hidden);
     else
-        std::tie(output, next) = decoder->gru(input, hidden);
+        std::tie(output, next) = decoder->recurrent.gru(input, hidden);
     return {decoder->out(torch::cat({output.squeeze(1), context, embedded}, 1)), next, weights, nextCells};
 }
 

@@ -79,15 +79,17 @@ void MainWindow::finishSetup()
 
 void MainWindow::addExercise(const QString &title, Lab *lab, const QString &guide, const std::function<void()> &open)
 {
-    m_exercisesMenu->addAction(title, this, [this, lab, guide, open] {
+    QAction *exercise = m_exercisesMenu->addAction(title, this, [this, lab, guide, open] {
         showLab(lab);
         if (open)
             open();
         m_guide->setGuide(guide);
         m_guide->show();
         m_guide->raise();
-        statusBar()->showMessage(tr("The exercise's settings are set: press Train (F5) to train it."));
+        statusBar()->showMessage(open ? tr("The exercise's settings are set: press Train (F5) to train it.")
+                                      : tr("The exercise's task and settings are in the guide."));
     });
+    m_startPage->addExercise(exercise);
 }
 
 QList<Lab *> MainWindow::labs() const

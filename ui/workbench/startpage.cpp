@@ -21,7 +21,11 @@ constexpr int kCardSpacing = 12;
 
 }
 
-StartPage::StartPage(QWidget *parent) : QScrollArea(parent), m_grid(new QGridLayout)
+StartPage::StartPage(QWidget *parent)
+    : QScrollArea(parent), m_grid(new QGridLayout),
+      m_exercisesTitle(new QLabel(tr("<h3>The course's exercises</h3>Each opens in its lab with its task in the "
+                                     "guide; Course ▸ Exercises lists them too."))),
+      m_exercises(new QGridLayout)
 {
     setObjectName(QStringLiteral("startPage"));
     setWidgetResizable(true);
@@ -37,6 +41,10 @@ StartPage::StartPage(QWidget *parent) : QScrollArea(parent), m_grid(new QGridLay
     layout->addWidget(title);
     layout->addWidget(intro);
     layout->addLayout(m_grid);
+    m_exercisesTitle->setWordWrap(true);
+    m_exercisesTitle->hide();  // until there is an exercise
+    layout->addWidget(m_exercisesTitle);
+    layout->addLayout(m_exercises);
     layout->addStretch(1);
     m_grid->setSpacing(kCardSpacing);
     setWidget(content);
@@ -95,4 +103,17 @@ void StartPage::arrangeCards()
         m_grid->removeWidget(card);
     for (int i = 0; i < m_cards.size(); ++i)
         m_grid->addWidget(m_cards[i], i / columns, i % columns);
+}
+
+void StartPage::addExercise(QAction *exercise)
+{
+    constexpr int kColumns = 2;
+    const int index = m_exercises->count();
+    auto *button = new QToolButton;
+    button->setDefaultAction(exercise);
+    button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    button->setAutoRaise(true);
+    button->setObjectName(QStringLiteral("startExercise_%1").arg(index));
+    m_exercises->addWidget(button, index / kColumns, index % kColumns, Qt::AlignLeft);
+    m_exercisesTitle->show();
 }

@@ -26,12 +26,14 @@
 #include "ui/core/lossplot.h"
 #include "ui/workbench/document.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/startpage.h"
 
 #include <QFile>
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -40,6 +42,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QTreeWidget>
 
 #include <future>
@@ -490,6 +493,20 @@ void TestMainWindow::courseExercisesOpenWithTheirSettings()
         }
     QCOMPARE(listed, 8);  // the course's, as issue 35 lists them
     QCOMPARE(int(entries.size()), listed);
+
+    // The start page lists them too, and a click opens the exercise as the menu does.
+    const auto buttons = m_window->startPage()->findChildren<QToolButton *>(QRegularExpression("^startExercise_"));
+    QCOMPARE(int(buttons.size()), listed);
+    m_window->showLab(nullptr);
+    QToolButton *digits = nullptr;
+    for (QToolButton *button : buttons)
+        if (button->text().contains(QStringLiteral("digits")))
+            digits = button;
+    QVERIFY(digits);
+    m_lab->trainingPanel()->setModelConfig(ModelConfig());
+    QTest::mouseClick(digits, Qt::LeftButton);
+    QCOMPARE(m_window->shownLab(), static_cast<Lab *>(m_lab));
+    QCOMPARE(m_lab->trainingPanel()->modelConfig().cell, RecurrentCell::Rnn);
 }
 
 ATTNSCOPE_TEST(mainwindow, TestMainWindow)

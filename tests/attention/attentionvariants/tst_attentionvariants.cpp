@@ -247,7 +247,7 @@ void TestAttentionVariants::bahdanauAfterScoresWithTheNewState()
     Decoder &decoder = net->decoder;
     // The step reads the word alone.
     QVERIFY(!w.contextToGates.weight().defined());
-    QCOMPARE(decoder->gru->options.input_size(), int64_t(decoder->embedding->weight.size(1)));
+    QCOMPARE(decoder->recurrent.gru->options.input_size(), int64_t(decoder->embedding->weight.size(1)));
     for (int t = 0; t < 2; ++t) {
         const DecoderStepOutput s = decoder->step(w, decoder->embeddingGates(w, embedded), state, memory);
         QVERIFY(s.output.is_same(state.layers.back()));
