@@ -28,7 +28,6 @@ public:
     // From the source's embeddings (B, S, E) instead of its ids: attribution reads their gradients.
     EncoderOutput forwardEmbedded(const torch::Tensor &embedded, const torch::Tensor &lengths);
 
-    RecurrentCell cell() const { return m_cell; }
     int layers() const { return m_layers; }
     int directions() const { return m_directions; }
 
