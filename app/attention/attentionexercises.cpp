@@ -172,10 +172,11 @@ int runDigits(const std::string &outDir)
     try {
         const Seq2SeqModel model = Seq2SeqModel::load(inDir(outDir, "model.ckpt").toStdString());
         QString error;
-        if (!runfiles::writeHeatmap(inDir(outDir, "digits_heatmap.png"), model.decode({"3", "1", "4", "1", "5"}), &error))
+        const DecodedSentence shown = model.decode({"3", "1", "4", "1", "5"});
+        if (!runfiles::writeHeatmap(inDir(outDir, "digits_heatmap.png"), shown, &error))
             return failure(error.toStdString());
         QJsonObject answers = digitsRun(outDir, sgdSeconds);
-        answers.insert("output_for_3_1_4_1_5", QString::fromStdString(model.decode({"3", "1", "4", "1", "5"}).text()));
+        answers.insert("output_for_3_1_4_1_5", QString::fromStdString(shown.text()));
         answers.insert("picture", "digits_heatmap.png");
         answers.insert("with_adam", digitsRun(adamDir, adamSeconds));
         return writeAnswers(outDir, "digits", answers);
