@@ -79,7 +79,8 @@ CharTextPanel::CharTextPanel(QWidget *parent)
         m_modelEditor.addRow(modelForm, key);
     auto *trainingBox = new QGroupBox(tr("Training"));
     auto *trainingForm = new QFormLayout(trainingBox);
-    for (const char *key : {"seq-len", "batch", "epochs", "lr", "optimizer", "clip", "val", "seed", "threads"})
+    for (const char *key : {"seq-len", "batch", "whole-text", "epochs", "lr", "optimizer", "momentum", "clip", "val",
+                            "seed", "threads"})
         m_trainingEditor.addRow(trainingForm, key);
 
     auto *layout = new QVBoxLayout(this);

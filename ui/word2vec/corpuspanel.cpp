@@ -44,7 +44,7 @@ CorpusPanel::CorpusPanel(QWidget *parent)
     auto *corpusLayout = new QVBoxLayout(corpusBox);
     corpusLayout->addWidget(m_picker, 1);
     auto *corpusForm = new QFormLayout;
-    for (const char *key : {"min-count", "max-vocabulary", "sample"})
+    for (const char *key : {"min-count", "max-vocabulary", "sample", "punctuation"})
         m_corpusEditor.addRow(corpusForm, key);
     corpusLayout->addLayout(corpusForm);
     corpusLayout->addWidget(m_preview);
@@ -52,7 +52,8 @@ CorpusPanel::CorpusPanel(QWidget *parent)
 
     auto *modelBox = new QGroupBox(tr("Model and training"));
     auto *form = new QFormLayout(modelBox);
-    for (const char *key : {"cbow", "dim", "window", "negative", "noise-exponent", "epochs", "alpha", "seed", "threads"})
+    for (const char *key : {"cbow", "dim", "window", "whole-window", "negative", "noise-exponent", "epochs", "alpha",
+                            "constant-rate", "init-std", "seed", "threads"})
         m_editor.addRow(form, key);
 
     auto *layout = new QVBoxLayout(this);
@@ -85,6 +86,13 @@ Word2VecConfig CorpusPanel::config() const
 CorpusPanel::Source CorpusPanel::source() const
 {
     return Source(m_picker->choice());
+}
+
+void CorpusPanel::setConfigs(const CorpusConfig &corpus, const Word2VecConfig &training)
+{
+    m_corpusEditor.write(corpus);
+    m_editor.write(training);
+    readCorpus();
 }
 
 void CorpusPanel::setSource(Source source)
