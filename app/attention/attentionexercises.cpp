@@ -1,5 +1,6 @@
 #include "app/attention/attentionexercises.h"
 
+#include "app/attention/attentionexerciseanswers.h"
 #include "app/attention/beamtable.h"
 #include "app/attention/commandmodel.h"
 #include "app/attention/commands.h"
@@ -12,7 +13,10 @@
 #include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
 #include "ui/attention/attentionlab.h"
+#include "ui/attention/beamsearchpage.h"
 #include "ui/attention/datasetpanel.h"
+#include "ui/attention/experimentspanel.h"
+#include "ui/attention/inferencepanel.h"
 #include "ui/attention/trainingpanel.h"
 
 #include <QDir>
@@ -68,10 +72,17 @@ int runAssignment(const std::string &outDir)
     }
 }
 
+// The additive score and the three multiplicative ones the variants exercise compares.
+const char *const kVariants[] = {"bahdanau", "luong-dot", "luong-general", "scaled-dot"};
+
 // Bahdanau against the three multiplicative scores, trained on the same data and seed.
 int runVariants(const std::string &outDir)
 {
-    const int compared = runCompare({"--out", outDir, "--attention", "bahdanau,luong-dot,luong-general,scaled-dot"});
+    QStringList variants;
+    for (const char *name : kVariants)
+        variants << QString::fromLatin1(name);
+    const int compared =
+        runCompare({"--out", outDir, "--attention", variants.join(QLatin1Char(',')).toStdString()});
     if (compared != 0)
         return compared;
     QFile file(inDir(outDir, "comparison.json"));
@@ -130,18 +141,83 @@ int trainInto(const std::string &outDir, std::vector<std::string> flags)
 }
 
 // Sets the attention lab's Dataset and Model & Training tabs to what `train` with `flags` trains.
-std::function<void(Lab *)> presetOf(const std::vector<std::string> &flags)
+void setPreset(AttentionLab *lab, const std::vector<std::string> &flags)
 {
-    return [flags](Lab *lab) {
-        CommandLine cl({}, {});
-        addRunOptions(cl);
-        cl.parse(flags);
-        const RunOptions options = readRunOptions(cl);
+    CommandLine cl({}, {});
+    addRunOptions(cl);
+    cl.parse(flags);
+    const RunOptions options = readRunOptions(cl);
+    lab->datasetPanel()->setConfig(options.dataset);
+    lab->trainingPanel()->setModelConfig(options.model);
+    lab->trainingPanel()->setTrainingConfig(options.training);
+}
+
+// Opens an exercise as `train` with `flags` trains it, with `sentence` (when given) typed on the
+// Reverse page, which it shows: the trained model decodes it there.
+std::function<QWidget *(Lab *)> presetOf(const std::vector<std::string> &flags, const QString &sentence = {})
+{
+    return [flags, sentence](Lab *lab) -> QWidget * {
         auto *attention = qobject_cast<AttentionLab *>(lab);
-        attention->datasetPanel()->setConfig(options.dataset);
-        attention->trainingPanel()->setModelConfig(options.model);
-        attention->trainingPanel()->setTrainingConfig(options.training);
+        setPreset(attention, flags);
+        if (sentence.isEmpty())
+            return nullptr;
+        attention->inferencePanel()->setText(sentence);
+        return attention->pages().front().widget;
     };
+}
+
+// The default settings, each variant queued once on the Experiments page, which it shows.
+QWidget *openVariants(Lab *lab)
+{
+    auto *attention = qobject_cast<AttentionLab *>(lab);
+    setPreset(attention, {});
+    ExperimentsPanel *experiments = attention->experimentsPanel();
+    experiments->clearQueue();
+    ModelConfig config = attention->trainingPanel()->modelConfig();
+    for (const char *name : kVariants)
+        for (AttentionKind kind : attentionKinds())
+            if (std::string(attentionName(kind)) == name) {
+                config.attention = kind;
+                experiments->addConfiguration(config);
+            }
+    return experiments;
+}
+
+QWidget *openBeams(Lab *lab)
+{
+    return qobject_cast<AttentionLab *>(lab)->beamSearchPage();
+}
+
+// The update rule a run trained with, as the digits exercise compares them.
+QString optimiserOf(const AttentionLab &lab)
+{
+    const TrainingConfig &t = *lab.trainingUsed();
+    QString text = t.optimizer == OptimizerKind::Sgd ? QStringLiteral("plain SGD") : QStringLiteral("Adam");
+    text += QStringLiteral(" at %1").arg(t.learningRate);
+    if (t.optimizer == OptimizerKind::Sgd && t.momentum > 0)
+        text += QStringLiteral(", momentum %1").arg(t.momentum);
+    text += t.clipNorm > 0 ? QStringLiteral(", clipped at %1").arg(t.clipNorm) : QStringLiteral(", no clipping");
+    return text + QStringLiteral(", %1 epochs").arg(t.epochs);
+}
+
+QString digitsMore(const AttentionLab &lab)
+{
+    const DecodedSentence shown = lab.bestModel()->decode({"3", "1", "4", "1", "5"});
+    return QStringLiteral("The model reverses 3 1 4 1 5 as **%1** (5 1 4 1 3 is right); its heatmap, with the "
+                          "weight in each cell, is on the Reverse page, and Export Heatmap (Ctrl+E) saves it as a "
+                          "picture. The exact match and the heatmap are the kept model's: the epoch with the best "
+                          "validation loss.\n\n**Side by side with AttnScope's optimiser:** set Optimizer to adam, "
+                          "learning rate 0.002 and clipping 1 on the Model & Training tab and press Train: its "
+                          "column joins the table.")
+        .arg(QString::fromStdString(shown.text()).toHtmlEscaped());
+}
+
+QString lstmLabel(const AttentionLab &lab)
+{
+    const ModelConfig &m = lab.bestModel()->config();
+    return QStringLiteral("%1, decoder started %2")
+        .arg(QString::fromLatin1(cellName(m.cell)),
+             m.bridge ? QStringLiteral("from the encoder's state") : QStringLiteral("from zeros"));
 }
 
 // One run's figures: test exact match, wall time and the loss every 20 epochs.
@@ -230,48 +306,60 @@ std::vector<Exercise> attentionExercises()
          "answers the four questions from the model in front of you.\n\n**A run on this build** (2026-11-27): "
          "99.7% test exact match, 1 min 56 s of training on 2 cores. Far less after a full run means something is "
          "wrong.",
-         presetOf({})},
+         presetOf({}),
+         attentionRunsAnswer(
+             1, [](const AttentionLab &) { return QStringLiteral("as set"); },
+             [](const AttentionLab &) {
+                 return QStringLiteral("The Test Examples dock lists the examples, the Reverse page draws the heatmap "
+                                       "of any sentence you type, and the Attention Analysis dock answers the four "
+                                       "questions from this model.");
+             })},
         {"variants", "Attention variants: additive, multiplicative and scaled dot-product scores",
          "bahdanau, luong-dot, luong-general and scaled-dot trained on the same data and seed, side by side.",
          runVariants,
          "**The task.** Compare the additive score (Bahdanau: vᵀ tanh(W s + U h)) with the multiplicative ones "
-         "(Luong's dot sᵀh and general sᵀWh) and the scaled dot product (sᵀh/√H).\n\n**In the app**, the "
-         "Experiments page trains each variant on the same data and seed and tables them; the Compare page puts "
-         "two models side by side.\n\n**A run on this build** (2026-11-27, test / longer-sentence probe exact "
+         "(Luong's dot sᵀh and general sᵀWh) and the scaled dot product (sᵀh/√H).\n\n**In the app**, the four "
+         "are queued on the Experiments page with the default settings: press Run there. Each trains on the same "
+         "data and seed; when the queue ends, their test exact match, exact match on longer probe sentences and "
+         "training time appear below, and the Compare page puts two of the models side by side.\n\n**A run on this build** (2026-11-27, test / longer-sentence probe exact "
          "match): bahdanau 99.7% / 34.2%, luong-dot 99.7% / 31.6%, luong-general 99.8% / 31.8%, scaled-dot "
          "99.7% / 31.3%.",
-         {}},
+         openVariants, variantsAnswer},
         {"beams", "Greedy against beam search with length normalisation",
          "The bundled model's test split decoded greedily and with beams of 2, 5 and 10 at alpha 0, 0.6 and 1.",
          runBeams,
          "**The task.** Decode with beam width k (k = 1 is greedy) and length normalisation α (the score is the "
          "log-probability divided by length^α), and see where beam search and greedy decoding differ.\n\n"
-         "**In the app**, the Beams page decodes the test split with k = 1, 2, 5, 10 and α = 0, 0.6, 1, tables "
-         "exact match and mean log-probability, and lists the sentences where beam and greedy differ.",
-         {}},
+         "**In the app**, the Beams page decodes the test split of the model in front of you (the bundled one, "
+         "or the one you trained) with k = 1, 2, 5, 10 and α = 0, 0.6, 1: press Compare Greedy and Beam there. "
+         "It tables exact match and mean log-probability and lists the sentences where beam and greedy differ; "
+         "the best setting and how often each differs from greedy appear below.",
+         openBeams, beamsAnswer},
         {"digits", "A toy seq2seq with Bahdanau attention reversing digits",
          "Digits 0-9 plus start and end, lengths 3-5, 200 training sequences, embedding 16, hidden 32, tanh RNN "
          "encoder and decoder, attention scored with the new state (bahdanau-after), plain SGD at 0.01 per "
          "sequence, 100 epochs, the heatmap of 3 1 4 1 5; beside it the same model trained with Adam.",
          runDigits,
          "**The task.** Train the toy model to reverse digit sequences, print the loss every 20 epochs, and draw "
-         "the attention heatmap of 3 1 4 1 5 with the weight in each cell.\n\n**After training**, type "
-         "3 1 4 1 5 on the Reverse page: its heatmap shows each weight in its cell. The loss plot gives the loss "
-         "per epoch. To compare with AttnScope's own optimiser, set Optimizer to adam, learning rate 0.002 and "
-         "clipping 1, and train again.\n\n**Five seeds on this build** (2026-11-28, 1,000 held-out sequences): "
+         "the attention heatmap of 3 1 4 1 5 with the weight in each cell.\n\n**After training**, the answers "
+         "appear below: the loss every 20 epochs, the test exact match and the output for 3 1 4 1 5, whose "
+         "heatmap the Reverse page shows. Train again with Adam and the two runs stand side by side.\n\n"
+         "**Five seeds on this build** (2026-11-28, 1,000 held-out sequences): "
          "test exact match median 25.3% (21.5-74.9%), training loss at epochs 20, 40, 60, 80, 100: 1.30, 0.55, "
          "0.18, 0.06, 0.03, about 15 s of training. With Adam: 71.8% (58.5-97.0%). A loss still near 2.2 at "
          "epoch 20 means the model learnt only how often each digit occurs.",
-         presetOf(digitsFlags(/*adam=*/false))},
+         presetOf(digitsFlags(/*adam=*/false), QStringLiteral("3 1 4 1 5")),
+         attentionRunsAnswer(20, optimiserOf, digitsMore)},
         {"lstm-seq2seq", "A seq2seq model with LSTM layers, the decoder started from the encoder or from zeros",
          "LSTM encoder and decoder layers on the default task, 3 epochs; the decoder's first state from the "
          "encoder's final one (the bridge), and from zeros.",
          runLstm,
          "**The task.** Build the encoder and decoder from LSTM layers, and start the decoder from the encoder's "
          "final state (`use_enc_hidden` on) or from zeros (off).\n\n**In the app**, Cell is set to lstm on "
-         "the Model & Training tab; train, then untick \"Start the decoder from the encoder\" and train again "
-         "to compare.\n\n**A run on this build** (2026-11-28, 3 epochs): from the encoder's state 100.0% test exact "
-         "match, training loss 1.295, 0.031, 0.011 by epoch; from zeros 99.9%, 1.360, 0.076, 0.019.",
-         presetOf(kLstmFlags)},
+         "the Model & Training tab; train, then untick \"Start the decoder from the encoder\" and train again: "
+         "the two runs' answers stand side by side below.\n\n**A run on this build** (2026-11-28, 3 epochs): "
+         "from the encoder's state 100.0% test exact match, training loss 1.295, 0.031, 0.011 by epoch; from "
+         "zeros 99.9%, 1.360, 0.076, 0.019.",
+         presetOf(kLstmFlags), attentionRunsAnswer(1, lstmLabel)},
     };
 }

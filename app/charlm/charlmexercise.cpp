@@ -5,6 +5,8 @@
 #include "app/workbench/exercisecommand.h"
 #include "engine/charlm/charcheckpoint.h"
 #include "engine/charlm/charsampling.h"
+#include "ui/charlm/charlmlab.h"
+#include "ui/charlm/chartextpanel.h"
 #include "ui/core/plotexport.h"
 
 #include <QDir>
@@ -21,6 +23,62 @@ constexpr double kTemperature = 0.8;
 // The steps whose loss the exercise prints.
 constexpr int kPrintedEvery = 100;
 
+// The exercise's settings as `charlm` flags.
+const std::vector<std::string> kSettings = {"--cell", "rnn", "--embed", "0", "--hidden", "64", "--whole-text",
+                                            "--optimizer", "sgd", "--lr", "0.01", "--epochs", "500", "--val", "0",
+                                            "--clip", "0", "--seed", "1", "--threads", "1"};
+
+// The sample the exercise asks for: 60 characters from the line's first letter.
+SampledText sampleFromFirstLetter(const CharInferenceNet &net)
+{
+    SamplingOptions options;
+    options.prime = std::u32string(1, char32_t(kLine[0]));
+    options.length = kSampled;
+    options.temperature = kTemperature;
+    options.seed = 1;
+    return sampleText(net, options);
+}
+
+QString textOf(const SampledText &sample)
+{
+    const std::u32string all = sample.prime + sample.generated;
+    return QString::fromUcs4(all.data(), qsizetype(all.size()));
+}
+
+// The line typed into the lab's Setup dock, with the exercise's settings.
+QWidget *openIn(Lab *lab)
+{
+    CommandLine cl({}, {});
+    cl.addFields(charModelFields());
+    cl.addFields(charTrainingFields());
+    cl.parse(kSettings);
+    CharModelConfig model;
+    CharTrainingConfig training;
+    cl.readFields(model, charModelFields());
+    cl.readFields(training, charTrainingFields());
+    CharTextPanel *panel = qobject_cast<CharLmLab *>(lab)->textPanel();
+    panel->chooseSource(CharTextPanel::Source::Typed);
+    panel->setTypedText(QString::fromLatin1(kLine));
+    panel->setConfigs(model, training);
+    return nullptr;
+}
+
+// The loss at the printed steps and the sample, from the run the lab shows.
+QString answer(Lab *lab)
+{
+    const auto *charLm = qobject_cast<const CharLmLab *>(lab);
+    if (!charLm->net() || charLm->history().empty())
+        return QStringLiteral("The run ended before its first step did: there is no model to answer from.");
+    QString text = QStringLiteral("| step | bits per character |\n|---|---|\n");
+    for (const CharEpoch &e : charLm->history())
+        if (e.epoch % kPrintedEvery == 0 || &e == &charLm->history().back())
+            text += QStringLiteral("| %1 | %2 |\n").arg(e.epoch).arg(e.trainBitsPerChar, 0, 'f', 3);
+    return text + QStringLiteral("\n**60 characters from the first letter** (temperature %1): `%2`\n\nThe "
+                                 "Training page's samples show the line coming as the steps go by.")
+                      .arg(kTemperature)
+                      .arg(textOf(sampleFromFirstLetter(*charLm->net())));
+}
+
 int run(const std::string &outDir)
 {
     const QDir dir(QString::fromStdString(outDir));
@@ -28,10 +86,10 @@ int run(const std::string &outDir)
     QString error;
     if (!writeFileAtomically(text, QByteArray(kLine), &error))
         return failure(error.toStdString());
-    const int trained = runCharLm({"--text", text.toStdString(), "--out", outDir, "--cell", "rnn", "--embed", "0",
-                                   "--hidden", "64", "--whole-text", "--optimizer", "sgd", "--lr", "0.01",
-                                   "--epochs", "500", "--val", "0", "--clip", "0", "--seed", "1", "--threads", "1",
-                                   "--prime", std::string(1, kLine[0])});
+    std::vector<std::string> flags = {"--text", text.toStdString(), "--out", outDir, "--prime",
+                                      std::string(1, kLine[0])};
+    flags.insert(flags.end(), kSettings.begin(), kSettings.end());
+    const int trained = runCharLm(flags);
     if (trained != 0)
         return trained;
 
@@ -40,20 +98,14 @@ int run(const std::string &outDir)
     SampledText sample;
     try {
         const CharCheckpoint checkpoint = loadCharCheckpoint(dir.filePath(QStringLiteral("model.ckpt")).toStdString());
-        SamplingOptions options;
-        options.prime = std::u32string(1, char32_t(kLine[0]));
-        options.length = kSampled;
-        options.temperature = kTemperature;
-        options.seed = 1;
-        sample = sampleText(CharInferenceNet(checkpoint.weights), options);
+        sample = sampleFromFirstLetter(CharInferenceNet(checkpoint.weights));
     } catch (const std::exception &e) {
         return failure(e.what());
     }
-    const std::u32string all = sample.prime + sample.generated;
     return writeAnswers(outDir, "char-rnn",
                         {{"line", kLine},
                          {"loss_by_epoch", losses},
-                         {"sample_from_first_letter", QString::fromUcs4(all.data(), qsizetype(all.size()))},
+                         {"sample_from_first_letter", textOf(sample)},
                          {"sample_temperature", kTemperature}});
 }
 
@@ -66,9 +118,10 @@ Exercise charRnnExercise()
             "through time), plain SGD at 0.01, 500 steps, then 60 characters sampled from the first letter.",
             run,
             "**The task.** Train a tanh RNN on one short line, one character at a time, the whole line one "
-            "sequence, then sample 60 characters starting from its first letter.\n\n**In the app**, open the "
-            "line.txt the command below writes (\"hello world, this is a tiny character model\"), set Cell to rnn, embedding size to one-hot, hidden 64, tick \"whole text as one "
-            "sequence\", choose sgd at 0.01 and 500 epochs, train, then sample from the first letter.\n\n**A run "
+            "sequence, then sample 60 characters starting from its first letter.\n\n**In the app**, the line "
+            "(\"hello world, this is a tiny character model\") and the settings are on the Setup dock: press "
+            "Train, and the loss every 100 steps and the sample from the first letter appear below.\n\n**A run "
             "on this build** (2026-11-27): 4.16 bits per character after 100 steps, 3.71 after 500: with the mean "
-            "loss and a rate of 0.01 plain SGD barely learns the line, which Adam learns in a few hundred steps."};
+            "loss and a rate of 0.01 plain SGD barely learns the line, which Adam learns in a few hundred steps.",
+            openIn, answer};
 }

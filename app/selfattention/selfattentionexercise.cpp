@@ -9,6 +9,9 @@
 #include "engine/selfattention/selfattentioninputs.h"
 #include "engine/selfattention/sentencecomparison.h"
 #include "ui/core/attentionheatmap.h"
+#include "ui/selfattention/selfattentioncontrols.h"
+#include "ui/selfattention/selfattentionlab.h"
+#include "ui/selfattention/selfattentionpanel.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -122,6 +125,20 @@ int run(const std::string &outDir)
                          {"comparisons", comparisons}});
 }
 
+// The first sentence in the explorer, X as the exercise computes it, guesses asked first.
+QWidget *openIn(Lab *lab)
+{
+    SelfAttentionControls *controls = qobject_cast<SelfAttentionLab *>(lab)->panel()->controls();
+    controls->setSource(SelfAttentionControls::Source::Random);
+    controls->setDModel(kDModel);
+    controls->setDK(kDK);
+    controls->setSeed(int(kSeed));
+    controls->setPositions(false);
+    controls->setPredictFirst(true);
+    controls->setSentence(QString::fromStdString(courseSentences().front()));
+    return nullptr;
+}
+
 } // namespace
 
 Exercise selfAttentionExercise()
@@ -138,5 +155,6 @@ Exercise selfAttentionExercise()
             "sentences; fill in your guesses, reveal the weights, and the Reflect box answers each question for "
             "the sentence shown. \"Add positions\" shows what word order does once positions are encoded.\n\n"
             "**On this build**, without positions reordering the words permutes the weights exactly (to 1e-6); "
-            "with positions it does not."};
+            "with positions it does not.",
+            openIn};
 }

@@ -5,6 +5,8 @@
 #include "app/workbench/exercisecommand.h"
 #include "engine/word2vec/vectorqueries.h"
 #include "ui/core/plotexport.h"
+#include "ui/word2vec/corpuspanel.h"
+#include "ui/word2vec/word2veclab.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -25,6 +27,56 @@ constexpr const char *kCorpus = "the king is a man .\n"
 
 // The epochs whose loss the exercise prints.
 constexpr int kPrintedEvery = 10;
+// The words whose neighbours it answers with.
+const char *const kAskedWords[] = {"king", "queen", "man", "woman", "prince", "princess"};
+
+// The exercise's settings as `word2vec` flags.
+const std::vector<std::string> kSettings = {"--dim", "16", "--window", "2", "--whole-window", "--negative", "5",
+                                            "--noise-exponent", "0", "--constant-rate", "--alpha", "0.05",
+                                            "--epochs", "50", "--init-std", "0.1", "--punctuation", "--seed", "1",
+                                            "--threads", "1"};
+
+// The settings pasted with the corpus into the lab's Setup dock.
+QWidget *openIn(Lab *lab)
+{
+    CommandLine cl({}, {});
+    cl.addFields(corpusFields());
+    cl.addFields(word2vecFields());
+    cl.parse(kSettings);
+    CorpusConfig corpus;
+    Word2VecConfig training;
+    cl.readFields(corpus, corpusFields());
+    cl.readFields(training, word2vecFields());
+    CorpusPanel *panel = qobject_cast<Word2VecLab *>(lab)->corpusPanel();
+    panel->setSource(CorpusPanel::Source::Pasted);
+    panel->setPastedText(QString::fromLatin1(kCorpus));
+    panel->setConfigs(corpus, training);
+    return nullptr;
+}
+
+// The loss at the printed epochs and the asked words' neighbours, from the run the lab shows.
+QString answer(Lab *lab)
+{
+    const auto *w2v = qobject_cast<const Word2VecLab *>(lab);
+    if (!w2v->vectors() || w2v->history().empty())
+        return QStringLiteral("The run ended before its first epoch did: there are no vectors to answer from.");
+    QString text = QStringLiteral("| epoch | loss |\n|---|---|\n");
+    for (const Word2VecEpoch &e : w2v->history())
+        if (e.epoch % kPrintedEvery == 0 || &e == &w2v->history().back())
+            text += QStringLiteral("| %1 | %2 |\n").arg(e.epoch).arg(e.loss, 0, 'f', 3);
+    text += QStringLiteral("\n**Nearest words** (cosine):\n\n");
+    const VectorIndex index(*w2v->vectors());
+    for (const char *word : kAskedWords) {
+        const int i = index.index(word);
+        if (i < 0)
+            continue;
+        QStringList nearest;
+        for (const ScoredWord &s : index.nearest(i, 3))
+            nearest << QStringLiteral("%1 (%2)").arg(QString::fromStdString(s.word)).arg(s.score, 0, 'f', 2);
+        text += QStringLiteral("- %1: %2\n").arg(QString::fromLatin1(word), nearest.join(QStringLiteral(", ")));
+    }
+    return text + QStringLiteral("\nThe map shows the vectors' PCA; File ▸ Export saves it as a picture.");
+}
 
 int run(const std::string &outDir)
 {
@@ -33,10 +85,9 @@ int run(const std::string &outDir)
     QString error;
     if (!writeFileAtomically(corpus, QByteArray(kCorpus), &error))
         return failure(error.toStdString());
-    const int trained = runWord2Vec({"--corpus", corpus.toStdString(), "--out", outDir, "--dim", "16", "--window",
-                                     "2", "--whole-window", "--negative", "5", "--noise-exponent", "0",
-                                     "--constant-rate", "--alpha", "0.05", "--epochs", "50", "--init-std", "0.1",
-                                     "--punctuation", "--seed", "1", "--threads", "1"});
+    std::vector<std::string> flags = {"--corpus", corpus.toStdString(), "--out", outDir};
+    flags.insert(flags.end(), kSettings.begin(), kSettings.end());
+    const int trained = runWord2Vec(flags);
     if (trained != 0)
         return trained;
 
@@ -44,7 +95,7 @@ int run(const std::string &outDir)
     QJsonObject neighbours;
     try {
         const VectorIndex index(readWord2VecText(dir.filePath(QStringLiteral("vectors.txt")).toStdString()));
-        for (const char *word : {"king", "queen", "man", "woman", "prince", "princess"}) {
+        for (const char *word : kAskedWords) {
             QJsonArray nearest;
             for (const ScoredWord &s : index.nearest(index.index(word), 3))
                 nearest.append(QJsonObject{{"word", QString::fromStdString(s.word)}, {"cosine", s.score}});
@@ -71,8 +122,10 @@ Exercise skipGramExercise()
             "started from N(0, 0.1).",
             run,
             "**The task.** Train skip-gram with negative sampling on the eight sentences, print the loss, and "
-            "plot the word vectors' PCA.\n\n**In the app**, open the corpus.txt the command below writes, set the settings above on the "
-            "Setup dock (whole window, constant rate, punctuation kept, init N(0, 0.1)), train and look at the "
-            "map; ask for the neighbours of king.\n\n**A run on this build** (2026-11-28): loss 2.21 at epoch "
-            "10, 1.85 at epoch 50; king's nearest word is queen (cosine 0.92), prince's princess (0.98)."};
+            "plot the word vectors' PCA.\n\n**In the app**, the sentences and the settings are on the Setup dock "
+            "(whole window, constant rate, punctuation kept, init N(0, 0.1)): press Train, watch the map, and the "
+            "loss every 10 epochs and the neighbours of king, queen, man, woman, prince and princess appear "
+            "below.\n\n**A run on this build** (2026-11-28): loss 2.21 at epoch "
+            "10, 1.85 at epoch 50; king's nearest word is queen (cosine 0.92), prince's princess (0.98).",
+            openIn, answer};
 }

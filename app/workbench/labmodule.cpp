@@ -16,8 +16,12 @@ void addRegisteredLabs(MainWindow *window)
                                       .arg(QString::fromStdString(e.title), QString::fromStdString(e.settings),
                                            QString::fromStdString(e.guide), QString::fromStdString(e.name));
             const auto open = e.open;
+            const auto answer = e.answer;
             window->addExercise(QString::fromStdString(e.title), lab, guide,
-                                open ? std::function<void()>([open, lab] { open(lab); }) : std::function<void()>());
+                                open ? std::function<QWidget *()>([open, lab] { return open(lab); })
+                                     : std::function<QWidget *()>(),
+                                answer ? std::function<QString()>([answer, lab] { return answer(lab); })
+                                       : std::function<QString()>());
         }
     }
 }

@@ -2,11 +2,14 @@
 
 #include "ui/workbench/labinfo.h"
 
+#include <QString>
+
 #include <functional>
 #include <string>
 #include <vector>
 
 class Lab;
+class QWidget;
 class MainWindow;
 class Workbench;
 
@@ -33,8 +36,12 @@ struct Exercise {
     // Markdown for the guide pane when it opens in the app: the exercise's question, and what a run
     // of it measured on this build.
     std::string guide;
-    // Sets the lab (this exercise's) to the exercise's settings; unset when it opens as the lab is.
-    std::function<void(Lab *)> open;
+    // Sets the lab (this exercise's) to the exercise's settings and returns the page of the lab to
+    // bring forward (null: the one in front); unset when it opens as the lab is.
+    std::function<QWidget *(Lab *)> open;
+    // Markdown answering the exercise from what the lab has just trained or compared, shown under the
+    // guide when such work of the lab ends; unset for an exercise the lab answers on screen.
+    std::function<QString(Lab *)> answer;
 };
 
 // Everything of a lab outside its folders' own code: what the window shows of it, how to make its

@@ -295,6 +295,7 @@ void AttentionLab::trainWith(const DatasetConfig &datasetConfig, const ModelConf
     m_scrubber->setHistory(m_weightHistory, nullptr);
     m_compare->historyChanged(true);
     m_trainingUsed = trainingConfig;
+    m_testReport.reset();
     m_threadsUsed = trainingThreads(trainingConfig);
     m_alignmentHistory.clear();
     // The text as it is now, when the run reads it: a project saved later keeps this, not a file
@@ -401,6 +402,7 @@ void AttentionLab::showEvaluation(const EvaluationFinished &evaluation)
     if (runInProgress())
         return;
     m_examples->setReport(evaluation.report);
+    m_testReport = evaluation.report;
     showMarkdown(m_analysis, evaluation.analysisMarkdown);
     if (!m_examplesDock->visibleRegion().isEmpty() || !m_embeddingDock->visibleRegion().isEmpty())
         m_examplesDock->raise();

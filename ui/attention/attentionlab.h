@@ -80,6 +80,10 @@ public:
 
     ModelSnapshot bestModel() const { return m_best; }
     ModelSnapshot latestModel() const { return m_latest; }
+    // The settings the best model trained with; none for a model opened from a checkpoint.
+    const std::optional<TrainingConfig> &trainingUsed() const { return m_trainingUsed; }
+    // The best model's scores on the test split, once scored.
+    const std::optional<EvaluationReport> &testReport() const { return m_testReport; }
     DatasetPanel *datasetPanel() const { return m_datasetPanel; }
     TrainingPanel *trainingPanel() const { return m_trainingPanel; }
     InferencePanel *inferencePanel() const { return m_inference; }
@@ -188,6 +192,7 @@ private:
     ModelSnapshot m_latest;
     // What a project keeps beside the models: the run's settings, alignment and corpus.
     std::optional<TrainingConfig> m_trainingUsed;  // none for a model opened from a checkpoint
+    std::optional<EvaluationReport> m_testReport;
     int m_threadsUsed = 1;
     std::vector<EpochAlignment> m_alignmentHistory;
     CorpusCopy m_corpus;  // the corpus as the run read it (at Train, or an opened project's)

@@ -99,6 +99,7 @@ void AttentionLab::useLoadedModel(const ModelSnapshot &model, const QString &ori
     m_compare->historyChanged(true);
     m_best = m_latest = model;
     m_trainingUsed.reset();
+    m_testReport.reset();
     m_compare->clearExperimentModels();
     m_alignmentHistory.clear();
     m_corpus = {};

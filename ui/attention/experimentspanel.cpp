@@ -158,11 +158,7 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
             addConfiguration(config);
         }
     });
-    connect(m_clear, &QPushButton::clicked, this, [this] {
-        m_queue.clear();
-        m_list->clear();
-        updateButtons();
-    });
+    connect(m_clear, &QPushButton::clicked, this, &ExperimentsPanel::clearQueue);
     connect(m_run, &QPushButton::clicked, this, &ExperimentsPanel::run);
     connect(m_stop, &QPushButton::clicked, this, &ExperimentsPanel::stopRequested);
     updateButtons();
@@ -192,6 +188,13 @@ void ExperimentsPanel::addConfiguration(const ModelConfig &config)
 {
     m_queue.push_back(config);
     m_list->addItem(labelOf(config));
+    updateButtons();
+}
+
+void ExperimentsPanel::clearQueue()
+{
+    m_queue.clear();
+    m_list->clear();
     updateButtons();
 }
 

@@ -36,6 +36,7 @@ public:
     void setBaseConfig(const ModelConfig &config);
     void setTrainedRange(int minLength, int maxLength);
     void addConfiguration(const ModelConfig &config);
+    void clearQueue();
     int queuedCount() const { return int(m_queue.size()); }
     bool isRunning() const { return m_running; }
     int probeMaxLength() const;

@@ -3,7 +3,10 @@
 #include "ui/core/markdownview.h"
 
 #include <QAction>
+#include <QAbstractTextDocumentLayout>
 #include <QFile>
+#include <QScrollBar>
+#include <QTextBlock>
 #include <QTextBrowser>
 
 GuidePane::GuidePane(QWidget *parent) : QDockWidget(tr("Guide"), parent), m_view(new QTextBrowser)
@@ -29,6 +32,15 @@ void GuidePane::setGuide(const QString &markdown)
 {
     m_markdown = markdown;
     showMarkdown(m_view, markdown.isEmpty() ? tr("This page has no guide.") : markdown);
+}
+
+void GuidePane::scrollTo(const QString &text)
+{
+    const QTextCursor found = m_view->document()->find(text);
+    if (found.isNull())
+        return;
+    const QRectF block = m_view->document()->documentLayout()->blockBoundingRect(found.block());
+    m_view->verticalScrollBar()->setValue(int(block.top()));
 }
 
 QString GuidePane::read(const QString &resource)

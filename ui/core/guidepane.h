@@ -17,6 +17,8 @@ public:
     // Shows `markdown`; empty: a line saying this page has no guide.
     void setGuide(const QString &markdown);
     QString guide() const { return m_markdown; }
+    // Scrolls the guide so that the paragraph or heading holding `text` starts at the top.
+    void scrollTo(const QString &text);
     QTextBrowser *view() const { return m_view; }
 
     // The Markdown of `resource` (":/labs/attention/guide.md"); empty when there is none.

@@ -29,6 +29,8 @@ public:
     std::shared_ptr<const WordCorpus> corpus() const { return m_corpus; }
     QString problem() const { return m_problem; }
 
+    // Sets the settings (an exercise's) and reads the corpus with them.
+    void setConfigs(const CorpusConfig &corpus, const Word2VecConfig &training);
     void setSource(Source source);
     void setFile(const QString &path);
     void setPastedText(const QString &text);

@@ -198,6 +198,7 @@ void Word2VecLab::train()
 {
     const Word2VecConfig config = m_corpus->config();
     m_epochs = config.epochs;
+    m_history.clear();
     m_loss->clear();
     m_map->clearTrails();
     m_status->setText(tr("Preparing the corpus…"));
@@ -223,6 +224,7 @@ void Word2VecLab::showSnapshot(const Word2VecSnapshot &snapshot)
 void Word2VecLab::showEpoch(const Word2VecEpochDone &epoch)
 {
     const Word2VecEpoch &e = epoch.stats;
+    m_history.push_back(e);
     m_status->setText(tr("Epoch %1 of %2: loss %3, %4 words/s.")
                           .arg(e.epoch).arg(m_epochs).arg(e.loss, 0, 'f', 4).arg(e.wordsPerSecond, 0, 'f', 0));
 }

@@ -2,10 +2,12 @@
 
 #include "engine/core/embeddingprojection.h"
 #include "engine/word2vec/word2vecconfig.h"
+#include "engine/word2vec/word2vectrainer.h"
 #include "ui/workbench/document.h"
 #include "ui/workbench/lab.h"
 
 #include <memory>
+#include <vector>
 
 class CorpusPanel;
 class ExportActions;
@@ -58,6 +60,7 @@ public:
     LossPlot *lossPlot() const { return m_loss; }
     NoiseChart *noiseChart() const { return m_noise; }
     const WordVectors *vectors() const { return m_vectors.get(); }
+    const std::vector<Word2VecEpoch> &history() const { return m_history; }  // the run's epochs so far
     bool exportMapCsv(const QString &path, QString *error) const;
     bool exportNeighboursCsv(const QString &path, QString *error) const;
     void findWord(const QString &text);
@@ -89,4 +92,5 @@ private:
     EmbeddingProjection m_projection;
     QString m_title;
     int m_epochs = 0;
+    std::vector<Word2VecEpoch> m_history;
 };

@@ -3,6 +3,7 @@
 #include "ui/core/guidepane.h"
 #include "ui/core/plottheme.h"
 #include "ui/workbench/document.h"
+#include "ui/workbench/exerciseguide.h"
 #include "ui/workbench/jobrunner.h"
 #include "ui/workbench/lab.h"
 #include "ui/workbench/labswitcher.h"
@@ -29,7 +30,8 @@
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_run(new RunState(this)), m_progress(new RunProgress(statusBar(), this)),
       m_files(new WorkbenchFiles(this)), m_stack(new QStackedWidget), m_startPage(new StartPage),
-      m_switcher(new LabSwitcher(this)), m_guide(new GuidePane(this))
+      m_switcher(new LabSwitcher(this)), m_guide(new GuidePane(this)),
+      m_exercise(new ExerciseGuide(m_guide, m_run, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("AttnScope"));
@@ -58,6 +60,16 @@ MainWindow::MainWindow(QWidget *parent)
         for (int i = 0; i < m_rooms.size(); ++i)
             m_switcher->setBusy(i + 1, m_run->owner() == m_rooms[i].lab && m_run->phase() != RunState::Phase::Idle);
         updateActions();
+    });
+    // The answers belong under the exercise's question, which shows only while its lab does; they
+    // come to the front, as the docks of the run's results do.
+    connect(m_exercise, &ExerciseGuide::answered, this, [this] {
+        if (shownLab() != m_exercise->lab())
+            return;
+        m_guide->setGuide(m_exercise->markdown());
+        if (m_guide->toggleViewAction()->isChecked())  // open, if behind another dock's tab
+            m_guide->raise();
+        m_guide->scrollTo(ExerciseGuide::answersHeading());
     });
 }
 

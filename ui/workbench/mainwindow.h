@@ -11,6 +11,7 @@
 
 #include <functional>
 
+class ExerciseGuide;
 class GuidePane;
 class JobRunner;
 class LabSwitcher;
@@ -67,10 +68,13 @@ public:
     void showLab(Lab *lab);  // null: the start page
     bool isStartPageShown() const;
     // Course ▸ Exercises gets an entry `title` that shows `lab`, lets `open` set it to the
-    // exercise's settings, and shows `guide` (Markdown: the exercise's question) in the guide pane.
-    // After finishSetup().
-    void addExercise(const QString &title, Lab *lab, const QString &guide, const std::function<void()> &open);
+    // exercise's settings (and shows the page it returns), and shows `guide` (Markdown: the
+    // exercise's question) in the guide pane; when foreground work of the lab ends, `answer`'s
+    // Markdown (unset: none) joins it there. After finishSetup().
+    void addExercise(const QString &title, Lab *lab, const QString &guide, const std::function<QWidget *()> &open,
+                     const std::function<QString()> &answer);
     QMenu *exercisesMenu() const { return m_exercisesMenu; }
+    ExerciseGuide *exerciseGuide() const { return m_exercise; }
     // The shown lab's pages: the one in front, and a way to bring one forward.
     QWidget *shownPage() const;
     void showPage(QWidget *page);  // shows its lab too
@@ -164,6 +168,7 @@ private:
     StartPage *m_startPage;
     LabSwitcher *m_switcher;
     GuidePane *m_guide;
+    ExerciseGuide *m_exercise;
     QList<QDockWidget *> m_leftDocks;  // placed by area, not tabbed
     QList<QDockWidget *> m_rightDocks;
     QList<QDockWidget *> m_frontDocks;

@@ -3,6 +3,7 @@
 #include "ui/workbench/mainwindow.h"
 
 #include "ui/core/guidepane.h"
+#include "ui/workbench/exerciseguide.h"
 #include "ui/core/plottheme.h"
 #include "ui/core/svgicon.h"
 #include "ui/workbench/lab.h"
@@ -77,15 +78,14 @@ void MainWindow::finishSetup()
     statusBar()->showMessage(tr("Ready. Choose a lab, then press Train (F5) to train its model."));
 }
 
-void MainWindow::addExercise(const QString &title, Lab *lab, const QString &guide, const std::function<void()> &open)
+void MainWindow::addExercise(const QString &title, Lab *lab, const QString &guide,
+                             const std::function<QWidget *()> &open, const std::function<QString()> &answer)
 {
-    QAction *exercise = m_exercisesMenu->addAction(title, this, [this, lab, guide, open] {
+    QAction *exercise = m_exercisesMenu->addAction(title, this, [this, lab, guide, open, answer] {
         showLab(lab);
-        if (open)
-            open();
-        m_guide->setGuide(guide);
-        m_guide->show();
-        m_guide->raise();
+        if (QWidget *page = open ? open() : nullptr)
+            showPage(page);
+        m_exercise->open(lab, guide, answer);  // after the lab and page: showing a lab shows its own guide
         statusBar()->showMessage(open ? tr("The exercise's settings are set: press Train (F5) to train it.")
                                       : tr("The exercise's task and settings are in the guide."));
     });
