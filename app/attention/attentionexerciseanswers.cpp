@@ -94,7 +94,7 @@ QString variantsAnswer(Lab *lab)
     const ExperimentsPanel *experiments = qobject_cast<const AttentionLab *>(lab)->experimentsPanel();
     const std::vector<ExperimentRecord> &records = experiments->records();
     if (records.empty())
-        return QStringLiteral("No variant has trained yet: press Run on the Experiments page.");
+        return QStringLiteral("No variant has trained yet: press Run Queue on the Experiments page.");
     QStringList runs, variants, seeds, test, probe, epochs, seconds;
     for (std::size_t i = 0; i < records.size(); ++i) {
         const ExperimentRecord &r = records[i];
@@ -124,30 +124,36 @@ QString variantsAnswer(Lab *lab)
                           "lengths: there the scores part.");
 }
 
+// A summary: the table itself is on the Beams page, beside the guide.
 QString beamsAnswer(Lab *lab)
 {
     const BeamSearchPage *page = qobject_cast<const AttentionLab *>(lab)->beamSearchPage();
     if (!page->hasEvaluation())
         return QStringLiteral("Nothing is compared yet: press Compare Greedy and Beam on the Beams page.");
     const BeamEvaluation &e = page->evaluation();
-    const BeamSettingScore *best = nullptr;
-    QString text = QStringLiteral("| decoding | exact match | mean log-probability | differs from greedy |\n"
-                                  "|---|---|---|---|\n");
+    const auto name = [](const BeamSettingScore &s) { return QString::fromStdString(beamSettingName(s.setting)); };
+    const BeamSettingScore *greedy = nullptr, *best = nullptr;
+    QStringList differing;
     for (const BeamSettingScore &s : e.scores) {
+        if (s.setting.width == 1)
+            greedy = &s;
         if (!best || s.exactMatch > best->exactMatch)
             best = &s;
-        text += QStringLiteral("| %1 | %2 | %3 | %4 of %5 |\n")
-                    .arg(QString::fromStdString(beamSettingName(s.setting)), percent(s.exactMatch))
-                    .arg(s.meanLogProb, 0, 'f', 3)
-                    .arg(s.differFromGreedy)
-                    .arg(e.sentences);
+        if (s.differFromGreedy > 0)
+            differing << QStringLiteral("%1 on %2").arg(name(s)).arg(s.differFromGreedy);
     }
-    if (best)
-        text += QStringLiteral("\nThe best exact match comes from %1: %2 of %3 test sentences. Beam and greedy "
-                               "decoding part on %4 of them, listed on the Beams page.")
-                    .arg(QString::fromStdString(beamSettingName(best->setting)), percent(best->exactMatch))
-                    .arg(e.sentences)
-                    .arg(e.disagreements.size());
+    const QString sentences = QLocale().toString(e.sentences);
+    QString text = QStringLiteral("On %1 test sentences:\n\n").arg(sentences);
+    if (greedy)
+        text += QStringLiteral("- greedy decoding: %1 exact match, mean log-probability %2;\n")
+                    .arg(percent(greedy->exactMatch))
+                    .arg(greedy->meanLogProb, 0, 'f', 3);
+    text += QStringLiteral("- the best exact match: %1, from %2;\n").arg(percent(best->exactMatch), name(*best));
+    text += differing.isEmpty()
+                ? QStringLiteral("- every setting gave greedy's output on every sentence: this model leaves beam "
+                                 "search nothing to find.\n")
+                : QStringLiteral("- outputs that are not greedy's (sentences): %1. The Beams page lists them.\n")
+                      .arg(differing.join(QStringLiteral("; ")));
     return text;
 }
 

@@ -5,6 +5,7 @@
 #include <QCommandLineParser>
 
 #include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -70,3 +71,19 @@ private:
     std::vector<std::string> m_positional;
     std::string m_error;
 };
+
+// What `flags` set through two field tables (a lab's, as its command reads them): an exercise's
+// settings, written once as flags, for the app's panels. The flags are the exercise's own, so valid.
+template <typename A, typename B>
+std::pair<A, B> configsFromFlags(const std::vector<std::string> &flags, const std::vector<ConfigField<A>> &aFields,
+                                 const std::vector<ConfigField<B>> &bFields)
+{
+    CommandLine cl({}, {});
+    cl.addFields(aFields);
+    cl.addFields(bFields);
+    cl.parse(flags);
+    std::pair<A, B> configs;
+    cl.readFields(configs.first, aFields);
+    cl.readFields(configs.second, bFields);
+    return configs;
+}

@@ -151,9 +151,10 @@ Exercise selfAttentionExercise()
             "**The task.** For each of the four sentences, guess which word each word attends to most, then "
             "compute the weights, and reflect: does \"AI loves me\" change the pattern, is attention symmetric, "
             "which word focuses most, do verbs spread attention differently from nouns, does word order matter, "
-            "what does adding \"deeply\" do?\n\n**In the app**, the Course sentences menu gives the four "
-            "sentences; fill in your guesses, reveal the weights, and the Reflect box answers each question for "
-            "the sentence shown. \"Add positions\" shows what word order does once positions are encoded.\n\n"
+            "what does adding \"deeply\" do?\n\n**In the app**, the explorer opens on the first sentence with "
+            "the exercise's X, and Course Sentences gives the other three; fill in your guesses, reveal the "
+            "weights, and the Reflect box answers each question for the sentence shown. \"Add positions\" shows "
+            "what word order does once positions are encoded.\n\n"
             "**On this build**, without positions reordering the words permutes the weights exactly (to 1e-6); "
             "with positions it does not.",
             openIn};

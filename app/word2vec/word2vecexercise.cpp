@@ -39,14 +39,7 @@ const std::vector<std::string> kSettings = {"--dim", "16", "--window", "2", "--w
 // The settings pasted with the corpus into the lab's Setup dock.
 QWidget *openIn(Lab *lab)
 {
-    CommandLine cl({}, {});
-    cl.addFields(corpusFields());
-    cl.addFields(word2vecFields());
-    cl.parse(kSettings);
-    CorpusConfig corpus;
-    Word2VecConfig training;
-    cl.readFields(corpus, corpusFields());
-    cl.readFields(training, word2vecFields());
+    const auto [corpus, training] = configsFromFlags(kSettings, corpusFields(), word2vecFields());
     CorpusPanel *panel = qobject_cast<Word2VecLab *>(lab)->corpusPanel();
     panel->setSource(CorpusPanel::Source::Pasted);
     panel->setPastedText(QString::fromLatin1(kCorpus));
@@ -60,10 +53,8 @@ QString answer(Lab *lab)
     const auto *w2v = qobject_cast<const Word2VecLab *>(lab);
     if (!w2v->vectors() || w2v->history().empty())
         return QStringLiteral("The run ended before its first epoch did: there are no vectors to answer from.");
-    QString text = QStringLiteral("| epoch | loss |\n|---|---|\n");
-    for (const Word2VecEpoch &e : w2v->history())
-        if (e.epoch % kPrintedEvery == 0 || &e == &w2v->history().back())
-            text += QStringLiteral("| %1 | %2 |\n").arg(e.epoch).arg(e.loss, 0, 'f', 3);
+    QString text = printedEpochsTable(w2v->history(), kPrintedEvery, QStringLiteral("epoch"), QStringLiteral("loss"),
+                                      [](const Word2VecEpoch &e) { return e.loss; });
     text += QStringLiteral("\n**Nearest words** (cosine):\n\n");
     const VectorIndex index(*w2v->vectors());
     for (const char *word : kAskedWords) {

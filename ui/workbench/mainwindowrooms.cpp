@@ -86,7 +86,7 @@ void MainWindow::addExercise(const QString &title, Lab *lab, const QString &guid
         if (QWidget *page = open ? open() : nullptr)
             showPage(page);
         m_exercise->open(lab, guide, answer);  // after the lab and page: showing a lab shows its own guide
-        statusBar()->showMessage(open ? tr("The exercise's settings are set: press Train (F5) to train it.")
+        statusBar()->showMessage(open ? tr("The exercise is set up: what to do next is in the guide.")
                                       : tr("The exercise's task and settings are in the guide."));
     });
     m_startPage->addExercise(exercise);
