@@ -34,6 +34,9 @@ QString inDir(const std::string &outDir, const char *name)
     return QDir(QString::fromStdString(outDir)).filePath(QString::fromLatin1(name));
 }
 
+// The assignment's answers give the loss every 5 epochs (and at the last): a run takes up to 30.
+constexpr int kAssignmentPrintedEvery = 5;
+
 // The assignment as AttnScope trains by default, answered from the trained model: exact match,
 // and the figures behind the four analysis questions.
 int runAssignment(const std::string &outDir)
@@ -308,7 +311,7 @@ std::vector<Exercise> attentionExercises()
          "wrong.",
          presetOf({}),
          attentionRunsAnswer(
-             1, [](const AttentionLab &) { return QStringLiteral("as set"); },
+             kAssignmentPrintedEvery, [](const AttentionLab &) { return QStringLiteral("as set"); },
              [](const AttentionLab &) {
                  return QStringLiteral("The Test Examples dock lists the examples, the Reverse page draws the heatmap "
                                        "of any sentence you type, and the Attention Analysis dock answers the four "

@@ -379,7 +379,8 @@ void TestCourseExercises::variantsAndBeamsAnswerFromTheirPages()
     int differing = 0;
     for (const BeamSettingScore &s : beams->evaluation().scores)
         differing += s.differFromGreedy;
-    QCOMPARE(guide.contains(QStringLiteral("every setting gave greedy's output")), differing == 0);
+    const QString answers = guide.mid(guide.indexOf(QStringLiteral("## Your run")));  // the question quotes a run
+    QCOMPARE(answers.contains(QStringLiteral("every setting gave greedy's output")), differing == 0);
 }
 
 ATTNSCOPE_TEST(courseexercises, TestCourseExercises)
