@@ -16,6 +16,7 @@
 #include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/experiment.h"
+#include "engine/attention/lengthreport.h"
 #include "engine/attention/projectfile.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/trainer.h"
@@ -221,6 +222,9 @@ int runTrain(const std::vector<std::string> &arguments)
     const EvaluationReport report = evaluate(model, data.test, DecodeMode::OneAtATime);
     std::cout << "\n";
     printReport(report, kExamplesShown, DecodeMode::OneAtATime);
+    if (data.fromCorpus)
+        std::cout << "\nExact match by length beside the corpus:\n"
+                  << formatLengthReport(lengthReport(data, report));
     const AttentionAnalysis analysis = analyseAttention(model, data.test, d.task);
     const DecodedSentence shown = model.decode(heatmapSentence(data.test).source);
 

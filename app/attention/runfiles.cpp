@@ -4,6 +4,7 @@
 #include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/experiment.h"
+#include "engine/attention/lengthreport.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/trainer.h"
 #include "engine/attention/trainingconfig.h"
@@ -229,6 +230,26 @@ QJsonObject effectiveJson(const Dataset &data, const DatasetConfig &d, const Tra
                        {"lr_schedule", schedule}};
 }
 
+// Exact match by length beside the corpus's own lengths, and the lengths under the bar.
+QJsonObject lengthReportJson(const LengthReport &report)
+{
+    QJsonArray rows, below;
+    for (const LengthRow &row : report.rows)
+        rows.append(QJsonObject{{"length", row.length},
+                                {"corpus_sentences", row.corpusSentences},
+                                {"corpus_share", row.corpusShare},
+                                {"test_sentences", row.test.total},
+                                {"test_exact_match", row.test.total > 0
+                                                         ? QJsonValue(double(row.test.correct) / row.test.total)
+                                                         : QJsonValue()}});
+    for (int length : report.below)
+        below.append(length);
+    return {{"by_length", rows},
+            {"bar", report.bar},
+            {"below_bar", below},
+            {"below_bar_corpus_share", report.belowShare}};
+}
+
 }
 
 QJsonObject metricsJson(const Seq2SeqModel &model, const Dataset &data, const TrainingConfig &t,
@@ -261,6 +282,8 @@ QJsonObject metricsJson(const Seq2SeqModel &model, const Dataset &data, const Tr
                      {"config", config},
                      {"effective_settings",
                       effectiveJson(data, model.datasetConfig, t, model.vocabulary().size())}};
+    if (data.fromCorpus)
+        root.insert("length_report", lengthReportJson(lengthReport(data, test)));
     return root;
 }
 

@@ -33,16 +33,17 @@ ModelSnapshot snapshotOf(const Seq2SeqModel &model)
 }
 
 // `alignment`: measured after each epoch of the run that trained `model`, if one did.
-void evaluateAndReport(JobContext &context, const Seq2SeqModel &model, const std::vector<SentencePair> &test,
-                       Task task, const std::vector<EpochAlignment> &alignment = {})
+void evaluateAndReport(JobContext &context, const Seq2SeqModel &model, const Dataset &data, Task task,
+                       const std::vector<EpochAlignment> &alignment = {})
 {
-    context.report(EvaluationStarted{int(test.size())});
-    const EvaluationReport report = evaluate(model, test, DecodeMode::Batched);
+    context.report(EvaluationStarted{int(data.test.size())});
+    const EvaluationReport report = evaluate(model, data.test, DecodeMode::Batched);
     if (context.cancelled())
         return;
-    const AttentionAnalysis analysis = analyseAttention(model, test, task);
-    context.report(EvaluationFinished{
-        report, QString::fromStdString(analysisMarkdown(analysis, report, model.history, alignment))});
+    const AttentionAnalysis analysis = analyseAttention(model, data.test, task);
+    const std::string markdown = analysisMarkdown(analysis, report, model.history, alignment);
+    context.report(EvaluationFinished{report, QString::fromStdString(markdown),
+                                      data.fromCorpus ? lengthReport(data, report) : LengthReport{}});
 }
 
 // The first sentences of the test split explained and erased (faithfulness.h); progress is
@@ -110,7 +111,7 @@ void train(JobContext &context, const DatasetConfig &datasetConfig, const ModelC
     const ModelSnapshot best = outcome.bestEpoch > 0 ? snapshotOf(model) : nullptr;
     context.report(TrainingFinished{outcome, best});
     if (best)
-        evaluateAndReport(context, model, data.test, datasetConfig.task, alignment);
+        evaluateAndReport(context, model, data, datasetConfig.task, alignment);
 }
 
 }
@@ -138,7 +139,7 @@ LabJob attentionEvaluationJob(const ModelSnapshot &model)
         if (!model)
             return;
         const Dataset data = Dataset::build(model->datasetConfig);
-        evaluateAndReport(context, *model, data.test, model->datasetConfig.task);
+        evaluateAndReport(context, *model, data, model->datasetConfig.task);
     };
 }
 

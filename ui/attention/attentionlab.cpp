@@ -401,7 +401,7 @@ void AttentionLab::showEvaluation(const EvaluationFinished &evaluation)
 {
     if (runInProgress())
         return;
-    m_examples->setReport(evaluation.report);
+    m_examples->setReport(evaluation.report, evaluation.lengths);
     m_testReport = evaluation.report;
     showMarkdown(m_analysis, evaluation.analysisMarkdown);
     if (!m_examplesDock->visibleRegion().isEmpty() || !m_embeddingDock->visibleRegion().isEmpty())

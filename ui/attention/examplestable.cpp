@@ -10,9 +10,12 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <map>
+
 ExamplesTable::ExamplesTable(QWidget *parent) : QWidget(parent)
 {
     m_summary = new QLabel;
+    m_summary->setObjectName(QStringLiteral("examplesSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::RichText);
     m_count = new QLabel;
@@ -63,14 +66,20 @@ ExamplesTable::ExamplesTable(QWidget *parent) : QWidget(parent)
     showMessage(tr("No evaluation yet: the test set is scored when training ends."));
 }
 
-void ExamplesTable::setReport(const EvaluationReport &report)
+void ExamplesTable::setReport(const EvaluationReport &report, const LengthReport &lengthReport)
 {
     const QLocale locale;
     auto percent = [&](double share) { return locale.toString(share * 100, 'f', 1) + QStringLiteral("&nbsp;%"); };
+    std::map<int, double> corpusShare;
+    for (const LengthRow &row : lengthReport.rows)
+        corpusShare[row.length] = row.corpusShare;
     QStringList lengths;
     for (const auto &[length, accuracy] : report.byLength)
         if (accuracy.total > 0)
-            lengths << QStringLiteral("%1:&nbsp;%2").arg(length).arg(percent(double(accuracy.correct) / accuracy.total));
+            lengths << QStringLiteral("%1:&nbsp;%2").arg(length).arg(percent(double(accuracy.correct) / accuracy.total))
+                           + (corpusShare.count(length)
+                                  ? tr("&nbsp;(%1 of the corpus)").arg(percent(corpusShare[length]))
+                                  : QString());
     QString html = tr("<b>Test set</b>: %1 sentences &middot; exact match <b>%2</b> &middot; token accuracy %3")
                        .arg(locale.toString(report.sentences), percent(report.exactMatch),
                             percent(report.tokenAccuracy));
@@ -78,6 +87,16 @@ void ExamplesTable::setReport(const EvaluationReport &report)
         html += QStringLiteral("<br><small>") + tr("Exact match by length in words &mdash; %1")
                     .arg(lengths.join(QStringLiteral(" &middot; ")))
                 + QStringLiteral("</small>");
+    if (!lengthReport.rows.empty()) {
+        QStringList below;
+        for (int length : lengthReport.below)
+            below << QString::number(length);
+        const QString bar = locale.toString(lengthReport.bar * 100, 'f', 0) + QStringLiteral("&nbsp;%");
+        html += QStringLiteral("<br>")
+                + (below.isEmpty() ? tr("Every length with test sentences reaches %1.").arg(bar)
+                                   : tr("<b>Below %1</b>: %2 words, %3 of the corpus.")
+                                         .arg(bar, below.join(QStringLiteral(", ")), percent(lengthReport.belowShare)));
+    }
     m_summary->setText(html);
     m_model->setExamples(report.examples);
     updateCount();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/attention/evaluation.h"
+#include "engine/attention/lengthreport.h"
 
 #include <QWidget>
 
@@ -17,7 +18,9 @@ class ExamplesTable : public QWidget
 public:
     explicit ExamplesTable(QWidget *parent = nullptr);
 
-    void setReport(const EvaluationReport &report);
+    // `lengths`, when it has rows (a corpus run), adds each length's share of the corpus and the
+    // lengths under its bar.
+    void setReport(const EvaluationReport &report, const LengthReport &lengths = {});
     void showMessage(const QString &message);  // replaces the summary; the table is emptied
     void setFailuresOnly(bool failuresOnly);
     int visibleRows() const;

@@ -5,6 +5,7 @@
 #include "engine/attention/evaluation.h"
 #include "engine/attention/experiment.h"
 #include "engine/attention/faithfulness.h"
+#include "engine/attention/lengthreport.h"
 #include "engine/attention/modelconfig.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/trainer.h"
@@ -39,6 +40,7 @@ struct EvaluationStarted {
 struct EvaluationFinished {
     EvaluationReport report;
     QString analysisMarkdown;
+    LengthReport lengths;  // beside the corpus's lengths; no rows for generated sentences
 };
 struct ExperimentStarted {
     int index = 0;

@@ -4,6 +4,8 @@
 
 #include <QtTest>
 
+#include <QJsonArray>
+
 // The attnscope command line as a user runs it: exit codes, messages and the files it writes.
 class TestCli : public QObject
 {
@@ -290,6 +292,27 @@ void TestCli::trainOnACorpusReportsItsDefaults()
     const QJsonObject dataset = metrics["config"].toObject()["dataset"].toObject();
     QCOMPARE(dataset["max_len"].toInt(-1), 0);
     QCOMPARE(dataset["min_count"].toInt(-1), 0);
+
+    // Exact match by length beside the corpus's 98 kept lines: 25, 25, 24 and 24 of 3 to 6 words.
+    const QJsonObject lengths = metrics["length_report"].toObject();
+    const QJsonArray rows = lengths["by_length"].toArray();
+    QCOMPARE(rows.size(), 4);
+    const QJsonObject testByLength = metrics["test"].toObject()["by_length"].toObject();
+    QJsonArray below;
+    for (int i = 0; i < 4; ++i) {
+        const QJsonObject row = rows[i].toObject();
+        QCOMPARE(row["length"].toInt(), 3 + i);
+        QCOMPARE(row["corpus_sentences"].toInt(), i < 2 ? 25 : 24);
+        QCOMPARE(row["corpus_share"].toDouble(), (i < 2 ? 25 : 24) / 98.0);
+        const QJsonObject tested = testByLength[QString::number(3 + i)].toObject();
+        QCOMPARE(row["test_sentences"].toInt(), tested["total"].toInt());
+        if (row["test_sentences"].toInt() > 0 && row["test_exact_match"].toDouble() < 0.9)
+            below.append(3 + i);
+    }
+    QCOMPARE(lengths["below_bar"].toArray(), below);
+    QVERIFY2(r.out.contains("Exact match by length beside the corpus:\nlength  corpus sentences"), qPrintable(r.out));
+    QVERIFY2(r.out.contains(below.isEmpty() ? "Every length with test sentences reaches 90%." : "Below 90%:"),
+             qPrintable(r.out));
 }
 
 void TestCli::reverseAfterTraining()

@@ -64,6 +64,7 @@ private slots:
     void faithfulnessIsMeasuredForThePageShown();
     void beamSearchPageComparesTheModelShown();
     void trainingFeedsPlotsTableAndAnalysis();
+    void examplesSummaryNamesTheLengthsBelowTheBar();
     void stopEndsTraining();
     void closingDuringTrainingEndsTheThread();
     void trainingRunsBelowTheWindowsPriority();
@@ -299,6 +300,29 @@ void TestMainWindow::beamSearchPageComparesTheModelShown()
     QVERIFY(quiet());
     QVERIFY(!page->hasEvaluation());
     QVERIFY(!page->exportCsv(csv, &error));
+}
+
+// A corpus run's summary sets each length's share of the corpus beside its exact match and names
+// the lengths under the bar; a generated task's has neither.
+void TestMainWindow::examplesSummaryNamesTheLengthsBelowTheBar()
+{
+    ExamplesTable table;
+    EvaluationReport report;
+    report.sentences = 4;
+    report.byLength = {{3, {3, 3}}, {9, {0, 1}}};
+    LengthReport lengths;
+    lengths.bar = 0.9;
+    lengths.rows = {{3, 13, 0.65, {3, 3}}, {9, 5, 0.25, {0, 1}}, {12, 2, 0.1, {}}};
+    lengths.below = {9};
+    lengths.belowShare = 0.25;
+    const QLabel *summary = table.findChild<QLabel *>(QStringLiteral("examplesSummary"));
+    table.setReport(report, lengths);
+    QVERIFY2(summary->text().contains(QStringLiteral("9:&nbsp;0.0&nbsp;%&nbsp;(25.0&nbsp;% of the corpus)")),
+             qPrintable(summary->text()));
+    QVERIFY2(summary->text().contains(QStringLiteral("<b>Below 90&nbsp;%</b>: 9 words, 25.0&nbsp;% of the corpus.")),
+             qPrintable(summary->text()));
+    table.setReport(report);
+    QVERIFY(!summary->text().contains(QStringLiteral("corpus")));
 }
 
 void TestMainWindow::trainingFeedsPlotsTableAndAnalysis()

@@ -1,6 +1,7 @@
 #include "tests/common/testregistry.h"
 #include "engine/attention/corpusdefaults.h"
 #include "engine/attention/dataset.h"
+#include "engine/attention/lengthreport.h"
 #include "engine/core/vocabulary.h"
 #include "ui/attention/datasetpanel.h"
 
@@ -28,6 +29,7 @@ private slots:
     void epochDecayIsGentlerForACorpus();
     void corpusVocabularyIsCapped();
     void previewReportsWhatTheBuildSkips();
+    void lengthReportSetsEachLengthBesideTheCorpus();
 
 private:
     QTemporaryDir m_dir;
@@ -254,6 +256,49 @@ void TestCorpusDefaults::previewReportsWhatTheBuildSkips()
     maxLength->setValue(5);
     QTRY_VERIFY2(preview->text().contains("Lengths 3 to 5 tokens."), qPrintable(preview->text()));
     QVERIFY(preview->text().contains(QStringLiteral("%1 too long").arg(1 + 98 / 4)));
+}
+
+// Each length's share of all three splits beside its test exact match; the lengths under the bar
+// named with the share of the corpus they hold; a length without test sentences is not under it.
+void TestCorpusDefaults::lengthReportSetsEachLengthBesideTheCorpus()
+{
+    const auto pairs = [](int count, int length) {
+        const SentencePair pair{std::vector<std::string>(std::size_t(length), "w"),
+                                std::vector<std::string>(std::size_t(length), "w")};
+        return std::vector<SentencePair>(std::size_t(count), pair);
+    };
+    Dataset data;
+    data.fromCorpus = true;
+    data.train = pairs(10, 3);
+    for (const SentencePair &p : pairs(4, 9))
+        data.train.push_back(p);
+    data.val = pairs(2, 12);
+    data.test = pairs(3, 3);
+    for (const SentencePair &p : pairs(1, 9))
+        data.test.push_back(p);
+    EvaluationReport test;
+    test.byLength = {{3, {3, 3}}, {9, {0, 1}}};
+
+    const LengthReport report = lengthReport(data, test);
+    QCOMPARE(int(report.rows.size()), 3);
+    QCOMPARE(report.rows[0].length, 3);
+    QCOMPARE(report.rows[0].corpusSentences, 13);
+    QCOMPARE(report.rows[0].corpusShare, 13.0 / 20);
+    QCOMPARE(report.rows[0].test.correct, 3);
+    QCOMPARE(report.rows[1].length, 9);
+    QCOMPARE(report.rows[1].corpusSentences, 5);
+    QCOMPARE(report.rows[1].test.total, 1);
+    QCOMPARE(report.rows[2].length, 12);  // in validation only: no test sentences, so not under the bar
+    QCOMPARE(report.rows[2].test.total, 0);
+    QCOMPARE(report.below, std::vector<int>{9});
+    QCOMPARE(report.belowShare, 5.0 / 20);
+    const std::string text = formatLengthReport(report);
+    QVERIFY2(text.find("Below 90%: 9 words, 25.0% of the corpus.") != std::string::npos, text.c_str());
+
+    test.byLength[9] = {1, 1};
+    QVERIFY(lengthReport(data, test).below.empty());
+    QVERIFY(formatLengthReport(lengthReport(data, test)).find("Every length with test sentences reaches 90%.")
+            != std::string::npos);
 }
 
 ATTNSCOPE_TEST(corpusdefaults, TestCorpusDefaults)
