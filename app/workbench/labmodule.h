@@ -9,8 +9,8 @@
 #include <vector>
 
 class Lab;
-class QWidget;
 class MainWindow;
+class QWidget;
 class Workbench;
 
 // One `attnscope <name>` subcommand. It takes the arguments after its name and returns the

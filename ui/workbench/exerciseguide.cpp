@@ -11,10 +11,11 @@ ExerciseGuide::ExerciseGuide(GuidePane *pane, RunState *run, QObject *parent)
 
 void ExerciseGuide::open(Lab *lab, const QString &guide, const std::function<QString()> &answer)
 {
+    if (lab != m_lab || guide != m_guide)  // opened again, it keeps its last answers
+        m_answers.clear();
     m_lab = lab;
     m_guide = guide;
     m_answer = answer;
-    m_answers.clear();
     m_working = false;
     m_pane->setGuide(markdown());
     m_pane->show();

@@ -18,8 +18,9 @@ class ExerciseGuide : public QObject
 public:
     ExerciseGuide(GuidePane *pane, RunState *run, QObject *parent = nullptr);
 
-    // Shows `guide` (Markdown) for `lab`'s exercise. `answer` gives the answers' Markdown from what
-    // the lab has trained; unset when the exercise trains nothing.
+    // Shows `guide` (Markdown) for `lab`'s exercise, with the last answers when it is the one open
+    // already. `answer` gives the answers' Markdown from what the lab has trained; unset when the
+    // exercise trains nothing.
     void open(Lab *lab, const QString &guide, const std::function<QString()> &answer);
     Lab *lab() const { return m_lab; }
     // The question, with the answers of the last run when one ended since the exercise opened, under

@@ -280,6 +280,13 @@ void TestCourseExercises::digitsAnswersSgdAndAdamSideBySide()
                                           "clipped at 1, 20 epochs |")));
     QVERIFY(guide.contains(QStringLiteral("| test exact match | %1 | %2 |\n").arg(sgdExact, exactMatch())));
     QVERIFY(guide.contains(QStringLiteral("| loss, epoch 20 | %1 | %2 |\n").arg(sgdLoss, lossAt20())));
+
+    // Opened again from the menu, the exercise keeps its answers; another exercise has none yet.
+    m_window->showLab(nullptr);
+    openExercise("digits");
+    QCOMPARE(m_window->guidePane()->guide(), guide);
+    openExercise("lstm-seq2seq");
+    QVERIFY(!m_window->guidePane()->guide().contains(QStringLiteral("## Your run")));
 }
 
 // The character RNN and skip-gram exercises answer from their labs' runs: the loss at the steps
