@@ -21,6 +21,7 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/trainer.h"
 #include "engine/core/tokenizer.h"
+#include "engine/core/validationfall.h"
 
 #include <QString>
 
@@ -43,15 +44,18 @@ std::string percent(double share)
     return buffer;
 }
 
-// `alignment`: the validation set's alignment after this epoch, for a model with attention.
-void printEpoch(const EpochStats &e, bool best, const AlignmentScore *alignment = nullptr)
+// `alignment`: the validation set's alignment after this epoch, for a model with attention;
+// `previous`: the epoch before, if there was one, to say why validation fell (validationfall.h).
+void printEpoch(const EpochStats &e, bool best, const AlignmentScore *alignment = nullptr,
+                const EpochStats *previous = nullptr)
 {
     std::string aligned;
     if (alignment)
         aligned = " | val aligned " + percent(alignment->accuracy());
-    std::printf("epoch %3d | train loss %.4f | val loss %.4f | val exact %7s%s | %6.1f s | %6.0f samples/s%s\n",
+    const std::string fall = previous ? validationFall(*previous, e) : std::string();
+    std::printf("epoch %3d | train loss %.4f | val loss %.4f | val exact %7s%s | %6.1f s | %6.0f samples/s%s%s%s\n",
                 e.epoch, e.trainLoss, e.valLoss, percent(e.valExactMatch).c_str(), aligned.c_str(), e.seconds,
-                e.samplesPerSecond, best ? " | best" : "");
+                e.samplesPerSecond, best ? " | best" : "", fall.empty() ? "" : " | ", fall.c_str());
     std::fflush(stdout);
 }
 
@@ -200,12 +204,13 @@ int runTrain(const std::vector<std::string> &arguments)
     WeightHistory weights;
     callbacks.onEpoch = [&](const EpochStats &e, bool best) {
         weights.add(e.epoch, model);
+        const EpochStats *previous = model.history.size() >= 2 ? &model.history[model.history.size() - 2] : nullptr;
         if (!model.hasAttention()) {
-            printEpoch(e, best);
+            printEpoch(e, best, nullptr, previous);
             return;
         }
         alignment.push_back({e.epoch, measureAlignment(model, data.val, d.task)});
-        printEpoch(e, best, &alignment.back().score);
+        printEpoch(e, best, &alignment.back().score, previous);
     };
     const TrainingOutcome outcome = trainer.run(callbacks, interrupt.flag());
     std::cout << outcome.message << "\n";

@@ -11,6 +11,7 @@
 #include "engine/attention/wordremovaleffect.h"
 #include "engine/core/seedspread.h"
 #include "engine/core/tokenizer.h"
+#include "engine/core/validationfall.h"
 #include "ui/attention/lengthaccuracyplot.h"
 #include "ui/attention/decodedheatmap.h"
 #include "ui/core/attentionheatmap.h"
@@ -177,8 +178,16 @@ QJsonValue shareJson(double share)
 QJsonArray historyJson(const std::vector<EpochStats> &history, const std::vector<EpochAlignment> &alignment)
 {
     QJsonArray epochs;
-    for (const EpochStats &e : history) {
+    for (std::size_t i = 0; i < history.size(); ++i) {
+        const EpochStats &e = history[i];
         QJsonObject epoch = epochJson(e);
+        epoch.insert("learning_rate", e.learningRate);
+        epoch.insert("gradient_norm", e.gradientNorm > 0 ? QJsonValue(e.gradientNorm) : QJsonValue());
+        if (i > 0) {
+            const std::string fall = validationFall(history[i - 1], e);
+            if (!fall.empty())
+                epoch.insert("val_exact_fall", QString::fromStdString(fall));
+        }
         const auto found = std::find_if(alignment.begin(), alignment.end(),
                                         [&](const EpochAlignment &a) { return a.epoch == e.epoch; });
         const AlignmentScore score = found == alignment.end() ? AlignmentScore{} : found->score;

@@ -266,15 +266,16 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
         net->train();
         const auto batches = batchOrder(trainLengths, batchSizeIn(m_config, epoch - firstEpoch), &rng);
         const auto start = Clock::now();
-        double lossSum = 0;
+        double lossSum = 0, normSum = 0, learningRate = 0;
         int samples = 0;
         for (std::size_t b = 0; b < batches.size(); ++b) {
             if (stopped())
                 return finish(TrainingOutcome::Status::Stopped, "Stopped during epoch " + std::to_string(epoch) + ".");
             const Batch batch = makeBatch(pick(m_data.train, batches[b]), vocabulary, m_config.unknownWordRate, &rng);
             optimizer.zeroGrad();
-            optimizer.setLearningRate(
-                schedule.at(step++, double(epoch - firstEpoch) + double(samples) / double(trainLengths.size())));
+            const double epochsDone = double(epoch - firstEpoch) + double(samples) / double(trainLengths.size());
+            learningRate = schedule.at(step++, epochsDone);
+            optimizer.setLearningRate(learningRate);
             const double lossValue = forwardBackward(net, batch, teacherForce, threads, m_config.seed,
                                                      std::uint64_t(epoch) << 32 | std::uint64_t(b));
             if (!std::isfinite(lossValue) || lossValue > explodedLoss)
@@ -288,6 +289,7 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
                               "Training diverged in epoch " + std::to_string(epoch) + " (gradient is not finite); "
                               "try a lower learning rate. The best model so far is kept.");
             optimizer.step();
+            normSum += norm;
             lossSum += lossValue * batch.size();
             samples += batch.size();
             if (callbacks.onBatch)
@@ -298,6 +300,8 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
         stats.seconds = secondsSince(start);
         stats.trainLoss = lossSum / samples;
         stats.samplesPerSecond = samples / stats.seconds;
+        stats.learningRate = learningRate;
+        stats.gradientNorm = normSum / double(batches.size());
         const Validation v = validate(net, valBatches, threads);
         stats.valLoss = v.loss;
         stats.valExactMatch = v.exactMatch;

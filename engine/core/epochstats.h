@@ -8,6 +8,11 @@ struct EpochStats {
     double valExactMatch = 0;    // 0..1
     double seconds = 0;          // training time of the epoch, validation excluded
     double samplesPerSecond = 0;
+    // What the steps were, to tell why validation fell: the learning rate of the epoch's last step,
+    // and the mean gradient norm before clipping (0: not measured, as without clipping). Not kept
+    // in model files.
+    double learningRate = 0;
+    double gradientNorm = 0;
 };
 
 // One training batch, reported to a progress callback.

@@ -186,8 +186,13 @@ void TestCli::trainWritesAllFiles()
     const QJsonArray epochs = metrics["epochs"].toArray();
     QCOMPARE(epochs.size(), 3);
     for (const char *key : {"epoch", "train_loss", "val_loss", "val_exact_match", "seconds", "samples_per_second",
-                            "val_alignment_accuracy", "val_alignment_weight", "val_alignment_steps"})
+                            "learning_rate", "gradient_norm", "val_alignment_accuracy", "val_alignment_weight",
+                            "val_alignment_steps"})
         QVERIFY2(epochs[2].toObject().contains(key), key);
+    // The steps behind each epoch, to tell why validation fell (validationfall.h): the rate, and the
+    // gradient norm the default clipping measures.
+    QVERIFY(epochs[2].toObject()["learning_rate"].toDouble() > 0);
+    QVERIFY(epochs[2].toObject()["gradient_norm"].toDouble() > 0);
     // Alignment on the validation set after every epoch: each output word of the 50 sentences that
     // has a source word to come from is scored, and the printed figure is the one written.
     for (int i = 0; i < epochs.size(); ++i) {

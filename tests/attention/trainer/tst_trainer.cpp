@@ -1,6 +1,7 @@
 #include "tests/common/testregistry.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/seq2seqnet.h"
+#include "engine/core/validationfall.h"
 #include "tests/common/tinymodel.h"
 
 #include <QtTest>
@@ -22,6 +23,7 @@ private slots:
     void divergenceKeepsTheBestCheckpoint();
     void savesBestCheckpoint();
     void epochDecayShrinksLaterSteps();
+    void epochsRecordTheirStepsAndSayWhyValidationFell();
     void batchGrowsFromItsStart();
     void validationOnTwoThreadsIsGreedyExactMatch();
 };
@@ -209,6 +211,46 @@ void TestTrainer::epochDecayShrinksLaterSteps()
     }
     QVERIFY2(moved[0] < 1e-5, qPrintable(QString::number(moved[0])));
     QVERIFY2(moved[1] > 1e-3, qPrintable(QString::number(moved[1])));
+}
+
+// Each epoch keeps its last step's learning rate and, with clipping, the mean gradient norm before
+// it; a fall of validation exact match past 50% is told with them, a small or early one is not.
+void TestTrainer::epochsRecordTheirStepsAndSayWhyValidationFell()
+{
+    const Dataset data = Dataset::build(tinyDataset());
+    for (const double clip : {1.0, 0.0}) {
+        Seq2SeqModel model(tinyModelConfig(), Vocabulary::build(data.train), 1);
+        TrainingConfig t = tinyTraining();
+        t.epochs = 3;
+        t.learningRateDecay = 1;
+        t.learningRateEpochDecay = 0.5;
+        t.warmupSteps = 0;
+        t.clipNorm = clip;
+        Trainer(model, data, t).run();
+        QCOMPARE(int(model.history.size()), 3);
+        for (const EpochStats &e : model.history) {
+            // The schedule halves the rate each epoch, within it too: the last step is a little under.
+            const double start = t.learningRate * std::pow(0.5, e.epoch - 1);
+            QVERIFY2(e.learningRate <= start && e.learningRate > start / 2,
+                     qPrintable(QString::number(e.learningRate)));
+            QVERIFY(clip > 0 ? e.gradientNorm > 0 : e.gradientNorm == 0);
+        }
+    }
+
+    EpochStats before, after;
+    before.valExactMatch = 0.8;
+    after.valExactMatch = 0.68;
+    after.learningRate = 0.0012;
+    after.gradientNorm = 3.41;
+    QCOMPARE(validationFall(before, after),
+             std::string("val exact fell 12.0 points (lr 0.0012, gradient norm 3.41 before clipping)"));
+    after.gradientNorm = 0;
+    QCOMPARE(validationFall(before, after), std::string("val exact fell 12.0 points (lr 0.0012)"));
+    after.valExactMatch = 0.76;  // four points: within what a steady run moves
+    QVERIFY(validationFall(before, after).empty());
+    before.valExactMatch = 0.45;  // before 50% it is still finding its way
+    after.valExactMatch = 0.2;
+    QVERIFY(validationFall(before, after).empty());
 }
 
 // --batch-start 4 with --batch 16: batches of 4, 8, then 16 from the third epoch on.
