@@ -8,6 +8,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <vector>
 
 namespace {
@@ -21,6 +22,14 @@ struct RunRow {
     std::map<int, double> loss;  // training loss by printed epoch
 };
 
+double trainingSeconds(const std::vector<EpochStats> &history)
+{
+    double seconds = 0;
+    for (const EpochStats &s : history)
+        seconds += s.seconds;
+    return seconds;
+}
+
 RunRow rowOf(const AttentionLab &lab, int printedEvery, const QString &label)
 {
     RunRow row;
@@ -29,11 +38,10 @@ RunRow rowOf(const AttentionLab &lab, int printedEvery, const QString &label)
     row.exactMatch = lab.testReport()->exactMatch;
     row.sequences = int(lab.testReport()->examples.size());
     const std::vector<EpochStats> &history = lab.bestModel()->history;
-    for (const EpochStats &s : history) {
-        row.seconds += s.seconds;
+    row.seconds = trainingSeconds(history);
+    for (const EpochStats &s : history)
         if (s.epoch % printedEvery == 0 || &s == &history.back())
             row.loss[s.epoch] = s.trainLoss;
-    }
     return row;
 }
 
@@ -61,10 +69,10 @@ QString percent(double share)
 
 QString table(const std::vector<RunRow> &rows)
 {
-    std::map<int, bool> epochs;
+    std::set<int> epochs;
     for (const RunRow &row : rows)
         for (const auto &[epoch, loss] : row.loss)
-            epochs[epoch] = true;
+            epochs.insert(epoch);
     QStringList runs, settings, exact, seconds;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         runs << runName(i, rows.size());
@@ -75,7 +83,7 @@ QString table(const std::vector<RunRow> &rows)
     std::vector<std::pair<QString, QStringList>> figures = {
         {QStringLiteral("settings"), settings}, {QStringLiteral("test exact match"), exact},
         {QStringLiteral("training time"), seconds}};
-    for (const auto &[epoch, unused] : epochs) {
+    for (const int epoch : epochs) {
         QStringList losses;
         for (const RunRow &row : rows) {
             const auto it = row.loss.find(epoch);
@@ -85,7 +93,6 @@ QString table(const std::vector<RunRow> &rows)
     }
     return runColumns(runs, figures);
 }
-
 
 } // namespace
 
@@ -103,16 +110,13 @@ QString variantsAnswer(Lab *lab)
             probed.correct += accuracy.correct;
             probed.total += accuracy.total;
         }
-        double trained = 0;
-        for (const EpochStats &s : r.history)
-            trained += s.seconds;
         runs << QStringLiteral("run %1").arg(i + 1);
         variants << QString::fromStdString(r.label);
         seeds << QString::number(r.seed);
         test << percent(r.testExactMatch);
         probe << (probed.total > 0 ? percent(double(probed.correct) / probed.total) : QStringLiteral("-"));
         epochs << QString::number(r.history.size());
-        seconds << QStringLiteral("%1 s").arg(trained, 0, 'f', 1);
+        seconds << QStringLiteral("%1 s").arg(trainingSeconds(r.history), 0, 'f', 1);
     }
     return runColumns(runs, {{QStringLiteral("variant"), variants},
                              {QStringLiteral("seed"), seeds},
