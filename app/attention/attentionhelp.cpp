@@ -164,7 +164,7 @@ or within the stated tolerance, 1 when not, 2 for a damaged or foreign file.
 
 std::string benchHelp()
 {
-    return std::string(R"(Usage: attnscope bench [--threads N] [--json OUT] [--quick] [--corpus FILE]
+    return std::string(R"(Usage: attnscope bench [--threads N] [--json OUT] [--quick] [--corpus FILE | --load]
 
 Trains the default model and measures training samples/s (median over epochs after a warm-up),
 wall time to 99% test exact match, greedy and beam-5 latency for one 10-word sentence, the GUI's
@@ -172,6 +172,10 @@ worst event-loop stall while the app trains (offscreen window, a sentence typed 
 peak memory; --json OUT also writes the figures as JSON, --quick measures fewer epochs. With
 --corpus FILE it trains the default model on that text instead (corpus defaults, pointer on) and
 measures training samples/s, greedy and beam-5 latency for a test sentence of median length, peak
-memory and the share of the parameters in the vocabulary's layers.
+memory and the share of the parameters in the vocabulary's layers. With --load it trains every
+lab that trains on its own defaults in the app (offscreen, as Train does; at most 20 s a run, 10
+with --quick; --threads does not apply) next to 0, 1 and 2 busy processes started in this session,
+three rounds (one with --quick), and reports each lab's training rate, its share of the quiet rate
+and the GUI's worst stall.
 )") + kExitCodes;
 }

@@ -1,6 +1,7 @@
 #include "app/attention/benchfigures.h"
 
 #include "engine/attention/seq2seqmodel.h"
+#include "engine/core/median.h"
 
 #include <algorithm>
 #include <chrono>
@@ -11,11 +12,7 @@ namespace benchfigures {
 
 double median(std::vector<double> v)
 {
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return v.empty() ? 0 : ::median(std::move(v));
 }
 
 double percentile99(const std::vector<double> &sorted)

@@ -3,6 +3,7 @@
 #include "engine/attention/dataset.h"
 #include "engine/attention/outputlogprob.h"
 #include "engine/attention/seq2seqmodel.h"
+#include "engine/core/median.h"
 #include "engine/core/rankcorrelation.h"
 
 #include <algorithm>
@@ -10,19 +11,6 @@
 #include <limits>
 #include <numeric>
 #include <stdexcept>
-
-namespace {
-
-double median(std::vector<double> values)
-{
-    if (values.empty())
-        return std::numeric_limits<double>::quiet_NaN();
-    std::sort(values.begin(), values.end());
-    const std::size_t half = values.size() / 2;
-    return values.size() % 2 ? values[half] : (values[half - 1] + values[half]) / 2;
-}
-
-}
 
 std::vector<std::string> removeWord(const std::vector<std::string> &words, std::size_t i, RemovalMode mode)
 {

@@ -96,6 +96,12 @@ void TestCli::badOptionsExitWithTwo_data()
     QTest::newRow("explain zero sentences") << QStringList{"explain", "--sentences", "0"}
                                             << "--sentences expects a whole number from 1 to";
     QTest::newRow("explain absurd sentences") << QStringList{"explain", "--sentences", "99999999"} << "--sentences expects";
+    QTest::newRow("bench corpus and load") << QStringList{"bench", "--load", "--corpus", "c.txt"}
+                                           << "give --corpus FILE or --load, not both";
+    QTest::newRow("bench load with threads") << QStringList{"bench", "--load", "--threads", "2"}
+                                             << "--load trains every lab on its own defaults: --threads does not apply";
+    QTest::newRow("bench load json in a missing folder")
+        << QStringList{"bench", "--load", "--json", "/nonexistent-folder/load.json"} << "--json: the folder of";
     QTest::newRow("explain bad mode") << QStringList{"explain", "--mode", "remove"} << "--mode must be drop or unknown";
     QTest::newRow("explain empty sentence") << QStringList{"explain", ""} << "at least two words";
     QTest::newRow("explain one word") << QStringList{"explain", "cat"} << "at least two words";
