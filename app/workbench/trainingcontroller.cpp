@@ -1,40 +1,9 @@
 #include "app/workbench/trainingcontroller.h"
 
 #include "app/workbench/trainingworker.h"
-#include "engine/fast/helperthread.h"
 #include "ui/workbench/lab.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/runprogress.h"
-
-#include <algorithm>
-
-#ifdef __linux__
-#include <sched.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
-
-namespace {
-
-// Training and evaluation keep both cores busy; at the same priority the GUI thread got a third of
-// a core, and the window's work at the end of an epoch (new weights decoded, plots redrawn)
-// stalled the event loop. Ten nice levels lower the training threads left the GUI thread ~90% of a
-// core, but a waking GUI thread could still wait for one; in the idle scheduling class they run
-// only when no other thread wants the core, so the window (and the rest of the desktop) always
-// comes first. The nice value stays for systems where the class cannot be set. Linux keeps both
-// per thread, and threads started from this one (the batch shards) inherit them.
-void lowerThisThreadsPriority()
-{
-#ifdef __linux__
-    const id_t thread = id_t(syscall(SYS_gettid));
-    setpriority(PRIO_PROCESS, thread, std::min(getpriority(PRIO_PROCESS, thread) + 10, 19));
-    const sched_param noPriority{};
-    sched_setscheduler(pid_t(thread), SCHED_IDLE, &noPriority);
-#endif
-}
-
-}
 
 TrainingController::TrainingController(MainWindow *window, QObject *parent)
     : QObject(parent), m_window(window), m_worker(new TrainingWorker)
@@ -76,10 +45,9 @@ TrainingController::TrainingController(MainWindow *window, QObject *parent)
         window->runState()->workerIdle();
     });
 
-    // The helper shares decodes with whichever thread asks, the GUI's included, so it must not
-    // inherit the training thread's lower priority: created here, on the GUI thread.
-    HelperThread::shared();
-    connect(&m_thread, &QThread::started, m_worker, &lowerThisThreadsPriority);
+    // The training threads keep the normal priority, a fair share of a busy machine: a lower one
+    // starved them whenever other programs kept the cores busy. The window stays responsive by
+    // keeping its own work per epoch small.
     m_thread.start();
 }
 

@@ -2,7 +2,47 @@
 
 #include "engine/core/epochstats.h"
 
+#include <QCoreApplication>
+#include <QEvent>
+#include <QSemaphore>
+
 #include <exception>
+#include <memory>
+
+namespace {
+
+// Releases `done` on the GUI thread once the events queued there before it have been handled, and
+// those they queued in turn: the lab's handler, then the replots it asked for, then their paints.
+// Each hop is posted at low priority, behind every normal event, as Qt posts paints.
+class WindowDrained : public QObject
+{
+public:
+    explicit WindowDrained(std::shared_ptr<QSemaphore> done) : m_done(std::move(done))
+    {
+        moveToThread(QCoreApplication::instance()->thread());
+    }
+    void start() { QCoreApplication::postEvent(this, new QEvent(QEvent::User), Qt::LowEventPriority); }
+
+protected:
+    bool event(QEvent *event) override
+    {
+        if (event->type() != QEvent::User)
+            return QObject::event(event);
+        if (--m_hops > 0) {
+            start();
+        } else {
+            m_done->release();
+            deleteLater();
+        }
+        return true;
+    }
+
+private:
+    std::shared_ptr<QSemaphore> m_done;
+    int m_hops = 3;  // report handled, replots done, paints done
+};
+
+}
 
 // The JobContext of one job: its reports carry the job's number.
 class TrainingWorker::Context : public JobContext
@@ -30,6 +70,16 @@ protected:
     {
         if (!m_worker.m_cancel)
             emit m_worker.reported(m_job, value);
+    }
+
+    void reportValueAndWait(const QVariant &value) override
+    {
+        if (m_worker.m_cancel)
+            return;
+        auto drawn = std::make_shared<QSemaphore>();
+        emit m_worker.reported(m_job, value);
+        (new WindowDrained(drawn))->start();
+        drawn->tryAcquire(1, kMaxWaitForWindowMs);
     }
 
 private:

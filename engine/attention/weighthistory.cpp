@@ -11,7 +11,7 @@
 
 WeightHistory::WeightHistory(std::size_t budgetBytes) : m_budget(budgetBytes) {}
 
-void WeightHistory::add(int epoch, const Seq2SeqModel &model)
+WeightHistory::Copy WeightHistory::copyOf(int epoch, const Seq2SeqModel &model)
 {
     Copy copy;
     copy.epoch = epoch;
@@ -21,6 +21,12 @@ void WeightHistory::add(int epoch, const Seq2SeqModel &model)
         std::memcpy(t.halves.data(), half.data_ptr<at::Half>(), t.halves.size() * sizeof(std::uint16_t));
         copy.tensors.push_back(std::move(t));
     }
+    return copy;
+}
+
+void WeightHistory::add(Copy copy)
+{
+    const int epoch = copy.epoch;
     const auto at = std::lower_bound(m_copies.begin(), m_copies.end(), epoch,
                                      [](const Copy &c, int e) { return c.epoch < e; });
     if (at != m_copies.end() && at->epoch == epoch)

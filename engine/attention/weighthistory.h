@@ -17,8 +17,21 @@ public:
     static constexpr std::size_t kDefaultBudgetBytes = std::size_t(256) << 20;
     explicit WeightHistory(std::size_t budgetBytes = kDefaultBudgetBytes);
 
-    // Keeps `model`'s weights as those after `epoch`, in place of an earlier copy of that epoch.
-    void add(int epoch, const Seq2SeqModel &model);
+    struct Tensor {
+        std::string name;
+        std::vector<std::int64_t> shape;
+        std::vector<std::uint16_t> halves;  // IEEE-754 binary16
+    };
+    struct Copy {
+        int epoch = 0;
+        std::vector<Tensor> tensors;
+    };
+    // `model`'s weights after `epoch`, made where the model trains so that keeping them costs the
+    // window's thread no conversion.
+    static Copy copyOf(int epoch, const Seq2SeqModel &model);
+    // Keeps `copy` as the weights after its epoch, in place of an earlier copy of that epoch.
+    void add(Copy copy);
+    void add(int epoch, const Seq2SeqModel &model) { add(copyOf(epoch, model)); }
     void clear();
     std::vector<int> epochs() const;  // ascending
     bool contains(int epoch) const;
@@ -40,15 +53,6 @@ public:
     static WeightHistory decode(const std::string &bytes, std::size_t budgetBytes = kDefaultBudgetBytes);
 
 private:
-    struct Tensor {
-        std::string name;
-        std::vector<std::int64_t> shape;
-        std::vector<std::uint16_t> halves;  // IEEE-754 binary16
-    };
-    struct Copy {
-        int epoch = 0;
-        std::vector<Tensor> tensors;
-    };
     static std::size_t bytesOf(const Copy &copy);
     static std::string mismatch(const Copy &copy, const Seq2SeqModel &model);
     void keepWithinBudget();

@@ -95,12 +95,12 @@ void train(JobContext &context, const DatasetConfig &datasetConfig, const ModelC
     callbacks.onBatch = [&context](const BatchProgress &progress) { context.batch(progress); };
     std::vector<EpochAlignment> alignment;
     callbacks.onEpoch = [&](const EpochStats &stats, bool isBest) {
-        EpochTrained epoch{stats, isBest, snapshotOf(model), std::nullopt};
+        EpochTrained epoch = epochTrained(stats, isBest, snapshotOf(model), std::nullopt);
         if (model.hasAttention()) {
             epoch.alignment = measureAlignment(model, data.val, datasetConfig.task);
             alignment.push_back({stats.epoch, *epoch.alignment});
         }
-        context.report(epoch);
+        context.reportAndWaitForWindow(epoch);
         if (measureFaithfulness && *measureFaithfulness)
             measureAndReportFaithfulness(context, model, data.test, stats.epoch);
     };
@@ -109,7 +109,7 @@ void train(JobContext &context, const DatasetConfig &datasetConfig, const ModelC
     if (context.cancelled())
         return;
     const ModelSnapshot best = outcome.bestEpoch > 0 ? snapshotOf(model) : nullptr;
-    context.report(TrainingFinished{outcome, best});
+    context.reportAndWaitForWindow(TrainingFinished{outcome, best});
     if (best)
         evaluateAndReport(context, model, data, datasetConfig.task, alignment);
 }

@@ -348,7 +348,7 @@ void AttentionLab::addEpoch(const EpochTrained &epoch)
         m_alignment->showMessage(noAttentionToAlign());
     if (!epoch.snapshot)
         return;
-    m_weightHistory.add(epoch.stats.epoch, *epoch.snapshot);
+    m_weightHistory.add(*epoch.weights);
     m_compare->historyChanged(false);
     m_latest = epoch.snapshot;
     m_scrubber->setHistory(m_weightHistory, m_latest);

@@ -10,6 +10,7 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/trainer.h"
 #include "engine/attention/trainingconfig.h"
+#include "engine/attention/weighthistory.h"
 #include "engine/core/epochstats.h"
 
 #include <QMetaType>
@@ -29,7 +30,18 @@ struct EpochTrained {
     bool isBest = false;
     ModelSnapshot snapshot;  // the weights at the end of this epoch
     std::optional<AlignmentScore> alignment;  // on the validation set; none for a model without attention
+    std::shared_ptr<const WeightHistory::Copy> weights;  // the snapshot's, as the epoch history keeps them
 };
+// The report of one epoch, with the copy of its weights the epoch history keeps made here, on the
+// worker's thread, not on the window's.
+inline EpochTrained epochTrained(const EpochStats &stats, bool isBest, const ModelSnapshot &snapshot,
+                                 std::optional<AlignmentScore> alignment)
+{
+    std::shared_ptr<const WeightHistory::Copy> weights;
+    if (snapshot)
+        weights = std::make_shared<const WeightHistory::Copy>(WeightHistory::copyOf(stats.epoch, *snapshot));
+    return {stats, isBest, snapshot, std::move(alignment), std::move(weights)};
+}
 struct TrainingFinished {
     TrainingOutcome outcome;
     ModelSnapshot best;  // null when no epoch completed

@@ -31,9 +31,19 @@ public:
     {
         reportValue(QVariant::fromValue(value));
     }
+    // The same, then the job waits until the window has handled the report and drawn what it
+    // changed, or kMaxWaitForWindowMs: a large redraw (a new epoch's views) then has the cores to
+    // itself instead of sharing them with training, so the window does not stall.
+    static constexpr int kMaxWaitForWindowMs = 100;
+    template <typename T>
+    void reportAndWaitForWindow(const T &value)
+    {
+        reportValueAndWait(QVariant::fromValue(value));
+    }
 
 protected:
     virtual void reportValue(const QVariant &value) = 0;
+    virtual void reportValueAndWait(const QVariant &value) = 0;
 };
 
 // A piece of a lab's work, run on the worker's thread. An exception it throws ends it and reaches

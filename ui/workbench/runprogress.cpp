@@ -20,6 +20,17 @@ QString duration(qint64 seconds)
     return QObject::tr("%1 h %2 min").arg(seconds / 3600).arg((seconds % 3600) / 60, 2, 10, QLatin1Char('0'));
 }
 
+// The labels change twenty times a second while training. Each keeps a fixed size that only grows
+// with its text: a label whose size may change makes the status bar, and so the window, lay out
+// and repaint again on every report.
+void setTextInFixedSize(QLabel *label, const QString &text)
+{
+    const int width = label->fontMetrics().horizontalAdvance(text) + 2 * (label->margin() + label->frameWidth());
+    if (width > label->minimumWidth())
+        label->setFixedWidth(width);
+    label->setText(text);
+}
+
 }
 
 RunProgress::RunProgress(QStatusBar *statusBar, QObject *parent)
@@ -31,6 +42,8 @@ RunProgress::RunProgress(QStatusBar *statusBar, QObject *parent)
     m_bar->setTextVisible(true);
     m_bar->setFormat(QStringLiteral("%p %"));
     m_eta->setToolTip(tr("Time left if every epoch runs; early stopping may end training sooner."));
+    for (QLabel *label : {m_label, m_speed, m_eta})
+        label->setFixedHeight(label->fontMetrics().height() + 2 * (label->margin() + label->frameWidth()));
     for (QWidget *widget : std::initializer_list<QWidget *>{m_label, m_bar, m_speed, m_eta})
         statusBar->addPermanentWidget(widget);
     setVisible(false);
@@ -52,9 +65,11 @@ void RunProgress::start()
 {
     m_epochs = 0;
     m_bar->setValue(0);
-    m_label->setText(tr("Preparing"));
-    m_speed->clear();
-    m_eta->clear();
+    for (QLabel *label : {m_label, m_speed, m_eta}) {
+        label->setFixedWidth(0);
+        label->clear();
+    }
+    setTextInFixedSize(m_label, tr("Preparing"));
     m_pausedMs = 0;
     m_pauseClock.invalidate();
     m_runClock.start();
@@ -76,14 +91,14 @@ void RunProgress::showBatch(const BatchProgress &progress)
         return;
     // After an epoch's last batch the trainer scores the validation split before reporting again.
     if (progress.batch == progress.batchesPerEpoch)
-        m_label->setText(tr("Epoch %1/%2 · validating").arg(progress.epoch).arg(m_epochs));
+        setTextInFixedSize(m_label, tr("Epoch %1/%2 · validating").arg(progress.epoch).arg(m_epochs));
     else
-        m_label->setText(tr("Epoch %1/%2 · batch %3/%4")
-                             .arg(progress.epoch)
-                             .arg(m_epochs)
-                             .arg(progress.batch)
-                             .arg(progress.batchesPerEpoch));
-    m_speed->setText(tr("%1 %2/s").arg(QLocale().toString(progress.samplesPerSecond, 'f', 0), m_unit));
+        setTextInFixedSize(m_label, tr("Epoch %1/%2 · batch %3/%4")
+                                        .arg(progress.epoch)
+                                        .arg(m_epochs)
+                                        .arg(progress.batch)
+                                        .arg(progress.batchesPerEpoch));
+    setTextInFixedSize(m_speed, tr("%1 %2/s").arg(QLocale().toString(progress.samplesPerSecond, 'f', 0), m_unit));
 
     const double done = progress.epochsDone() / std::max(1, m_epochs);
     m_bar->setValue(int(done * m_bar->maximum()));
@@ -93,7 +108,7 @@ void RunProgress::showBatch(const BatchProgress &progress)
     if (done <= 0 || activeMs <= 0)
         return;
     const qint64 remaining = qint64(double(activeMs) * (1 - done) / done / 1000);
-    m_eta->setText(tr("ETA %1").arg(duration(remaining)));
+    setTextInFixedSize(m_eta, tr("ETA %1").arg(duration(remaining)));
 }
 
 void RunProgress::finish()

@@ -8,6 +8,7 @@
 #include <QTest>
 #include <QThread>
 
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 
@@ -89,6 +90,8 @@ private slots:
     void badDatasetIsReported();
     void evaluatesAGivenModel();
     void anyLabsJobReportsThroughTheSameSignals();
+    void aReportThatWaitsForTheWindowResumesOnceItIsHandled();
+    void aBusyWindowHoldsTheJobNoLongerThanTheLimit();
 
 private:
     QThread *m_thread = nullptr;
@@ -314,6 +317,38 @@ void TestTrainingWorker::anyLabsJobReportsThroughTheSameSignals()
     QCOMPARE(r.others.size(), 1);
     QCOMPARE(r.others[0].toString(), QStringLiteral("a result of the lab's own type"));
     QCOMPARE(r.failures, QStringList{QStringLiteral("the data ran out")});
+}
+
+// The window's work after an epoch runs before training goes on, not beside it.
+void TestTrainingWorker::aReportThatWaitsForTheWindowResumesOnceItIsHandled()
+{
+    std::atomic<bool> handled{false};
+    std::atomic<int> handledWhenTheJobWentOn{-1};
+    connect(m_worker, &TrainingWorker::reported, this, [&](quint64, const QVariant &) {
+        QThread::msleep(50);  // a redraw
+        handled = true;
+    });
+    m_worker->submit([&](JobContext &context) {
+        context.reportAndWaitForWindow(QStringLiteral("an epoch"));
+        handledWhenTheJobWentOn = handled ? 1 : 0;
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(handledWhenTheJobWentOn != -1, 10000);
+    QCOMPARE(handledWhenTheJobWentOn.load(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(m_recorder->idle, 1, 10000);
+}
+
+// A window that does not answer (a modal loop elsewhere, a long redraw) never stops training.
+void TestTrainingWorker::aBusyWindowHoldsTheJobNoLongerThanTheLimit()
+{
+    std::atomic<bool> jobWentOn{false};
+    m_worker->submit([&](JobContext &context) {
+        context.reportAndWaitForWindow(QStringLiteral("an epoch"));
+        jobWentOn = true;
+    });
+    // This thread is the window's: it handles no event for twenty times the limit.
+    QThread::msleep(20 * JobContext::kMaxWaitForWindowMs);
+    QVERIFY(jobWentOn);
+    QTRY_COMPARE_WITH_TIMEOUT(m_recorder->others.size(), 1, 10000);
 }
 
 ATTNSCOPE_TEST(trainingworker, TestTrainingWorker)

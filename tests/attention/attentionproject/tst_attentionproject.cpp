@@ -93,7 +93,7 @@ void TestAttentionProject::reportRun()
     lab->trainingPanel()->setTrainingConfig(m_training);
     lab->train();  // no worker here: the results below are what it would report
     for (const Epoch &e : m_epochs)
-        lab->receiveResult(QVariant::fromValue(EpochTrained{e.stats, e.isBest, e.snapshot, e.alignment}));
+        lab->receiveResult(QVariant::fromValue(epochTrained(e.stats, e.isBest, e.snapshot, e.alignment)));
     const auto best = std::find_if(m_epochs.rbegin(), m_epochs.rend(), [](const Epoch &e) { return e.isBest; });
     TrainingOutcome outcome;
     outcome.bestEpoch = best->stats.epoch;

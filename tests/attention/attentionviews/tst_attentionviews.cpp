@@ -176,8 +176,8 @@ void TestAttentionViews::alignmentPlotFollowsTheEpochs()
     EpochStats second = first;
     second.epoch = 2;
     second.valExactMatch = 0.75;
-    m_lab->receiveResult(QVariant::fromValue(EpochTrained{first, true, m_model, worse}));
-    m_lab->receiveResult(QVariant::fromValue(EpochTrained{second, true, m_model, score}));
+    m_lab->receiveResult(QVariant::fromValue(epochTrained(first, true, m_model, worse)));
+    m_lab->receiveResult(QVariant::fromValue(epochTrained(second, true, m_model, score)));
     QCOMPARE(plot->epochCount(), 2);
     QVERIFY(plot->message().isEmpty());
     QCOMPARE(plot->accuracyGraph()->data()->at(0)->key, 1.0);
@@ -192,7 +192,7 @@ void TestAttentionViews::alignmentPlotFollowsTheEpochs()
     QVERIFY2(plot->exportImage(dir.filePath(QStringLiteral("alignment.png")), 900, 500, &error), qPrintable(error));
     QCOMPARE(QImage(dir.filePath(QStringLiteral("alignment.png"))).size(), QSize(900, 500));
 
-    m_lab->receiveResult(QVariant::fromValue(EpochTrained{first, true, m_model, std::nullopt}));
+    m_lab->receiveResult(QVariant::fromValue(epochTrained(first, true, m_model, std::nullopt)));
     QCOMPARE(plot->epochCount(), 0);
     QVERIFY2(plot->message().contains(QStringLiteral("no attention")), qPrintable(plot->message()));
     QVERIFY(!exportAction->isEnabled());

@@ -82,7 +82,7 @@ void TestHistoryScrubber::trainThreeEpochs()
         EpochStats stats;
         stats.epoch = epoch;
         stats.trainLoss = stats.valLoss = 3.0 / epoch;
-        m_lab->receiveResult(QVariant::fromValue(EpochTrained{stats, true, m_models[std::size_t(epoch - 1)], std::nullopt}));
+        m_lab->receiveResult(QVariant::fromValue(epochTrained(stats, true, m_models[std::size_t(epoch - 1)], std::nullopt)));
     }
 }
 
@@ -92,7 +92,7 @@ void TestHistoryScrubber::theSliderGrowsWithTheEpochs()
     for (int epoch = 1; epoch <= kEpochs; ++epoch) {
         EpochStats stats;
         stats.epoch = epoch;
-        m_lab->receiveResult(QVariant::fromValue(EpochTrained{stats, true, m_models[std::size_t(epoch - 1)], std::nullopt}));
+        m_lab->receiveResult(QVariant::fromValue(epochTrained(stats, true, m_models[std::size_t(epoch - 1)], std::nullopt)));
         QVERIFY(m_scrubber->slider()->isEnabled());
         QCOMPARE(m_scrubber->slider()->maximum(), epoch - 1);
         QCOMPARE(m_scrubber->shownEpoch(), 0);  // the live model until the user scrubs

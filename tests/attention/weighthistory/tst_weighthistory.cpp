@@ -17,6 +17,7 @@ private slots:
     void modelAtGivesThatEpochsWeightsInHalfPrecision();
     void modelAtCutsTheHistoryToItsEpoch();
     void anEpochAddedAgainReplacesItsCopy();
+    void aCopyMadeWhileTrainingKeepsThatEpochsWeights();
     void unknownEpochOrOtherModelIsRefused();
     void bytesRoundTripGivesTheSameModels();
     void budgetKeepsFirstLatestAndASpread();
@@ -87,6 +88,20 @@ void TestWeightHistory::anEpochAddedAgainReplacesItsCopy()
     history.add(1, m);
     QCOMPARE(history.epochs(), std::vector<int>{1});
     compareToHalf(history.modelAt(1, model(3)), m);
+}
+
+// The worker copies an epoch's weights and trains on; the window keeps the copy later.
+void TestWeightHistory::aCopyMadeWhileTrainingKeepsThatEpochsWeights()
+{
+    Seq2SeqModel m = model(5);
+    const Seq2SeqModel atEpoch2 = m.clone();
+    WeightHistory::Copy copy = WeightHistory::copyOf(2, m);
+    perturb(m, 0.25);
+    WeightHistory history;
+    history.add(std::move(copy));
+    QCOMPARE(history.epochs(), std::vector<int>{2});
+    QCOMPARE(history.bytes(), 2 * std::size_t(m.parameterCount()));
+    compareToHalf(history.modelAt(2, model(5)), atEpoch2);
 }
 
 void TestWeightHistory::unknownEpochOrOtherModelIsRefused()
