@@ -164,7 +164,7 @@ or within the stated tolerance, 1 when not, 2 for a damaged or foreign file.
 
 std::string benchHelp()
 {
-    return std::string(R"(Usage: attnscope bench [--threads N] [--json OUT] [--quick] [--corpus FILE | --load]
+    return std::string(R"(Usage: attnscope bench [--threads N] [--json OUT] [--quick] [--corpus FILE | --load | --startup]
 
 Trains the default model and measures training samples/s (median over epochs after a warm-up),
 wall time to 99% test exact match, greedy and beam-5 latency for one 10-word sentence, the GUI's
@@ -176,6 +176,8 @@ memory and the share of the parameters in the vocabulary's layers. With --load i
 lab that trains on its own defaults in the app (offscreen, as Train does; at most 20 s a run, 10
 with --quick; --threads does not apply) next to 0, 1 and 2 busy processes started in this session,
 three rounds (one with --quick), and reports each lab's training rate, its share of the quiet rate
-and the GUI's worst stall.
+and the GUI's worst stall. With --startup it launches the app seven times (three with --quick),
+each quitting once its window has painted its first frame, and reports the time from exec to that
+frame.
 )") + kExitCodes;
 }

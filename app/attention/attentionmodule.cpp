@@ -48,7 +48,7 @@ LabModule attentionModule()
          "train each attention variant on the same data and compare them by length", compareHelp, runCompare},
         {"reproduce", "attnscope reproduce [--threads N] FILE.attnscope",
          "train a project's run again and check it comes out the same", reproduceHelp, runReproduce},
-        {"bench", "attnscope bench [--threads N] [--json OUT] [--quick] [--corpus FILE | --load]",
+        {"bench", "attnscope bench [--threads N] [--json OUT] [--quick] [--corpus FILE | --load | --startup]",
          "measure training speed, decoding latency, GUI stalls and memory", benchHelp, runBench},
     };
     module.exercises = attentionExercises();

@@ -8,6 +8,7 @@
 #include "app/workbench/eventlooplateness.h"
 #include "app/workbench/labmodule.h"
 #include "app/workbench/loadbench.h"
+#include "app/workbench/startupbench.h"
 #include "app/workbench/trainingcontroller.h"
 #include "app/workbench/trainingworker.h"
 #include "engine/attention/batch.h"
@@ -233,7 +234,7 @@ Latency measureGreedyLatency(const Seq2SeqModel &model, const SentencePair &sent
 
 int runBench(const std::vector<std::string> &arguments)
 {
-    CommandLine cl(arguments, {"threads", "json", "corpus"}, {"quick", "load"});
+    CommandLine cl(arguments, {"threads", "json", "corpus"}, {"quick", "load", "startup"});
     Plan plan;
     plan.threads = cl.integer("threads", 0, 0, 1024);
     const bool quick = cl.flag("quick");
@@ -245,15 +246,19 @@ int runBench(const std::vector<std::string> &arguments)
     }
     if (!cl.positional().empty())
         cl.fail("unexpected argument '" + cl.positional().front() + "'");
-    if (cl.flag("load") && cl.has("corpus"))
-        cl.fail("give --corpus FILE or --load, not both");
+    if (int(cl.has("corpus")) + int(cl.flag("load")) + int(cl.flag("startup")) > 1)
+        cl.fail("give one of --corpus FILE, --load and --startup");
     if (cl.flag("load") && cl.has("threads"))
         cl.fail("--load trains every lab on its own defaults: --threads does not apply");
+    if (cl.flag("startup") && cl.has("threads"))
+        cl.fail("--startup launches the app as it is: --threads does not apply");
     // Found out now rather than after minutes of measuring.
     if (cl.has("json") && !QFileInfo(QString::fromStdString(cl.text("json"))).absoluteDir().exists())
         cl.fail("--json: the folder of '" + cl.text("json") + "' does not exist");
     if (!cl.ok())
         return usageError("bench", cl.error());
+    if (cl.flag("startup"))
+        return runStartupBench(quick ? 3 : 7, cl.has("json") ? cl.text("json") : "");
     if (cl.flag("load"))
         return runLoadBench(quick ? 1 : 3, quick ? 10 : 20, cl.has("json") ? cl.text("json") : "");
     const int threads = resolvedThreads(plan.threads);

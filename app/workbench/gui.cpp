@@ -1,6 +1,7 @@
 #include "app/workbench/gui.h"
 
 #include "app/workbench/labmodule.h"
+#include "app/workbench/startupbench.h"
 #include "app/workbench/trainingcontroller.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/workbenchfiles.h"
@@ -27,6 +28,7 @@ int runGui(int argc, char **argv, const QString &file)
     for (std::size_t i = 0; i < labModules().size(); ++i)
         if (labModules()[i].startInApp)
             labModules()[i].startInApp(labs.at(int(i)));
+    reportFirstFrameIfAsked(&window);
     window.show();
     if (!file.isEmpty())
         window.files()->open(file);

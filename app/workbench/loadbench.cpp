@@ -5,6 +5,7 @@
 #include "app/workbench/trainingcontroller.h"
 #include "app/workbench/trainingworker.h"
 #include "engine/core/epochstats.h"
+#include "engine/core/atomicfile.h"
 #include "engine/core/median.h"
 #include "ui/workbench/lab.h"
 #include "ui/workbench/mainwindow.h"
@@ -14,7 +15,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -27,6 +27,7 @@
 #include <chrono>
 #include <ctime>
 #include <cstdio>
+#include <exception>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -214,9 +215,10 @@ int runLoadBench(int rounds, double secondsPerRun, const std::string &jsonPath)
     if (jsonPath.empty())
         return 0;
     const QJsonObject root{{"rounds", rounds}, {"seconds_per_run", secondsPerRun}, {"tick_ms", kTickMs}, {"labs", labsJson}};
-    QSaveFile file(QString::fromStdString(jsonPath));
-    if (!file.open(QIODevice::WriteOnly) || file.write(QJsonDocument(root).toJson()) < 0 || !file.commit()) {
-        std::cerr << "error: cannot write " << jsonPath << ": " << file.errorString().toStdString() << "\n";
+    try {
+        writeFileAtomically(jsonPath, QJsonDocument(root).toJson().toStdString());
+    } catch (const std::exception &error) {
+        std::cerr << "error: " << error.what() << "\n";
         return 1;
     }
     return 0;

@@ -97,7 +97,11 @@ void TestCli::badOptionsExitWithTwo_data()
                                             << "--sentences expects a whole number from 1 to";
     QTest::newRow("explain absurd sentences") << QStringList{"explain", "--sentences", "99999999"} << "--sentences expects";
     QTest::newRow("bench corpus and load") << QStringList{"bench", "--load", "--corpus", "c.txt"}
-                                           << "give --corpus FILE or --load, not both";
+                                           << "give one of --corpus FILE, --load and --startup";
+    QTest::newRow("bench load and startup") << QStringList{"bench", "--load", "--startup"}
+                                            << "give one of --corpus FILE, --load and --startup";
+    QTest::newRow("bench startup with threads") << QStringList{"bench", "--startup", "--threads", "1"}
+                                                << "--startup launches the app as it is: --threads does not apply";
     QTest::newRow("bench load with threads") << QStringList{"bench", "--load", "--threads", "2"}
                                              << "--load trains every lab on its own defaults: --threads does not apply";
     QTest::newRow("bench load json in a missing folder")
