@@ -96,16 +96,6 @@ void TestCli::badOptionsExitWithTwo_data()
     QTest::newRow("explain zero sentences") << QStringList{"explain", "--sentences", "0"}
                                             << "--sentences expects a whole number from 1 to";
     QTest::newRow("explain absurd sentences") << QStringList{"explain", "--sentences", "99999999"} << "--sentences expects";
-    QTest::newRow("bench corpus and load") << QStringList{"bench", "--load", "--corpus", "c.txt"}
-                                           << "give one of --corpus FILE, --load and --startup";
-    QTest::newRow("bench load and startup") << QStringList{"bench", "--load", "--startup"}
-                                            << "give one of --corpus FILE, --load and --startup";
-    QTest::newRow("bench startup with threads") << QStringList{"bench", "--startup", "--threads", "1"}
-                                                << "--startup launches the app as it is: --threads does not apply";
-    QTest::newRow("bench load with threads") << QStringList{"bench", "--load", "--threads", "2"}
-                                             << "--load trains every lab on its own defaults: --threads does not apply";
-    QTest::newRow("bench load json in a missing folder")
-        << QStringList{"bench", "--load", "--json", "/nonexistent-folder/load.json"} << "--json: the folder of";
     QTest::newRow("explain bad mode") << QStringList{"explain", "--mode", "remove"} << "--mode must be drop or unknown";
     QTest::newRow("explain empty sentence") << QStringList{"explain", ""} << "at least two words";
     QTest::newRow("explain one word") << QStringList{"explain", "cat"} << "at least two words";
