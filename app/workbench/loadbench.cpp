@@ -1,18 +1,17 @@
 #include "app/workbench/loadbench.h"
 
+#include "app/core/jsonreport.h"
 #include "app/workbench/eventlooplateness.h"
 #include "app/workbench/labmodule.h"
 #include "app/workbench/trainingcontroller.h"
 #include "app/workbench/trainingworker.h"
 #include "engine/core/epochstats.h"
-#include "engine/core/atomicfile.h"
 #include "engine/core/median.h"
 #include "ui/workbench/lab.h"
 #include "ui/workbench/mainwindow.h"
 
 #include <QEventLoop>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QStandardPaths>
@@ -27,8 +26,6 @@
 #include <chrono>
 #include <ctime>
 #include <cstdio>
-#include <exception>
-#include <iostream>
 #include <map>
 #include <memory>
 #include <vector>
@@ -212,14 +209,6 @@ int runLoadBench(int rounds, double secondsPerRun, const std::string &jsonPath)
                     100 * guiBusyQuiet);
         labsJson.append(QJsonObject{{"lab", names[l]}, {"by_busy_processes", byBusy}});
     }
-    if (jsonPath.empty())
-        return 0;
     const QJsonObject root{{"rounds", rounds}, {"seconds_per_run", secondsPerRun}, {"tick_ms", kTickMs}, {"labs", labsJson}};
-    try {
-        writeFileAtomically(jsonPath, QJsonDocument(root).toJson().toStdString());
-    } catch (const std::exception &error) {
-        std::cerr << "error: " << error.what() << "\n";
-        return 1;
-    }
-    return 0;
+    return writeJsonReport(jsonPath, root);
 }

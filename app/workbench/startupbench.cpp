@@ -1,13 +1,12 @@
 #include "app/workbench/startupbench.h"
 
-#include "engine/core/atomicfile.h"
+#include "app/core/jsonreport.h"
 #include "engine/core/median.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -15,7 +14,6 @@
 #include <QWidget>
 
 #include <cstdio>
-#include <exception>
 #include <iostream>
 #include <vector>
 
@@ -104,17 +102,9 @@ int runStartupBench(int launches, const std::string &jsonPath)
         std::fflush(stdout);
     }
     std::printf("  start-up, exec to the first frame: %.0f ms median\n", median(ms));
-    if (jsonPath.empty())
-        return 0;
     QJsonArray each;
     for (double v : ms)
         each.append(v);
     const QJsonObject root{{"launches", launches}, {"first_frame_ms_median", median(ms)}, {"first_frame_ms", each}};
-    try {
-        writeFileAtomically(jsonPath, QJsonDocument(root).toJson().toStdString());
-    } catch (const std::exception &error) {
-        std::cerr << "error: " << error.what() << "\n";
-        return 1;
-    }
-    return 0;
+    return writeJsonReport(jsonPath, root);
 }
