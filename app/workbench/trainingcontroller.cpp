@@ -46,8 +46,8 @@ TrainingController::TrainingController(MainWindow *window, QObject *parent)
     });
 
     // The training threads keep the normal priority, a fair share of a busy machine: a lower one
-    // starved them whenever other programs kept the cores busy. The window stays responsive by
-    // keeping its own work per epoch small.
+    // starved them whenever other programs kept the cores busy. The window stays responsive because
+    // a job waits for it after a report that redraws much (JobContext::reportAndWaitForWindow).
     m_thread.start();
 }
 
