@@ -54,7 +54,7 @@ std::vector<AttributionCost> measureAttributionCost(const Seq2SeqModel &model, c
 void printAttributionCost(const std::vector<AttributionCost> &costs)
 {
     for (const AttributionCost &c : costs) {
-        std::string value = format("%.1f ms median, %.1f ms worst", median(c.ms), c.ms.back());
+        std::string value = format("%.1f ms median, %.1f ms worst", medianOrZero(c.ms), c.ms.back());
         if (c.name == "ig")
             value += format(" (m = %.0f, completeness gap at most %.2f%%)", kDefaultIntegrationSteps, 100 * c.worstGapShare);
         printRow(c.row < 0 ? "explain that sentence: " + c.name : format("  its output step %.0f only: ", c.row + 1) + c.name,
@@ -67,7 +67,7 @@ QJsonObject attributionCostJson(const std::vector<AttributionCost> &costs)
     QJsonObject root{{"integration_steps", kDefaultIntegrationSteps}, {"calls", kTimedCalls}};
     QJsonObject oneStep;
     for (const AttributionCost &c : costs) {
-        QJsonObject method{{"median_ms", median(c.ms)}, {"worst_ms", c.ms.back()}};
+        QJsonObject method{{"median_ms", medianOrZero(c.ms)}, {"worst_ms", c.ms.back()}};
         if (c.name == "ig")
             method.insert("worst_completeness_gap_share", c.worstGapShare);
         if (c.row < 0) {

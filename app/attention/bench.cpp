@@ -18,6 +18,7 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/attention/trainer.h"
+#include "engine/core/elapsed.h"
 #include "engine/core/runtime.h"
 #include "engine/core/trainingfields.h"
 #include "ui/attention/attentionlab.h"
@@ -77,11 +78,6 @@ struct GuiStall {
     std::vector<double> lateMs;  // sorted
     double seconds = 0;
 };
-
-double secondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 
 TrainingConfig trainingConfig(const Plan &plan, int epochs)
@@ -299,7 +295,7 @@ int runBench(const std::vector<std::string> &arguments)
     const double peakMiB = peakRssMiB();
 
     const auto &sps = throughput.samplesPerSecond;
-    const double spsMedian = median(sps);
+    const double spsMedian = medianOrZero(sps);
     std::printf("\n");
     printRow("figure (" + std::to_string(threads) + " threads)", "AttnScope");
     printRow("training samples/s (median of " + std::to_string(sps.size()) + " epochs)",
@@ -310,11 +306,11 @@ int runBench(const std::vector<std::string> &arguments)
                               : format("not reached in %.0f epochs (best %.2f%%)", double(accuracy.exactMatch.size()),
                                        100.0 * *std::max_element(accuracy.exactMatch.begin(), accuracy.exactMatch.end())));
     printRow("greedy latency, 10 words, 11 steps",
-             format("%.3f ms median, %.3f ms p99", median(greedy.ms), percentile99(greedy.ms)));
+             format("%.3f ms median, %.3f ms p99", medianOrZero(greedy.ms), percentile99(greedy.ms)));
     printRow("decode() of that sentence, end to end",
-             format("%.3f ms median, %.3f ms p99", median(decode.ms), percentile99(decode.ms)));
+             format("%.3f ms median, %.3f ms p99", medianOrZero(decode.ms), percentile99(decode.ms)));
     printRow("beam-5 decode of that sentence (alpha 0.6)",
-             format("%.3f ms median, %.3f ms p99", median(beam.ms), percentile99(beam.ms)));
+             format("%.3f ms median, %.3f ms p99", medianOrZero(beam.ms), percentile99(beam.ms)));
     printAttributionCost(attribution);
     printRow("GUI event loop while training, worst stall",
              format("%.1f ms late (p99 %.1f ms, %.0f ticks of 10 ms)", stall.lateMs.empty() ? 0.0 : stall.lateMs.back(),
@@ -350,7 +346,7 @@ int runBench(const std::vector<std::string> &arguments)
                                       {"ticks", int(stall.lateMs.size())},
                                       {"worst_late_ms", stall.lateMs.empty() ? 0.0 : stall.lateMs.back()},
                                       {"p99_late_ms", percentile99(stall.lateMs)},
-                                      {"median_late_ms", median(stall.lateMs)}}},
+                                      {"median_late_ms", medianOrZero(stall.lateMs)}}},
             {"peak_rss_mib", peakMiB},
         };
         QString error;

@@ -10,7 +10,7 @@
 
 namespace benchfigures {
 
-double median(std::vector<double> v)
+double medianOrZero(std::vector<double> v)
 {
     return v.empty() ? 0 : ::median(std::move(v));
 }
@@ -54,7 +54,7 @@ Latency measureDecodeLatency(const Seq2SeqModel &model, const SentencePair &sent
 
 QJsonObject latencyJson(const Latency &l)
 {
-    return {{"calls", int(l.ms.size())}, {"warmup", kLatencyWarmup},     {"median_ms", median(l.ms)},
+    return {{"calls", int(l.ms.size())}, {"warmup", kLatencyWarmup},     {"median_ms", medianOrZero(l.ms)},
             {"p99_ms", percentile99(l.ms)}, {"mean_ms", mean(l.ms)},    {"min_ms", l.ms.empty() ? 0.0 : l.ms.front()},
             {"output_correct", l.outputCorrect}};
 }

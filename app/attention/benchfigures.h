@@ -21,7 +21,7 @@ struct Latency {
     bool outputCorrect = false;
 };
 
-double median(std::vector<double> v);
+double medianOrZero(std::vector<double> v);
 // Same definition as reference.py: the ceil(0.99 n)-th smallest of `sorted`.
 double percentile99(const std::vector<double> &sorted);
 double mean(const std::vector<double> &v);

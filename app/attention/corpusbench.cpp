@@ -86,16 +86,16 @@ int runCorpusBench(const std::string &path, int threads, int measuredEpochs, con
     const Latency beam = measureDecodeLatency(model, *sentence, beam5);
     const double peakMiB = peakRssMiB();
 
-    const double spsMedian = median(samplesPerSecond);
+    const double spsMedian = medianOrZero(samplesPerSecond);
     const double words = double(sentence->source.size());
     std::printf("\n");
     printRow("figure (" + std::to_string(threads) + " threads)", "AttnScope");
     printRow("training samples/s (median of " + std::to_string(samplesPerSecond.size()) + " epochs)",
              format("%.0f", spsMedian));
     printRow(format("decode(), greedy, %.0f words", words),
-             format("%.3f ms median, %.3f ms p99", median(greedy.ms), percentile99(greedy.ms)));
+             format("%.3f ms median, %.3f ms p99", medianOrZero(greedy.ms), percentile99(greedy.ms)));
     printRow(format("beam-5 decode, %.0f words", words),
-             format("%.3f ms median, %.3f ms p99", median(beam.ms), percentile99(beam.ms)));
+             format("%.3f ms median, %.3f ms p99", medianOrZero(beam.ms), percentile99(beam.ms)));
     printRow("peak memory (VmHWM)", format("%.0f MiB", peakMiB));
 
     if (!jsonPath.empty()) {

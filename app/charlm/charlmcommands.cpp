@@ -10,6 +10,7 @@
 #include "engine/charlm/chartrainer.h"
 #include "engine/charlm/ngrambaseline.h"
 #include "engine/core/atomicfile.h"
+#include "engine/core/elapsed.h"
 #include "engine/core/plaintext.h"
 #include "ui/core/configmap.h"
 
@@ -34,11 +35,6 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kMaxTextBytes = std::size_t(kMaxCharTextLength) * 4;
 constexpr double kProgressSeconds = 5;           // within a long epoch, a progress line at most this often
 constexpr int kAlphabetShown = 60;               // characters of an alphabet quoted in a message
-double secondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 double perplexity(double bitsPerChar)
 {
     return std::exp2(bitsPerChar);

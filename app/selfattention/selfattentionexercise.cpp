@@ -93,7 +93,7 @@ QJsonObject comparisonAnswers(const std::string &first, const std::string &secon
             {"rows", rows}};
 }
 
-int run(const std::string &outDir)
+int runSelfAttentionExercise(const std::string &outDir)
 {
     QJsonArray sentences;
     const QDir dir(QString::fromStdString(outDir));
@@ -126,7 +126,7 @@ int run(const std::string &outDir)
 }
 
 // The first sentence in the explorer, X as the exercise computes it, guesses asked first.
-QWidget *openIn(Lab *lab)
+QWidget *openSelfAttentionExercise(Lab *lab)
 {
     SelfAttentionControls *controls = qobject_cast<SelfAttentionLab *>(lab)->panel()->controls();
     controls->setSource(SelfAttentionControls::Source::Random);
@@ -147,7 +147,7 @@ Exercise selfAttentionExercise()
             "The four sentences I love AI, AI loves me, Birds can fly and Students learn quickly, random X "
             "(d_model 4, d_k 3, seed 1); which word each attends to most, the most concentrated, symmetry, "
             "verbs against nouns, what adding \"deeply\" and reordering do, with and without positions.",
-            run,
+            runSelfAttentionExercise,
             "**The task.** For each of the four sentences, guess which word each word attends to most, then "
             "compute the weights, and reflect: does \"AI loves me\" change the pattern, is attention symmetric, "
             "which word focuses most, do verbs spread attention differently from nouns, does word order matter, "
@@ -157,5 +157,5 @@ Exercise selfAttentionExercise()
             "what word order does once positions are encoded.\n\n"
             "**On this build**, without positions reordering the words permutes the weights exactly (to 1e-6); "
             "with positions it does not.",
-            openIn};
+            openSelfAttentionExercise};
 }

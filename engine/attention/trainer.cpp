@@ -7,6 +7,7 @@
 #include "engine/attention/seq2seqnet.h"
 #include "engine/core/adam.h"
 #include "engine/core/dropoutstream.h"
+#include "engine/core/elapsed.h"
 #include "engine/core/gradientclipping.h"
 #include "engine/core/learningrateschedule.h"
 #include "engine/core/maskedloss.h"
@@ -27,11 +28,6 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 std::vector<int> sourceLengths(const std::vector<SentencePair> &pairs)
 {

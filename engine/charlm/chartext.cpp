@@ -1,22 +1,11 @@
 #include "engine/charlm/chartext.h"
 
 #include "engine/core/plaintext.h"
+#include "engine/core/thousands.h"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
-
-namespace {
-
-std::string withThousands(int64_t n)
-{
-    std::string digits = std::to_string(n);
-    for (int i = int(digits.size()) - 3; i > 0; i -= 3)
-        digits.insert(size_t(i), ",");
-    return digits;
-}
-
-}
 
 int CharText::idOf(char32_t c) const
 {

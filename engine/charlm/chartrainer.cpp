@@ -3,9 +3,10 @@
 #include "engine/charlm/recurrentstack.h"
 #include "engine/core/adagrad.h"
 #include "engine/core/adam.h"
-#include "engine/core/sgd.h"
+#include "engine/core/elapsed.h"
 #include "engine/core/gradientclipping.h"
 #include "engine/core/runtime.h"
+#include "engine/core/sgd.h"
 #include "engine/core/torchapi.h"
 #include "engine/core/trainingfields.h"
 #include "engine/fast/parallelfor.h"
@@ -31,11 +32,6 @@ using Clock = std::chrono::steady_clock;
 constexpr int kEvaluationSteps = 512;
 
 const double kLn2 = std::log(2.0);
-
-double secondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // CharWeights' vectors in charParameterShapes' order.
 std::vector<std::vector<float> *> parameterVectors(CharWeights &w)

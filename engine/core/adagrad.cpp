@@ -8,7 +8,7 @@
 
 namespace {
 
-struct Parameter {
+struct AdagradParameter {
     float *value, *sum;
     const float *grad;
     int64_t size;
@@ -36,7 +36,7 @@ void Adagrad::zeroGrad()
 
 void Adagrad::step(double gradientScale)
 {
-    std::vector<Parameter> work;
+    std::vector<AdagradParameter> work;
     std::vector<torch::Tensor> grads;  // kept alive: a non-contiguous gradient is read from a copy
     int64_t total = 0;
     for (std::size_t i = 0; i < m_parameters.size(); ++i) {
@@ -56,7 +56,7 @@ void Adagrad::step(double gradientScale)
         [&](int t) {
             const auto [begin, end] = partRange(total, t, threads);
             int64_t offset = 0;
-            for (const Parameter &p : work) {
+            for (const AdagradParameter &p : work) {
                 const int64_t b = std::max(begin - offset, int64_t(0)), e = std::min(end - offset, p.size);
                 if (b < e)
                     adagradUpdate(p.value + b, p.sum + b, p.grad + b, e - b, negativeLearningRate, eps, scale);

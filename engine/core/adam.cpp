@@ -9,7 +9,7 @@
 
 namespace {
 
-struct Parameter {
+struct AdamParameter {
     float *value, *firstMoment, *secondMoment;
     const float *grad;
     int64_t size;
@@ -43,7 +43,7 @@ void Adam::step(double gradientScale)
                              float(m_options.weightDecay),
                              float(-m_options.learningRate / correction1),
                              float(gradientScale)};
-    std::vector<Parameter> work;
+    std::vector<AdamParameter> work;
     std::vector<torch::Tensor> grads;  // kept alive: a non-contiguous gradient is read from a copy
     int64_t total = 0;
     for (std::size_t i = 0; i < m_parameters.size(); ++i) {
@@ -62,7 +62,7 @@ void Adam::step(double gradientScale)
         [&](int t) {
             const auto [begin, end] = partRange(total, t, threads);
             int64_t offset = 0;
-            for (const Parameter &p : work) {
+            for (const AdamParameter &p : work) {
                 const int64_t b = std::max(begin - offset, int64_t(0)), e = std::min(end - offset, p.size);
                 if (b < e)
                     adamUpdate(p.value + b, p.firstMoment + b, p.secondMoment + b, p.grad + b, e - b, c);

@@ -1,5 +1,6 @@
 #include "engine/word2vec/word2vectrainer.h"
 
+#include "engine/core/elapsed.h"
 #include "engine/core/trainingfields.h"
 #include "engine/fast/parallelfor.h"
 #include "engine/word2vec/noisedistribution.h"
@@ -31,11 +32,6 @@ constexpr int64_t kFirstRoundWords = 20000;
 // A round is cut into jobs of about this many words, which the threads take in order as each
 // finishes its last, as gensim's workers take its batches of 10,000 words.
 constexpr int64_t kJobWords = 10000;
-
-double secondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // splitmix64: one add and three multiply-xorshifts a number, well mixed in every bit.
 struct FastRandom {

@@ -1,6 +1,7 @@
 #include "engine/word2vec/wordcorpus.h"
 
 #include "engine/core/plaintext.h"
+#include "engine/core/thousands.h"
 #include "engine/word2vec/noisedistribution.h"
 
 #include <algorithm>
@@ -42,14 +43,6 @@ std::string lowerForPattern(const std::string &line)
         }
     }
     return lowered;
-}
-
-std::string withThousands(int64_t n)
-{
-    std::string digits = std::to_string(n < 0 ? -n : n);
-    for (int i = int(digits.size()) - 3; i > 0; i -= 3)
-        digits.insert(size_t(i), ",");
-    return n < 0 ? "-" + digits : digits;
 }
 
 std::string percent(double share)

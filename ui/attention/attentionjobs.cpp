@@ -18,7 +18,7 @@
 
 namespace {
 
-QString tr(const char *text, int n = -1)
+QString trAttentionJobs(const char *text, int n = -1)
 {
     return QCoreApplication::translate("AttentionJobs", text, nullptr, n);
 }
@@ -70,7 +70,7 @@ void measureAndReportFaithfulness(JobContext &context, const Seq2SeqModel &model
             return !stop && !context.cancelled() && !(abandoned && *abandoned);
         });
     } catch (const std::exception &error) {
-        measured.problem = tr("Cannot measure faithfulness: %1").arg(QString::fromStdString(error.what()));
+        measured.problem = trAttentionJobs("Cannot measure faithfulness: %1").arg(QString::fromStdString(error.what()));
     }
     if (!context.cancelled() && !(abandoned && *abandoned))
         context.report(measured);
@@ -86,8 +86,8 @@ void train(JobContext &context, const DatasetConfig &datasetConfig, const ModelC
     Seq2SeqModel model = Seq2SeqModel::forDataset(modelConfig, data, datasetConfig, trainingConfig.seed);
     const Vocabulary &vocabulary = model.vocabulary();
     const QLocale locale;
-    context.started(trainingConfig.epochs, tr("sentences"),
-                    tr("Training %1 parameters on %2 sentences (%3 words in the vocabulary).")
+    context.started(trainingConfig.epochs, trAttentionJobs("sentences"),
+                    trAttentionJobs("Training %1 parameters on %2 sentences (%3 words in the vocabulary).")
                         .arg(locale.toString(model.parameterCount()), locale.toString(qlonglong(data.train.size())))
                         .arg(vocabulary.size()));
 
@@ -128,7 +128,7 @@ LabJob attentionTrainingJob(const DatasetConfig &datasetConfig, const ModelConfi
         } catch (const std::invalid_argument &) {
             throw;  // a setting the engine refuses, named
         } catch (const std::exception &error) {
-            throw std::runtime_error(tr("Training failed: %1").arg(QString::fromStdString(error.what())).toStdString());
+            throw std::runtime_error(trAttentionJobs("Training failed: %1").arg(QString::fromStdString(error.what())).toStdString());
         }
     };
 }
@@ -171,6 +171,6 @@ LabJob attentionExperimentsJob(const DatasetConfig &datasetConfig, const Trainin
                 r.best->prepareDecoding();  // here, not on the GUI's first decode
             context.report(ExperimentFinished{i, r.test.exactMatch, r.probe, r.best});
         }
-        context.report(ExperimentsFinished{stop ? tr("Stopped.") : tr("Done: %n run(s) compared.", int(runs.size()))});
+        context.report(ExperimentsFinished{stop ? trAttentionJobs("Stopped.") : trAttentionJobs("Done: %n run(s) compared.", int(runs.size()))});
     };
 }

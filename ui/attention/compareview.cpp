@@ -31,7 +31,7 @@
 namespace {
 
 // As the Reverse page: skips decoding on every keystroke, still feels live.
-constexpr int kDebounceMs = 50;
+constexpr int kCompareDebounceMs = 50;
 // The difference's colour range never shrinks below this, so identical models show plain white
 // rather than a scale stretched over rounding.
 constexpr double kLeastDifferenceRange = 0.01;
@@ -68,7 +68,7 @@ CompareView::CompareView(const WeightHistory &history, QWidget *parent)
     m_sentence->setPlaceholderText(tr("Type a sentence; the Reverse page shares it"));
     m_sentence->setClearButtonEnabled(true);
     m_debounce->setSingleShot(true);
-    m_debounce->setInterval(kDebounceMs);
+    m_debounce->setInterval(kCompareDebounceMs);
     connect(m_debounce, &QTimer::timeout, this, &CompareView::compare);
     connect(m_sentence, &QLineEdit::textEdited, this, [this](const QString &text) {
         m_debounce->start();

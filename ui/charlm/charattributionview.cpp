@@ -2,6 +2,7 @@
 
 #include "ui/charlm/charattributionstrip.h"
 #include "ui/charlm/charvaluetext.h"
+#include "ui/charlm/ucs4text.h"
 #include "ui/core/plotexport.h"
 
 #include <QComboBox>
@@ -27,11 +28,6 @@ constexpr int kExampleCount = 8;
 constexpr int kExampleLength = 60;  // characters of a picked context
 constexpr int kExportWidth = 900;
 constexpr double kWideGapPercent = 5;  // a completeness gap above this share suggests more steps
-
-QString fromUcs4(const std::u32string &text)
-{
-    return QString::fromUcs4(text.data(), qsizetype(text.size()));
-}
 
 // A character as the summary quotes it; a space must be seen.
 QString quoted(char32_t c)

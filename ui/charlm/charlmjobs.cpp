@@ -19,7 +19,7 @@ namespace {
 constexpr int64_t kRankingCharacters = 3000;
 constexpr int kRankedUnits = 40;
 
-QString tr(const char *text)
+QString trCharLmJobs(const char *text)
 {
     return QCoreApplication::translate("CharLmJobs", text);
 }
@@ -42,11 +42,11 @@ LabJob charTrainingJob(std::shared_ptr<const CharText> text, const CharModelConf
         context.report(CharBaselineReady{ngramBaseline(*text)});
         CharTrainer trainer(*text, model, training);
         const QLocale locale;
-        context.started(training.epochs, tr("characters"),
-                        tr("Training a %1 of %2 units × %3 (%4 parameters) on %5 characters.")
+        context.started(training.epochs, trCharLmJobs("characters"),
+                        trCharLmJobs("Training a %1 of %2 units × %3 (%4 parameters) on %5 characters.")
                             .arg(QString::fromLatin1(cellName(model.cell)).toUpper())
                             .arg(model.hidden)
-                            .arg(model.layers == 1 ? tr("1 layer") : tr("%1 layers").arg(model.layers))
+                            .arg(model.layers == 1 ? trCharLmJobs("1 layer") : trCharLmJobs("%1 layers").arg(model.layers))
                             .arg(locale.toString(qlonglong(charModelParameterCount(model, text->alphabetSize()))),
                                  locale.toString(qlonglong(text->trainLength))));
 

@@ -25,7 +25,7 @@ namespace {
 // A file of at most the longest text the lab takes, in UTF-8's widest characters.
 constexpr std::size_t kMaxFileBytes = std::size_t(kMaxCharTextLength) * 4;
 
-QString number(qlonglong n)
+QString localeNumber(qlonglong n)
 {
     return QLocale().toString(n);
 }
@@ -157,10 +157,10 @@ void CharTextPanel::sourceChosen()
             m_beforeShortText = before;
             setPreset(shortText);
             const QString changed = before.lr == shortText.lr
-                                        ? tr("epochs set to %1 (were %2)").arg(number(shortText.epochs), number(before.epochs))
+                                        ? tr("epochs set to %1 (were %2)").arg(localeNumber(shortText.epochs), localeNumber(before.epochs))
                                         : tr("epochs set to %1 and the learning rate to %2 (were %3 and %4)")
-                                              .arg(number(shortText.epochs), learningRate(shortText.lr),
-                                                   number(before.epochs), learningRate(before.lr));
+                                              .arg(localeNumber(shortText.epochs), learningRate(shortText.lr),
+                                                   localeNumber(before.epochs), learningRate(before.lr));
             m_note->setText(tr("The short sentence is one window an epoch, so it needs many: %1, enough to learn it "
                                "by heart in a few seconds.").arg(changed));
             m_note->show();
@@ -172,7 +172,7 @@ void CharTextPanel::sourceChosen()
         if (now.epochs == shortText.epochs && now.lr == shortText.lr) {
             setPreset(*m_beforeShortText);
             m_note->setText(tr("Epochs and learning rate put back to %1 and %2.")
-                                .arg(number(m_beforeShortText->epochs), learningRate(m_beforeShortText->lr)));
+                                .arg(localeNumber(m_beforeShortText->epochs), learningRate(m_beforeShortText->lr)));
             m_note->show();
         } else {
             m_note->hide();
@@ -247,17 +247,17 @@ void CharTextPanel::updatePreview()
         return;
     }
     const CharTextPreview p = previewCharText(*m_text, modelConfig(), trainingConfig());
-    QString text = tr("%1 characters, %2 distinct.").arg(number(p.characters), number(p.alphabet));
+    QString text = tr("%1 characters, %2 distinct.").arg(localeNumber(p.characters), localeNumber(p.alphabet));
     if (p.validationCharacters > 0)
         text += QLatin1Char('\n') + tr("Training on the first %1, validating on the last %2.")
-                                        .arg(number(p.trainCharacters), number(p.validationCharacters));
+                                        .arg(localeNumber(p.trainCharacters), localeNumber(p.validationCharacters));
     else
         text += QLatin1Char('\n') + QString::fromStdString(p.validationNote);
     const CharStreams &s = p.streams;
-    text += QLatin1Char('\n') + (s.streams == 1 ? tr("Read as 1 stream of %1 characters").arg(number(s.streamLength))
-                                                : tr("Read as %1 streams of %2 characters").arg(s.streams).arg(number(s.streamLength)));
-    text += s.windowsPerEpoch == 1 ? tr(": 1 window an epoch.") : tr(": %1 windows an epoch.").arg(number(s.windowsPerEpoch));
-    text += QLatin1Char('\n') + tr("Parameters: %1.").arg(number(p.parameters));
+    text += QLatin1Char('\n') + (s.streams == 1 ? tr("Read as 1 stream of %1 characters").arg(localeNumber(s.streamLength))
+                                                : tr("Read as %1 streams of %2 characters").arg(s.streams).arg(localeNumber(s.streamLength)));
+    text += s.windowsPerEpoch == 1 ? tr(": 1 window an epoch.") : tr(": %1 windows an epoch.").arg(localeNumber(s.windowsPerEpoch));
+    text += QLatin1Char('\n') + tr("Parameters: %1.").arg(localeNumber(p.parameters));
     m_preview->setText(text);
     QStringList warnings;
     for (const std::string &w : p.warnings)

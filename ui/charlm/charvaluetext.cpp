@@ -14,9 +14,9 @@
 
 namespace {
 
-constexpr int kMargin = 6;
+constexpr int kStripMargin = 6;
 constexpr int kStripHeight = 7;
-constexpr int kRowGap = 3;
+constexpr int kStripRowGap = 3;
 
 }
 
@@ -95,12 +95,12 @@ int CharValueText::cellWidth() const
 
 int CharValueText::lineHeight() const
 {
-    return fontMetrics().height() + (m_style == Style::Strip ? kStripHeight + 2 * kRowGap : kRowGap);
+    return fontMetrics().height() + (m_style == Style::Strip ? kStripHeight + 2 * kStripRowGap : kStripRowGap);
 }
 
 int CharValueText::columnsFor(int width) const
 {
-    return std::max(8, (width - 2 * kMargin) / cellWidth());
+    return std::max(8, (width - 2 * kStripMargin) / cellWidth());
 }
 
 std::vector<CharValueText::Placed> CharValueText::layoutFor(int width, int *rows) const
@@ -141,7 +141,7 @@ int CharValueText::heightForWidth(int width) const
 {
     int rows = 0;
     layoutFor(width, &rows);
-    return 2 * kMargin + std::max(1, rows) * lineHeight();
+    return 2 * kStripMargin + std::max(1, rows) * lineHeight();
 }
 
 QSize CharValueText::sizeHint() const
@@ -152,7 +152,7 @@ QSize CharValueText::sizeHint() const
 
 QSize CharValueText::minimumSizeHint() const
 {
-    return {8 * cellWidth() + 2 * kMargin, lineHeight() + 2 * kMargin};
+    return {8 * cellWidth() + 2 * kStripMargin, lineHeight() + 2 * kStripMargin};
 }
 
 void CharValueText::resizeEvent(QResizeEvent *event)
@@ -164,7 +164,7 @@ void CharValueText::resizeEvent(QResizeEvent *event)
 
 QRect CharValueText::cellRect(const Placed &p) const
 {
-    return {kMargin + p.column * cellWidth(), kMargin + p.row * lineHeight(), cellWidth(), lineHeight()};
+    return {kStripMargin + p.column * cellWidth(), kStripMargin + p.row * lineHeight(), cellWidth(), lineHeight()};
 }
 
 int CharValueText::cellAt(const QPoint &point) const
@@ -180,7 +180,7 @@ void CharValueText::paintEvent(QPaintEvent *)
     QPainter painter(this);
     if (m_cells.empty()) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
-        painter.drawText(rect().adjusted(kMargin, kMargin, -kMargin, -kMargin), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+        painter.drawText(rect().adjusted(kStripMargin, kStripMargin, -kStripMargin, -kStripMargin), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
                          m_placeholder);
         return;
     }
@@ -203,7 +203,7 @@ void CharValueText::paintText(QPainter &painter, const std::vector<Placed> &plac
             ink = contrastingTextColor(fill);
         }
         if (cell.hasValue && m_style == Style::Strip)
-            painter.fillRect(QRect(box.left(), box.top() + textHeight + kRowGap, box.width(), kStripHeight),
+            painter.fillRect(QRect(box.left(), box.top() + textHeight + kStripRowGap, box.width(), kStripHeight),
                              colourOf(cell.value));
         const bool special = cell.character == U'\n' || cell.character == U'\t' || cell.character < 0x20;
         painter.setPen(special ? grey : ink);

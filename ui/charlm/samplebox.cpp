@@ -1,6 +1,7 @@
 #include "ui/charlm/samplebox.h"
 
 #include "ui/charlm/charvaluetext.h"
+#include "ui/charlm/ucs4text.h"
 #include "ui/core/colorgradients.h"
 
 #include <QBuffer>
@@ -26,11 +27,6 @@ namespace {
 constexpr int kTemperatureSteps = 100;  // slider steps per unit of temperature
 constexpr int kLegendWidth = 120;
 constexpr int kLegendHeight = 10;
-
-QString fromUcs4(const std::u32string &text)
-{
-    return QString::fromUcs4(text.data(), qsizetype(text.size()));
-}
 
 double maxEntropy(const CharInferenceNet &net)
 {

@@ -1,5 +1,7 @@
 #include "ui/charlm/samplehistory.h"
 
+#include "ui/charlm/ucs4text.h"
+
 #include <QDoubleSpinBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -12,15 +14,6 @@
 #include <QVBoxLayout>
 
 #include <cmath>
-
-namespace {
-
-QString fromUcs4(const std::u32string &text)
-{
-    return QString::fromUcs4(text.data(), qsizetype(text.size()));
-}
-
-}
 
 SampleHistory::SampleHistory(QWidget *parent)
     : QWidget(parent), m_every(new QSpinBox), m_length(new QSpinBox), m_temperature(new QDoubleSpinBox),

@@ -20,7 +20,7 @@ using explanationtext::number;
 // Differences below this are rounding: the matrices are the same.
 constexpr double kSame = 1e-9;
 
-QString quoted(const QString &word)
+QString quotedHtml(const QString &word)
 {
     return QStringLiteral("“%1”").arg(word.toHtmlEscaped());
 }
@@ -148,12 +148,12 @@ void ReflectionBox::showAnswers()
     QStringList strongest;
     for (int i = 0; i < n; ++i) {
         const int j = r.strongestKey[std::size_t(i)];
-        strongest << tr("%1 → %2 (%3)").arg(quoted(m_shown[i]), quoted(m_shown[j]), number(a.at(i, j), 2));
+        strongest << tr("%1 → %2 (%3)").arg(quotedHtml(m_shown[i]), quotedHtml(m_shown[j]), number(a.at(i, j), 2));
     }
     QString text = tr("<p><b>Each word attends most to:</b> %1.</p>").arg(strongest.join(QStringLiteral(" · ")));
     const int focused = r.mostFocused;
     text += tr("<p><b>Most concentrated:</b> %1, entropy %2 nats (spread evenly over %3 words it would be %4).</p>")
-                .arg(quoted(m_shown[focused]), number(r.entropy[std::size_t(focused)], 2))
+                .arg(quotedHtml(m_shown[focused]), number(r.entropy[std::size_t(focused)], 2))
                 .arg(n)
                 .arg(number(std::log(double(n)), 2));
     if (r.asymmetricQuery < 0 || r.asymmetry < kSame) {
@@ -163,7 +163,7 @@ void ReflectionBox::showAnswers()
         text += tr("<p><b>Symmetric?</b> No: ‖A − Aᵀ‖ = %1. Most one-sided: %2 gives %3 %4, but %3 gives %2 %5. "
                    "The score of i for j is q<sub>i</sub>·k<sub>j</sub>, not q<sub>j</sub>·k<sub>i</sub>, and each "
                    "row is normalised on its own.</p>")
-                    .arg(number(r.asymmetry, 3), quoted(m_shown[i]), quoted(m_shown[j]), number(a.at(i, j), 2),
+                    .arg(number(r.asymmetry, 3), quotedHtml(m_shown[i]), quotedHtml(m_shown[j]), number(a.at(i, j), 2),
                          number(a.at(j, i), 2));
     }
     m_answers->setText(text);
@@ -268,18 +268,18 @@ void ReflectionBox::showComparison()
     }
     QStringList added, gone;
     for (int j : c.added)
-        added << quoted(QString::fromStdString(words[std::size_t(j)]));
+        added << quotedHtml(QString::fromStdString(words[std::size_t(j)]));
     QString text;
     if (!added.isEmpty())
         text += tr("<p>New words: %1.</p>").arg(added.join(QStringLiteral(", ")));
     QString rows;
     for (int i = 0; i < int(m_words.size()); ++i) {
         if (c.match[std::size_t(i)] < 0) {
-            gone << quoted(m_shown[i]);
+            gone << quotedHtml(m_shown[i]);
             continue;
         }
         rows += QStringLiteral("<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td></tr>")
-                    .arg(quoted(m_shown[i]), number(c.rowChange[std::size_t(i)], 3),
+                    .arg(quotedHtml(m_shown[i]), number(c.rowChange[std::size_t(i)], 3),
                          number(c.addedShare[std::size_t(i)], 3));
     }
     if (!gone.isEmpty())

@@ -11,7 +11,7 @@ namespace {
 
 using explanationtext::number;
 
-QString tr(const char *text)
+QString trSelfAttentionExplanation(const char *text)
 {
     return QCoreApplication::translate("SelfAttentionExplanation", text);
 }
@@ -38,7 +38,7 @@ QString selfAttentionExplanationHtml(const ScaledDotProductAttention &attention,
     try {
         e = explainSelfAttention(attention, query, key);
     } catch (const std::exception &error) {
-        return tr("<p>Cannot explain this weight: %1</p>").arg(QString::fromStdString(error.what()).toHtmlEscaped());
+        return trSelfAttentionExplanation("<p>Cannot explain this weight: %1</p>").arg(QString::fromStdString(error.what()).toHtmlEscaped());
     }
     const QString queryWord = QStringLiteral("“%1”").arg(tokens.value(query).toHtmlEscaped());
     const QString keyWord = QStringLiteral("“%1”").arg(tokens.value(key).toHtmlEscaped());
@@ -49,28 +49,28 @@ QString selfAttentionExplanationHtml(const ScaledDotProductAttention &attention,
     for (double p : e.products)
         products << number(p);
 
-    QString html = tr("<h3>Query %1 (row i = %2) attends to key %3 (column j = %4) with weight %5</h3>")
+    QString html = trSelfAttentionExplanation("<h3>Query %1 (row i = %2) attends to key %3 (column j = %4) with weight %5</h3>")
                        .arg(queryWord, QString::number(query + 1), keyWord, QString::number(key + 1),
                             number(e.weight(), 3));
-    html += tr("<p>Scaled dot-product attention: s<sub>ij</sub> = q<sub>i</sub> · k<sub>j</sub> / √d<sub>k</sub>, "
+    html += trSelfAttentionExplanation("<p>Scaled dot-product attention: s<sub>ij</sub> = q<sub>i</sub> · k<sub>j</sub> / √d<sub>k</sub>, "
                "a<sub>i</sub> = softmax(s<sub>i</sub>) over the keys, o<sub>i</sub> = Σ<sub>j</sub> a<sub>ij</sub> "
                "v<sub>j</sub>.</p><ol>");
-    html += item(tr("Query q<sub>i</sub>:"), tr("row %1 of Q = X W<sub>Q</sub>: %2").arg(query + 1).arg(values(e.q)));
-    html += item(tr("Key k<sub>j</sub>:"), tr("row %1 of K = X W<sub>K</sub>: %2").arg(key + 1).arg(values(e.k)));
-    html += item(tr("Dot product term by term:"),
-                 tr("q<sub>i</sub> · k<sub>j</sub> = %1<br>= %2<br>= <b>%3</b>")
+    html += item(trSelfAttentionExplanation("Query q<sub>i</sub>:"), trSelfAttentionExplanation("row %1 of Q = X W<sub>Q</sub>: %2").arg(query + 1).arg(values(e.q)));
+    html += item(trSelfAttentionExplanation("Key k<sub>j</sub>:"), trSelfAttentionExplanation("row %1 of K = X W<sub>K</sub>: %2").arg(key + 1).arg(values(e.k)));
+    html += item(trSelfAttentionExplanation("Dot product term by term:"),
+                 trSelfAttentionExplanation("q<sub>i</sub> · k<sub>j</sub> = %1<br>= %2<br>= <b>%3</b>")
                      .arg(terms.join(QStringLiteral(" + ")), products.join(QStringLiteral(" + ")), number(e.dot)));
-    html += item(tr("Scaled:"), tr("%1 / √%2 = %1 / %3 = <b>%4</b>")
+    html += item(trSelfAttentionExplanation("Scaled:"), trSelfAttentionExplanation("%1 / √%2 = %1 / %3 = <b>%4</b>")
                                     .arg(number(e.dot))
                                     .arg(e.q.size())
                                     .arg(number(e.scale), number(e.score())));
-    html += item(tr("Softmax over the row:"),
-                 tr("every key gets its score the same way; a<sub>ik</sub> = exp(s<sub>ik</sub> − max) / "
+    html += item(trSelfAttentionExplanation("Softmax over the row:"),
+                 trSelfAttentionExplanation("every key gets its score the same way; a<sub>ik</sub> = exp(s<sub>ik</sub> − max) / "
                     "Σ exp(s − max).<br>%1")
                      .arg(explanationtext::softmaxTable(tokens, e.scores, e.weights, key, QStringLiteral("s"))));
-    html += item(tr("Weight:"), tr("a<sub>ij</sub> = <b>%1</b>; the heatmap shows %2.")
+    html += item(trSelfAttentionExplanation("Weight:"), trSelfAttentionExplanation("a<sub>ij</sub> = <b>%1</b>; the heatmap shows %2.")
                                     .arg(number(e.weight()), number(attention.weights.at(query, key))));
-    html += item(tr("Output:"), tr("the share of key %1, a<sub>ij</sub> v<sub>j</sub> = %2 × %3 = %4, in "
+    html += item(trSelfAttentionExplanation("Output:"), trSelfAttentionExplanation("the share of key %1, a<sub>ij</sub> v<sub>j</sub> = %2 × %3 = %4, in "
                                    "o<sub>i</sub> = %5.")
                                     .arg(keyWord, number(e.weight(), 3), values(e.value), values(e.share),
                                          values(e.output)));

@@ -16,7 +16,7 @@ namespace {
 constexpr int kStepsPerEpoch = 1000;
 constexpr std::chrono::milliseconds kSnapshotEvery(500);
 
-QString tr(const char *text)
+QString trWord2VecJobs(const char *text)
 {
     return QCoreApplication::translate("Word2VecJobs", text);
 }
@@ -31,12 +31,12 @@ LabJob word2vecTrainingJob(std::shared_ptr<const WordCorpus> corpus, const Corpu
             throw std::invalid_argument("there is no corpus to train on");
         Word2VecTrainer trainer(*corpus, corpusConfig, config);
         const QLocale locale;
-        context.started(config.epochs, tr("words"),
-                        tr("Training %1 vectors of %2 dimensions on %3 words (%4).")
+        context.started(config.epochs, trWord2VecJobs("words"),
+                        trWord2VecJobs("Training %1 vectors of %2 dimensions on %3 words (%4).")
                             .arg(locale.toString(corpus->vocabularySize()))
                             .arg(config.dimensions)
                             .arg(locale.toString(qlonglong(corpus->tokens.size())),
-                                 config.architecture == Word2VecArchitecture::Cbow ? tr("CBOW") : tr("skip-gram")));
+                                 config.architecture == Word2VecArchitecture::Cbow ? trWord2VecJobs("CBOW") : trWord2VecJobs("skip-gram")));
 
         EmbeddingProjection previous;
         auto snapshot = [&](int epoch, double progress) {

@@ -2,6 +2,7 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/core/binaryio.h"
 #include "tests/common/configtablechecks.h"
+#include "tests/common/filebytes.h"
 #include "tests/common/oldcheckpointformat.h"
 
 #include <QtTest>
@@ -37,14 +38,6 @@ private:
 };
 
 namespace {
-// The header: 8-byte signature, u32 version, u32 CRC-32 and i64 length of the payload after it.
-constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 8;
-
-template <typename T>
-void put(std::string &bytes, std::size_t at, T value)
-{
-    std::memcpy(&bytes[at], &value, sizeof value);
-}
 
 // A model whose every stored setting is off its default: the model's from a small base, so that
 // the weights stay few.
@@ -250,7 +243,7 @@ void TestCheckpoint::damagedContentFails()
 {
     QFETCH(QString, kind);
     QFETCH(QString, message);
-    std::string payload = read(m_good).substr(kHeaderSize);
+    std::string payload = read(m_good).substr(filebytes::kHeaderSize);
     QCOMPARE(withValidHeader(payload), read(m_good));
     const std::string settings = leadingConfigText(payload);  // the model's
     QVERIFY2(settings.find("\nhidden=12\n") != std::string::npos, settings.c_str());
@@ -270,12 +263,12 @@ void TestCheckpoint::damagedContentFails()
     } else if (kind == "range") {
         payload = withLeadingConfigText(payload, replaced("layers=2", "layers=80"));
     } else if (kind == "extra word") {
-        put<std::uint32_t>(payload, wordsAt, 8);
+        filebytes::put<std::uint32_t>(payload, wordsAt, 8);
         payload.insert(lastWord + 5, std::string("\x01\0\0\0d", 5));
     } else if (kind == "duplicate") {
         payload[lastWord + 4] = 'a';
     } else if (kind == "count") {
-        put<std::uint32_t>(payload, wordsAt, 0xFFFFFF);
+        filebytes::put<std::uint32_t>(payload, wordsAt, 0xFFFFFF);
     } else if (kind == "huge") {
         // Built as claimed, this model would need gigabytes; it must be refused before that.
         payload = withLeadingConfigText(

@@ -4,6 +4,7 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/core/binaryio.h"
 #include "tests/common/configtablechecks.h"
+#include "tests/common/filebytes.h"
 #include "tests/common/oldcheckpointformat.h"
 
 #include <QtTest>
@@ -40,8 +41,6 @@ private:
 };
 
 namespace {
-
-constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 8;
 
 std::string withValidHeader(const std::string &payload, std::uint32_t version = projectfile::kVersion)
 {
@@ -98,12 +97,6 @@ AttentionProject fullProject()
     p.selectedRow = 2;
     p.selectedColumn = 1;
     return p;
-}
-
-template <typename T>
-void put(std::string &bytes, std::size_t at, T value)
-{
-    std::memcpy(&bytes[at], &value, sizeof value);
 }
 
 }
@@ -200,7 +193,7 @@ void TestProjectFile::everySettingRoundTrips()
 void TestProjectFile::formatOneStillOpens()
 {
     const std::string checkpoint = checkpointformat::encode(*m_project.best);
-    std::string payload = m_bytes.substr(kHeaderSize);
+    std::string payload = m_bytes.substr(filebytes::kHeaderSize);
     const std::size_t at = payload.find(checkpoint);
     QVERIFY(at != std::string::npos);
     BinaryWriter old;
@@ -293,9 +286,9 @@ void TestProjectFile::damagedFilesAreRefused()
     else if (kind == "checkpoint")
         bytes = checkpointformat::encode(*m_project.best);
     else if (kind == "future")
-        put<std::uint32_t>(bytes, 8, projectfile::kVersion + 1);
+        filebytes::put<std::uint32_t>(bytes, 8, projectfile::kVersion + 1);
     else if (kind == "zero")
-        put<std::uint32_t>(bytes, 8, 0);
+        filebytes::put<std::uint32_t>(bytes, 8, 0);
     else if (kind == "crc")
         bytes[12] ^= 0x01;
     else if (kind == "flip3")
@@ -307,7 +300,7 @@ void TestProjectFile::damagedFilesAreRefused()
     else if (kind == "extra")
         bytes += "xx";
     else if (kind == "length")
-        put<std::int64_t>(bytes, 16, std::int64_t(1) << 40);
+        filebytes::put<std::int64_t>(bytes, 16, std::int64_t(1) << 40);
     const std::string path = kind == "missing" ? m_dir.filePath("nothing.attnscope").toStdString()
                                                : write("bad.attnscope", bytes);
     try {
@@ -372,7 +365,7 @@ void TestProjectFile::damagedPayloadBehindAValidHeaderIsRefused()
 {
     QFETCH(QString, kind);
     QFETCH(QString, message);
-    std::string payload = m_bytes.substr(kHeaderSize);
+    std::string payload = m_bytes.substr(filebytes::kHeaderSize);
     QCOMPARE(withValidHeader(payload), m_bytes);
     // The payload opens with the dataset settings as a length-prefixed "key=value" text.
     const std::uint32_t settingsLength = [&] {
@@ -384,7 +377,7 @@ void TestProjectFile::damagedPayloadBehindAValidHeaderIsRefused()
     if (kind == "settings") {
         payload.replace(4, 5, "tusk=");
     } else if (kind == "count") {
-        put<std::uint32_t>(payload, 4 + settingsLength, 0xFFFFFFFF);  // the word count
+        filebytes::put<std::uint32_t>(payload, 4 + settingsLength, 0xFFFFFFFF);  // the word count
     } else if (kind == "cut") {
         payload.resize(payload.size() / 2);
     } else if (kind == "model") {

@@ -32,7 +32,7 @@ private slots:
 
 namespace {
 
-const std::u32string kAlphabet = U" .abcdegh";
+const std::u32string kAttributionAlphabet = U" .abcdegh";
 const std::u32string kContext = U"a cab. bead hedge";
 
 double sigmoid(double x)
@@ -138,7 +138,7 @@ void addModelRows()
 
 CharWeights rowModel(int cell, int embed)
 {
-    return randomCharWeights({RecurrentCell(cell), /*hidden=*/5, /*layers=*/2, embed}, kAlphabet,
+    return randomCharWeights({RecurrentCell(cell), /*hidden=*/5, /*layers=*/2, embed}, kAttributionAlphabet,
                              unsigned(40 + 2 * cell + (embed > 0)));
 }
 
@@ -215,17 +215,17 @@ void TestCharAttribution::predictionIsTheInferenceNets()
     const CharAttribution a = explainNextCharacter(w, kContext, options);
     const CharInferenceNet net(w);
     CharInferenceNet::State state = net.start();
-    std::vector<float> logits(kAlphabet.size());
+    std::vector<float> logits(kAttributionAlphabet.size());
     for (char32_t c : kContext)
         net.step(net.idOf(c), state, logits.data());
     const float top = *std::max_element(logits.begin(), logits.end());
     double sum = 0;
     for (float z : logits)
         sum += std::exp(double(z - top));
-    QCOMPARE(a.probabilities.size(), kAlphabet.size());
+    QCOMPARE(a.probabilities.size(), kAttributionAlphabet.size());
     for (size_t c = 0; c < logits.size(); ++c)
         QVERIFY(std::abs(a.probabilities[c] - std::exp(double(logits[c] - top)) / sum) < 1e-5);
-    QCOMPARE(a.predicted, kAlphabet[size_t(argmax(a.probabilities))]);
+    QCOMPARE(a.predicted, kAttributionAlphabet[size_t(argmax(a.probabilities))]);
     QCOMPARE(a.next, a.predicted);
     QCOMPARE(a.probability, a.probabilities[size_t(argmax(a.probabilities))]);
     QCOMPARE(a.contextLength, int(kContext.size()));
@@ -243,7 +243,7 @@ void TestCharAttribution::integratedGradientsAreComplete()
 {
     QFETCH(int, cell);
     QFETCH(int, embed);
-    const CharWeights w = randomCharWeights({RecurrentCell(cell), /*hidden=*/16, /*layers=*/2, embed}, kAlphabet,
+    const CharWeights w = randomCharWeights({RecurrentCell(cell), /*hidden=*/16, /*layers=*/2, embed}, kAttributionAlphabet,
                                             unsigned(70 + cell));
     const CharAttribution a = explainNextCharacter(w, kContext);
     QCOMPARE(a.integrationSteps, kDefaultCharIntegrationSteps);
@@ -311,7 +311,7 @@ void TestCharAttribution::namedCharacterIsExplained()
     const CharAttribution other = explainNextCharacter(w, kContext, options);
     QCOMPARE(other.next, *options.next);
     QCOMPARE(other.predicted, predicted.predicted);
-    QCOMPARE(other.probability, other.probabilities[kAlphabet.find(*options.next)]);
+    QCOMPARE(other.probability, other.probabilities[kAttributionAlphabet.find(*options.next)]);
     QVERIFY(other.probability < predicted.probability);
     QVERIFY(std::abs(other.logProbability - std::log(other.probability)) < 1e-9);
     QVERIFY(other.saliency != predicted.saliency);
@@ -328,7 +328,7 @@ void TestCharAttribution::shortContextIsExplainedWhole()
     QCOMPARE(a.characters, std::u32string(U"he"));
     QCOMPARE(a.saliency.size(), size_t(2));
     QCOMPARE(a.integratedGradients.size(), size_t(2));
-    QCOMPARE(a.gradients.size(), size_t(2 * kAlphabet.size()));
+    QCOMPARE(a.gradients.size(), size_t(2 * kAttributionAlphabet.size()));
 }
 
 void TestCharAttribution::badInputIsRefused_data()

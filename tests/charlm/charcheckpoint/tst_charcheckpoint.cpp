@@ -31,7 +31,7 @@ private slots:
 
 namespace {
 
-const std::u32string kAlphabet = U"\n !,.?Tabcehst\u00E9\u00FC\u65E5\U0001F600";
+const std::u32string kCheckpointAlphabet = U"\n !,.?Tabcehst\u00E9\u00FC\u65E5\U0001F600";
 
 CharCheckpoint sampleCheckpoint(RecurrentCell cell, int layers, int embed)
 {
@@ -41,7 +41,7 @@ CharCheckpoint sampleCheckpoint(RecurrentCell cell, int layers, int embed)
     config.layers = layers;
     config.embed = embed;
     CharCheckpoint c;
-    c.weights = randomCharWeights(config, kAlphabet, 17);
+    c.weights = randomCharWeights(config, kCheckpointAlphabet, 17);
     c.weights.outputBias[0] = -0.0f;
     c.weights.outputBias[1] = 1e-40f;  // subnormal
     c.training.seqLen = 33;
@@ -216,7 +216,7 @@ void TestCharCheckpoint::everyFieldRoundTrips()
     base.embed = 5;
     CharCheckpoint c = sampleCheckpoint(RecurrentCell::Gru, 1, 0);
     const CharModelConfig model = changedConfig(charModelFields(), base);
-    c.weights = randomCharWeights(model, kAlphabet, 5);
+    c.weights = randomCharWeights(model, kCheckpointAlphabet, 5);
     c.training = changedConfig(charTrainingFields());
     checkDiffersFromDefaults(c.weights.config, charModelFields());
     checkDiffersFromDefaults(c.training, charTrainingFields());

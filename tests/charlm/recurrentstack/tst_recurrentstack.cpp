@@ -19,7 +19,7 @@ private slots:
 
 namespace {
 
-constexpr int kAlphabet = 7;
+constexpr int kAlphabetSize = 7;
 constexpr int kHidden = 5;
 constexpr int kSeqLen = 4;
 // Four streams: the last one shorter, so that it ends in the first window and is absent from
@@ -37,15 +37,15 @@ struct TorchModel {
     explicit TorchModel(const CharModelConfig &config)
     {
         if (config.embed > 0)
-            embedding = torch::nn::Embedding(kAlphabet, config.embed);
-        const int input = config.embed > 0 ? config.embed : kAlphabet;
+            embedding = torch::nn::Embedding(kAlphabetSize, config.embed);
+        const int input = config.embed > 0 ? config.embed : kAlphabetSize;
         if (config.cell == RecurrentCell::Rnn)
             rnn = torch::nn::RNN(torch::nn::RNNOptions(input, config.hidden).num_layers(config.layers).batch_first(true));
         else if (config.cell == RecurrentCell::Gru)
             gru = torch::nn::GRU(torch::nn::GRUOptions(input, config.hidden).num_layers(config.layers).batch_first(true));
         else
             lstm = torch::nn::LSTM(torch::nn::LSTMOptions(input, config.hidden).num_layers(config.layers).batch_first(true));
-        output = torch::nn::Linear(config.hidden, kAlphabet);
+        output = torch::nn::Linear(config.hidden, kAlphabetSize);
     }
 
     std::vector<torch::Tensor> parameters() const
@@ -63,7 +63,7 @@ struct TorchModel {
     // Logits (1, steps, alphabet) for one stream from `state`, which becomes the state after it.
     torch::Tensor forward(const torch::Tensor &ids, std::vector<torch::Tensor> &state)
     {
-        const torch::Tensor x = embedding.is_empty() ? torch::one_hot(ids, kAlphabet).to(torch::kFloat) : embedding(ids);
+        const torch::Tensor x = embedding.is_empty() ? torch::one_hot(ids, kAlphabetSize).to(torch::kFloat) : embedding(ids);
         torch::Tensor y;
         if (!lstm.is_empty()) {
             auto [out, hc] = lstm(x, std::make_tuple(state[0], state[1]));
@@ -111,21 +111,21 @@ void TestRecurrentStack::matchesTorchModules()
             flat.insert(flat.end(), values.data_ptr<float>(), values.data_ptr<float>() + values.numel());
         }
     }
-    const CharParameterView<const float> parameters(flat.data(), config, kAlphabet);
+    const CharParameterView<const float> parameters(flat.data(), config, kAlphabetSize);
     std::vector<float> gradients(flat.size());
-    const CharParameterView<float> gradientView(gradients.data(), config, kAlphabet);
+    const CharParameterView<float> gradientView(gradients.data(), config, kAlphabetSize);
 
     const int rows = int(kStreamTargets.size());
     std::vector<torch::Tensor> streams;
     for (int targets : kStreamTargets)
-        streams.push_back(torch::randint(kAlphabet, {targets + 1}, torch::kLong));
+        streams.push_back(torch::randint(kAlphabetSize, {targets + 1}, torch::kLong));
     std::vector<std::vector<torch::Tensor>> torchStates(static_cast<size_t>(rows));
     for (auto &state : torchStates)
         for (int k = 0; k < (config.cell == RecurrentCell::Lstm ? 2 : 1); ++k)
             state.push_back(torch::zeros({layers, 1, kHidden}));
 
-    RecurrentStack stack(config, kAlphabet, rows, kSeqLen);
-    RecurrentStack evaluation(config, kAlphabet, rows, kSeqLen);
+    RecurrentStack stack(config, kAlphabetSize, rows, kSeqLen);
+    RecurrentStack evaluation(config, kAlphabetSize, rows, kSeqLen);
     for (int w = 0; w < 2; ++w) {
         CharWindow window;
         window.rows = rows;
@@ -187,7 +187,7 @@ void TestRecurrentStack::parameterShapesAreTorchs()
         for (int embed : {3, 0}) {
             const CharModelConfig config{cell, 6, 2, embed};
             TorchModel torchModel(config);
-            const auto shapes = charParameterShapes(config, kAlphabet);
+            const auto shapes = charParameterShapes(config, kAlphabetSize);
             const auto parameters = torchModel.parameters();
             QCOMPARE(shapes.size(), parameters.size());
             for (size_t i = 0; i < shapes.size(); ++i)

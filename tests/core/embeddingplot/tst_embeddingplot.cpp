@@ -14,7 +14,7 @@ namespace {
 // Hand-made 3-d embeddings. Cosine similarities to "cat" (1, 0.1, 0): dog 0.99, fox 0.80,
 // bus 0.21, car 0.10, tree 0.00, sky -0.10. <EOS> points exactly like "cat" (similarity 1), so it
 // would come first if special tokens were not left out of the neighbours.
-EmbeddingTable table()
+EmbeddingTable plottedTable()
 {
     EmbeddingTable t;
     t.words = {"<PAD>", "<SOS>", "<EOS>", "<UNK>", "cat", "dog", "car", "bus", "tree", "fox", "sky"};
@@ -35,7 +35,7 @@ EmbeddingTable table()
     return t;
 }
 
-const int kCat = 4;
+const int kPlottedCat = 4;
 
 // Shows `plot` on screen and returns the pixel of word `index`, a couple of pixels off its centre.
 QPoint showAndLocate(EmbeddingPlot &plot, int index)
@@ -73,17 +73,17 @@ private:
 void TestEmbeddingPlot::setProjectionPlacesEveryWord()
 {
     EmbeddingPlot plot;
-    const EmbeddingProjection projection = projectEmbeddings2d(table());
+    const EmbeddingProjection projection = projectEmbeddings2d(plottedTable());
     plot.setProjection(projection, "Encoder embeddings");
     QCOMPARE(plot.wordCount(), 11);
-    QCOMPARE(plot.word(kCat), QString("cat"));
+    QCOMPARE(plot.word(kPlottedCat), QString("cat"));
     QCOMPARE(plot.selectedWord(), -1);
     QCOMPARE(plot.xAxis->label(), QString("PC1 (%1% of variance)").arg(100 * projection.explainedVariance[0], 0, 'f', 1));
     QCOMPARE(plot.yAxis->label(), QString("PC2 (%1% of variance)").arg(100 * projection.explainedVariance[1], 0, 'f', 1));
     for (int i = 0; i < 11; ++i)
         QCOMPARE(plot.wordPosition(i), QPointF(projection.words[std::size_t(i)].x, projection.words[std::size_t(i)].y));
     // Words that point the same way land near each other; opposite ones far apart.
-    const QPointF cat = plot.wordPosition(kCat);
+    const QPointF cat = plot.wordPosition(kPlottedCat);
     const QPointF dog = plot.wordPosition(5);
     const QPointF sky = plot.wordPosition(10);
     QVERIFY(QLineF(cat, dog).length() < QLineF(cat, sky).length());
@@ -97,7 +97,7 @@ void TestEmbeddingPlot::setProjectionPlacesEveryWord()
 void TestEmbeddingPlot::clickReportsWord_data()
 {
     QTest::addColumn<int>("index");
-    QTest::newRow("cat") << kCat;
+    QTest::newRow("cat") << kPlottedCat;
     QTest::newRow("tree") << 8;
     QTest::newRow("special token") << 2;
 }
@@ -107,7 +107,7 @@ void TestEmbeddingPlot::clickReportsWord()
     QFETCH(int, index);
     EmbeddingPlot plot;
     plot.resize(800, 600);
-    plot.setProjection(projectEmbeddings2d(table()), "Encoder embeddings");
+    plot.setProjection(projectEmbeddings2d(plottedTable()), "Encoder embeddings");
     const QPoint pixel = showAndLocate(plot, index);
 
     QSignalSpy spy(&plot, &EmbeddingPlot::wordClicked);
@@ -122,8 +122,8 @@ void TestEmbeddingPlot::clickAwayFromPointsReportsNothing()
 {
     EmbeddingPlot plot;
     plot.resize(800, 600);
-    plot.setProjection(projectEmbeddings2d(table()), "Encoder embeddings");
-    showAndLocate(plot, kCat);
+    plot.setProjection(projectEmbeddings2d(plottedTable()), "Encoder embeddings");
+    showAndLocate(plot, kPlottedCat);
 
     QSignalSpy spy(&plot, &EmbeddingPlot::wordClicked);
     QTest::mouseClick(&plot, Qt::LeftButton, {}, QPoint(2, 2));
@@ -133,18 +133,18 @@ void TestEmbeddingPlot::clickAwayFromPointsReportsNothing()
 void TestEmbeddingPlot::selectionHighlightsNeighbours()
 {
     EmbeddingPlot plot;
-    plot.setProjection(projectEmbeddings2d(table()), "Encoder embeddings");
-    plot.setSelection(kCat, {{5, 0.99}, {9, 0.8}, {42, 0.5}});
-    QCOMPARE(plot.selectedWord(), kCat);
+    plot.setProjection(projectEmbeddings2d(plottedTable()), "Encoder embeddings");
+    plot.setSelection(kPlottedCat, {{5, 0.99}, {9, 0.8}, {42, 0.5}});
+    QCOMPARE(plot.selectedWord(), kPlottedCat);
     // Rows the plot does not have are dropped.
     QCOMPARE(int(plot.neighbours().size()), 2);
     QCOMPARE(plot.neighbours()[1].index, 9);
     plot.setSelection(11, {{5, 0.99}});
     QCOMPARE(plot.selectedWord(), -1);
     QVERIFY(plot.neighbours().empty());
-    plot.setSelection(kCat, {{5, 0.99}});
+    plot.setSelection(kPlottedCat, {{5, 0.99}});
     // New points drop the old highlight.
-    plot.setProjection(projectEmbeddings2d(table()), "next epoch");
+    plot.setProjection(projectEmbeddings2d(plottedTable()), "next epoch");
     QCOMPARE(plot.selectedWord(), -1);
     QVERIFY(plot.neighbours().empty());
 }
@@ -152,7 +152,7 @@ void TestEmbeddingPlot::selectionHighlightsNeighbours()
 void TestEmbeddingPlot::messageClearsPoints()
 {
     EmbeddingPlot plot;
-    plot.setProjection(projectEmbeddings2d(table()), "before");
+    plot.setProjection(projectEmbeddings2d(plottedTable()), "before");
     plot.showMessage("Cannot show embeddings", "bad");
     QCOMPARE(plot.wordCount(), 0);
     plot.setSelection(0, {});
@@ -164,7 +164,7 @@ void TestEmbeddingPlot::messageClearsPoints()
 void TestEmbeddingPlot::exportImageHasRequestedSize()
 {
     EmbeddingPlot plot;
-    plot.setProjection(projectEmbeddings2d(table()), "Encoder embeddings");
+    plot.setProjection(projectEmbeddings2d(plottedTable()), "Encoder embeddings");
     const QString path = m_dir.filePath("embeddings.png");
     QString error;
     QVERIFY2(plot.exportImage(path, 800, 700, &error), qPrintable(error));
@@ -174,7 +174,7 @@ void TestEmbeddingPlot::exportImageHasRequestedSize()
 void TestEmbeddingPlot::exportSvgKeepsTextAsText()
 {
     EmbeddingPlot plot;
-    plot.setProjection(projectEmbeddings2d(table()), "Encoder embeddings");
+    plot.setProjection(projectEmbeddings2d(plottedTable()), "Encoder embeddings");
     const QString path = m_dir.filePath("embeddings.svg");
     QString error;
     QVERIFY2(plot.exportImage(path, 800, 600, &error), qPrintable(error));

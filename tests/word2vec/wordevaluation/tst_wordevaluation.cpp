@@ -15,7 +15,7 @@ private slots:
 
 namespace {
 
-VectorIndex family()
+VectorIndex familyIndex()
 {
     return VectorIndex({{"man", "woman", "king", "queen", "boy", "girl"},
                         2,
@@ -27,7 +27,7 @@ VectorIndex family()
 
 void TestWordEvaluation::analogiesCountOnlyKnownWords()
 {
-    const AnalogyResult r = evaluateAnalogies(family(), ": gender\n"
+    const AnalogyResult r = evaluateAnalogies(familyIndex(), ": gender\n"
                                                         "man woman king queen\n"
                                                         "MAN WOMAN BOY GIRL\n"
                                                         "king queen man unicorn\n"
@@ -48,7 +48,7 @@ void TestWordEvaluation::analogiesCountOnlyKnownWords()
 void TestWordEvaluation::badAnalogyLineIsRefused()
 {
     try {
-        evaluateAnalogies(family(), ": s\nman woman king\n");
+        evaluateAnalogies(familyIndex(), ": s\nman woman king\n");
         QFAIL("accepted");
     } catch (const std::invalid_argument &e) {
         QVERIFY2(QString(e.what()).contains("line 2"), e.what());
@@ -58,12 +58,12 @@ void TestWordEvaluation::badAnalogyLineIsRefused()
 void TestWordEvaluation::similarityFileAgainstCosines()
 {
     // Cosines: man-boy high, man-king ~0.71, man-woman -1: the human scores rank them the same way.
-    const SimilarityResult r = evaluateSimilarity(family(), "# a comment\nman\tboy\t9.0\nman king 6\n"
+    const SimilarityResult r = evaluateSimilarity(familyIndex(), "# a comment\nman\tboy\t9.0\nman king 6\n"
                                                             "man woman 1.5\r\nman centaur 3\n");
     QCOMPARE(r.pairs, 3);
     QCOMPARE(r.skipped, 1);
     QCOMPARE(r.spearman, 1.0);
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, evaluateSimilarity(family(), "man boy lots\n"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, evaluateSimilarity(familyIndex(), "man boy lots\n"));
 }
 
 ATTNSCOPE_TEST(wordevaluation, TestWordEvaluation)
