@@ -59,16 +59,6 @@ std::string number(double value)
     return out.str();
 }
 
-// One training thread's share of the streams: the network over its rows, the window it reads and,
-// but for the first share's (written straight into the parameters' gradients), its gradients.
-struct StreamShare {
-    int firstStream = 0;
-    std::unique_ptr<RecurrentStack> stack;
-    CharWindow window;
-    std::vector<float> gradients;
-    double loss = 0;
-};
-
 }
 
 struct CharTrainer::Impl {
@@ -198,6 +188,17 @@ void CharTrainer::Impl::diverged(int epoch, int64_t window, int64_t windows) con
 // The training part read as charStreams cuts it: each thread's share of the streams, window by
 // window, and the window's gradients summed over the shares into the parameters' gradients.
 struct CharTrainer::Impl::EpochReader {
+    // One training thread's share of the streams: the network over its rows, the window it reads
+    // and, but for the first share's (written straight into the parameters' gradients), its
+    // gradients.
+    struct StreamShare {
+        int firstStream = 0;
+        std::unique_ptr<RecurrentStack> stack;
+        CharWindow window;
+        std::vector<float> gradients;
+        double loss = 0;
+    };
+
     explicit EpochReader(const Impl &impl);
     void startEpoch();
     // Fills each share's window w; returns its targets, all shares'.
