@@ -192,7 +192,7 @@ int runTrain(const std::vector<std::string> &arguments)
     std::printf("task %s | %zu train / %zu val / %zu test sentences | vocabulary %d | attention %s%s | %lld "
                 "parameters\n",
                 taskName(d.task), data.train.size(), data.val.size(), data.test.size(), vocabulary.size(),
-                attentionName(m.attention), model.config().usesPointer() ? " with pointer" : "",
+                attentionName(model.config().attention), model.config().usesPointer() ? " with pointer" : "",
                 static_cast<long long>(model.parameterCount()));
     if (data.fromCorpus)
         printCorpusSettings(data, d, t, vocabulary.size());

@@ -209,7 +209,8 @@ QJsonObject datasetJson(const DatasetConfig &d)
 
 // The settings the run took effect with where a field says "auto", and what the corpus lost:
 // `config` keeps the fields as they were given.
-QJsonObject effectiveJson(const Dataset &data, const DatasetConfig &d, const TrainingConfig &t, int vocabularySize)
+QJsonObject effectiveJson(const Dataset &data, const DatasetConfig &d, const TrainingConfig &t, const ModelConfig &model,
+                          int vocabularySize)
 {
     const QString maxLengthFrom = d.maxLength > 0      ? QStringLiteral("setting")
                                   : data.lengthPercentile ? QStringLiteral("corpus percentile")
@@ -220,6 +221,8 @@ QJsonObject effectiveJson(const Dataset &data, const DatasetConfig &d, const Tra
                                             : QStringLiteral("decay only after an epoch without a better validation "
                                                              "loss");
     return QJsonObject{{"corpus", data.fromCorpus},
+                       {"attention", attentionName(model.attention)},
+                       {"pointer", model.usesPointer()},
                        {"min_length", d.minLength},
                        {"max_length", data.maxLength},
                        {"max_length_from", maxLengthFrom},
@@ -290,7 +293,7 @@ QJsonObject metricsJson(const Seq2SeqModel &model, const Dataset &data, const Tr
                                                                            : 0.0}}}}},
                      {"config", config},
                      {"effective_settings",
-                      effectiveJson(data, model.datasetConfig, t, model.vocabulary().size())}};
+                      effectiveJson(data, model.datasetConfig, t, model.config(), model.vocabulary().size())}};
     if (data.fromCorpus)
         root.insert("length_report", lengthReportJson(lengthReport(data, test)));
     return root;

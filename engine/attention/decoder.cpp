@@ -4,6 +4,8 @@
 #include "engine/core/parameterversions.h"
 #include "engine/fast/recurrentstep.h"
 
+#include <stdexcept>
+
 namespace {
 
 // What the first recurrent layer reads: the embedding, and for most variants the context.
@@ -29,6 +31,7 @@ int outputInputSize(const ModelConfig &c)
     case AttentionKind::ScaledDot: return c.hiddenSize;
     case AttentionKind::None: return c.hiddenSize + c.embedSize;
     case AttentionKind::BahdanauAfter: return 2 * c.hiddenSize;
+    case AttentionKind::Auto: throw std::logic_error("a decoder is built with an attention variant: resolve auto first");
     }
     return 0;
 }

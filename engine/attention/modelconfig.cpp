@@ -9,7 +9,8 @@ constexpr std::pair<AttentionKind, const char *> kAttentionNames[] = {{Attention
                                                                       {AttentionKind::None, "none"},
                                                                       {AttentionKind::Location, "location"},
                                                                       {AttentionKind::ScaledDot, "scaled-dot"},
-                                                                      {AttentionKind::BahdanauAfter, "bahdanau-after"}};
+                                                                      {AttentionKind::BahdanauAfter, "bahdanau-after"},
+                                                                      {AttentionKind::Auto, "auto"}};
 
 std::vector<std::string> attentionNames()
 {
@@ -25,7 +26,8 @@ const std::vector<AttentionKind> &attentionKinds()
     static const std::vector<AttentionKind> kinds = [] {
         std::vector<AttentionKind> all;
         for (const auto &[kind, name] : kAttentionNames)
-            all.push_back(kind);
+            if (kind != AttentionKind::Auto)
+                all.push_back(kind);
         return all;
     }();
     return kinds;
@@ -87,7 +89,7 @@ const std::vector<ConfigField<ModelConfig>> &modelConfigFields()
             "the previous step looked (location), the dot product divided by the square root of the hidden "
             "size (scaled-dot, the Transformer's score), or additive scores taken with the state after the "
             "step, the output read from that state and the context (bahdanau-after, the course's digits "
-            "exercise)."),
+            "exercise). auto: location for a corpus file, bahdanau for the generated word list."),
         choiceField<&ModelConfig::pointer>(
             "pointer", "pointer (copy words)", {"auto", "on", "off"},
             "Let the decoder copy a source word by pointing at it with its attention, mixed with its own "
@@ -103,6 +105,8 @@ const std::vector<ConfigField<ModelConfig>> &modelConfigFields()
 
 ModelConfig resolvedFor(ModelConfig config, bool corpus)
 {
+    if (config.attention == AttentionKind::Auto)
+        config.attention = corpus ? AttentionKind::Location : AttentionKind::Bahdanau;
     if (config.pointer == PointerMode::Auto)
         config.pointer = corpus ? PointerMode::On : PointerMode::Off;
     if (config.attention == AttentionKind::None)

@@ -6,14 +6,16 @@
 #include <string>
 #include <vector>
 
-// How the decoder reads the encoder's outputs (see DecoderImpl for the equations of each).
-enum class AttentionKind { Bahdanau, LuongDot, LuongGeneral, None, Location, ScaledDot, BahdanauAfter };
+// How the decoder reads the encoder's outputs (see DecoderImpl for the equations of each). Auto is
+// a setting, not a variant: location for sentences read from a corpus, bahdanau for generated ones
+// (resolvedFor()); a model is always built with a variant.
+enum class AttentionKind { Bahdanau, LuongDot, LuongGeneral, None, Location, ScaledDot, BahdanauAfter, Auto };
 
-// "bahdanau", "luong-dot", "luong-general", "none", "location", "scaled-dot", "bahdanau-after": the
-// names on the command line and in files.
+// "bahdanau", "luong-dot", "luong-general", "none", "location", "scaled-dot", "bahdanau-after",
+// "auto": the names on the command line and in files.
 const char *attentionName(AttentionKind kind);
 bool parseAttention(const std::string &name, AttentionKind *kind);
-// Every variant, in the order above.
+// Every variant, in the order above (Auto is none).
 const std::vector<AttentionKind> &attentionKinds();
 // luong-dot, luong-general and scaled-dot: scored by a product with the state after the step's
 // recurrent cell, with Luong's attentional layer and input feeding (LuongAttention).
@@ -36,7 +38,7 @@ struct ModelConfig {
     int layers = 2;
     double dropout = 0.1;
     bool bidirectional = true;
-    AttentionKind attention = AttentionKind::Bahdanau;
+    AttentionKind attention = AttentionKind::Auto;
     PointerMode pointer = PointerMode::Auto;
     bool bridge = true;  // the decoder starts from the encoder's final states; off: from zeros
 
@@ -45,7 +47,9 @@ struct ModelConfig {
     bool usesPointer() const { return pointer == PointerMode::On && attention != AttentionKind::None; }
 };
 
-// `config` with an Auto pointer decided for data read from a corpus or generated: on for a corpus,
+// `config` with its Auto settings decided for data read from a corpus or generated. The attention:
+// location for a corpus, whose long sentences Bahdanau's scores learnt slowly and unsteadily
+// (docs/benchmarks.md, "Three real corpora"), bahdanau otherwise. The pointer: on for a corpus,
 // off otherwise, and off for a model without attention, which has nothing to point with.
 ModelConfig resolvedFor(ModelConfig config, bool corpus);
 

@@ -165,7 +165,7 @@ Seq2SeqModel::Seq2SeqModel(const ModelConfig &config, const Vocabulary &vocabula
     d->config = resolvedFor(config, /*corpus=*/false);  // callers that know their data resolve Auto first
     d->vocabulary = vocabulary;
     torch::manual_seed(seed);
-    d->net = Seq2SeqNet(vocabulary.size(), config);
+    d->net = Seq2SeqNet(vocabulary.size(), d->config);
 }
 
 Seq2SeqModel Seq2SeqModel::forDataset(const ModelConfig &config, const Dataset &data, const DatasetConfig &dataset,

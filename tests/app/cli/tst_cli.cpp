@@ -214,6 +214,7 @@ void TestCli::trainWritesAllFiles()
     // The synthetic task's settings: the limit given, every word kept, the rate halved per epoch.
     const QJsonObject effective = metrics["effective_settings"].toObject();
     QCOMPARE(effective["corpus"].toBool(true), false);
+    QCOMPARE(effective["attention"].toString(), QStringLiteral("bahdanau"));
     QCOMPARE(effective["max_length"].toInt(), 4);
     QCOMPARE(effective["max_length_from"].toString(), QStringLiteral("setting"));
     QVERIFY(effective["length_percentile"].isNull());
@@ -277,6 +278,7 @@ void TestCli::trainOnACorpusReportsItsDefaults()
     const QJsonObject metrics = QJsonDocument::fromJson(metricsFile.readAll()).object();
     const QJsonObject effective = metrics["effective_settings"].toObject();
     QCOMPARE(effective["corpus"].toBool(), true);
+    QCOMPARE(effective["attention"].toString(), QStringLiteral("location"));
     QCOMPARE(effective["min_length"].toInt(), 3);
     QCOMPARE(effective["max_length"].toInt(), 6);
     QCOMPARE(effective["max_length_from"].toString(), QStringLiteral("corpus percentile"));

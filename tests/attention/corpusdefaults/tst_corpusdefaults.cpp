@@ -2,6 +2,7 @@
 #include "engine/attention/corpusdefaults.h"
 #include "engine/attention/dataset.h"
 #include "engine/attention/lengthreport.h"
+#include "engine/attention/seq2seqmodel.h"
 #include "engine/core/vocabulary.h"
 #include "ui/attention/datasetpanel.h"
 
@@ -27,6 +28,7 @@ private slots:
     void syntheticDefaultsAreUnchanged();
     void rareWordsBecomeUnknownInACorpus();
     void epochDecayIsGentlerForACorpus();
+    void attentionIsLocationAwareForACorpus();
     void corpusVocabularyIsCapped();
     void previewReportsWhatTheBuildSkips();
     void lengthReportSetsEachLengthBesideTheCorpus();
@@ -184,6 +186,33 @@ void TestCorpusDefaults::rareWordsBecomeUnknownInACorpus()
     QCOMPARE(Vocabulary::build(d.train, c.maxVocabulary, effectiveMinCount(c)).contains("once"), onceInTraining);
     c.minCount = 3;
     QCOMPARE(effectiveMinCount(c), 3);
+}
+
+void TestCorpusDefaults::attentionIsLocationAwareForACorpus()
+{
+    const ModelConfig automatic;
+    QCOMPARE(automatic.attention, AttentionKind::Auto);
+    QCOMPARE(resolvedFor(automatic, /*corpus=*/true).attention, AttentionKind::Location);
+    QCOMPARE(resolvedFor(automatic, /*corpus=*/false).attention, AttentionKind::Bahdanau);
+    ModelConfig chosen;
+    chosen.attention = AttentionKind::LuongDot;
+    QCOMPARE(resolvedFor(chosen, true).attention, AttentionKind::LuongDot);
+    // auto is a setting to choose, not a variant to compare.
+    AttentionKind parsed = AttentionKind::Bahdanau;
+    QVERIFY(parseAttention("auto", &parsed));
+    QCOMPARE(parsed, AttentionKind::Auto);
+    const std::vector<AttentionKind> &variants = attentionKinds();
+    QVERIFY(std::find(variants.begin(), variants.end(), AttentionKind::Auto) == variants.end());
+
+    // A model for a corpus is built location-aware; one built without knowing its data, as generated.
+    DatasetConfig c;
+    c.corpusPath = m_corpus;
+    ModelConfig small;
+    small.embedSize = 8;
+    small.hiddenSize = 8;
+    const Dataset d = Dataset::build(c);
+    QCOMPARE(Seq2SeqModel::forDataset(small, d, c, 1).config().attention, AttentionKind::Location);
+    QCOMPARE(Seq2SeqModel(small, vocabularyFor(d, c), 1).config().attention, AttentionKind::Bahdanau);
 }
 
 void TestCorpusDefaults::corpusVocabularyIsCapped()

@@ -13,6 +13,7 @@ namespace {
 ModelConfig smallConfig(int layers, double dropout, RecurrentCell cell)
 {
     ModelConfig c;
+    c.attention = AttentionKind::Bahdanau;  // a decoder is built from a variant, never auto
     c.cell = cell;
     c.embedSize = 6;
     c.hiddenSize = 8;

@@ -16,6 +16,7 @@ namespace {
 ModelConfig config(int embed, int hidden, int layers, bool bidirectional)
 {
     ModelConfig c;
+    c.attention = AttentionKind::Bahdanau;  // InferenceNet's variant
     c.embedSize = embed;
     c.hiddenSize = hidden;
     c.layers = layers;
