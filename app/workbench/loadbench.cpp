@@ -5,6 +5,7 @@
 #include "app/workbench/labmodule.h"
 #include "app/workbench/trainingcontroller.h"
 #include "app/workbench/trainingworker.h"
+#include "engine/core/elapsed.h"
 #include "engine/core/epochstats.h"
 #include "engine/core/median.h"
 #include "ui/workbench/lab.h"
@@ -120,7 +121,7 @@ Run trainOnce(MainWindow &window, TrainingController &controller, Lab *lab, doub
     lateness.stop();
     QObject::disconnect(progress);
     Run run;
-    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    run.seconds = secondsSince(start);
     run.guiCpuSeconds = threadCpuSeconds() - cpuAtStart;
     run.worstMs = lateness.worstMs();
     std::vector<double> rates;

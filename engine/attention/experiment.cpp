@@ -2,6 +2,7 @@
 
 #include "engine/attention/corpusdefaults.h"
 #include "engine/attention/seq2seqmodel.h"
+#include "engine/core/elapsed.h"
 
 #include <chrono>
 
@@ -46,6 +47,6 @@ ExperimentResult runExperiment(const std::string &label, const Dataset &data, co
         r.probe = evaluate(*trained, probe, DecodeMode::Batched);
         r.best = trained;
     }
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.seconds = secondsSince(start);
     return r;
 }
