@@ -48,26 +48,68 @@ std::pair<torch::Tensor, torch::Tensor> Seq2SeqNetImpl::predict(const FusedDecod
     return {pointerDistribution(logits, step.weights, gate, sourceExtended).argmax(1), gate};
 }
 
+DecoderStates DecoderStates::range(int64_t begin, int64_t end) const
+{
+    const auto part = [&](const torch::Tensor &t) { return t.defined() ? t.slice(1, begin, end) : t; };
+    return {part(output), part(context), part(embedding), part(weights)};
+}
+
+DecoderStates DecoderStates::detachedLeaves() const
+{
+    const auto leaf = [](const torch::Tensor &t) { return t.defined() ? t.detach().requires_grad_() : t; };
+    return {leaf(output), leaf(context), leaf(embedding), leaf(weights)};
+}
+
+std::vector<torch::Tensor> DecoderStates::tensors() const
+{
+    std::vector<torch::Tensor> defined;
+    for (const torch::Tensor *t : {&output, &context, &embedding, &weights})
+        if (t->defined())
+            defined.push_back(*t);
+    return defined;
+}
+
 TeacherForcedOutput Seq2SeqNetImpl::forward(const torch::Tensor &source, const torch::Tensor &lengths,
                                             const torch::Tensor &target, const std::function<bool()> &teacherForce,
                                             const torch::Tensor &sourceExtended)
 {
-    return teacherForced(source, lengths, target, teacherForce, sourceExtended, {}, /*lastStepOnly=*/false);
+    const FusedDecoderWeights w = decoder->fusedWeights();
+    return outputs(w, teacherForced(w, source, lengths, target, teacherForce, sourceExtended, {}));
+}
+
+DecoderStates Seq2SeqNetImpl::decoderStates(const FusedDecoderWeights &w, const torch::Tensor &source,
+                                            const torch::Tensor &lengths, const torch::Tensor &target,
+                                            const std::function<bool()> &teacherForce,
+                                            const torch::Tensor &sourceExtended)
+{
+    return teacherForced(w, source, lengths, target, teacherForce, sourceExtended, {});
+}
+
+TeacherForcedOutput Seq2SeqNetImpl::outputs(const FusedDecoderWeights &w, const DecoderStates &states)
+{
+    TeacherForcedOutput out{decoder->logits(w, states.output, states.context, states.embedding), {}, {}};
+    if (decoder->hasPointer()) {
+        out.weights = states.weights;
+        out.copyGate = decoder->copyProbability(states.output, states.context, states.embedding);
+    }
+    return out;
 }
 
 TeacherForcedOutput Seq2SeqNetImpl::fromEmbeddings(const torch::Tensor &sourceEmbedded, const torch::Tensor &source,
                                                    const torch::Tensor &lengths, const torch::Tensor &target,
                                                    const torch::Tensor &sourceExtended, bool lastStepOnly)
 {
-    return teacherForced(source, lengths, target, [] { return true; }, sourceExtended, sourceEmbedded,
-                         lastStepOnly);
+    const FusedDecoderWeights w = decoder->fusedWeights();
+    const DecoderStates states =
+        teacherForced(w, source, lengths, target, [] { return true; }, sourceExtended, sourceEmbedded);
+    // The output layer is the costliest multiply; the earlier steps' predictions are not read.
+    return outputs(w, lastStepOnly ? states.range(states.steps() - 1, states.steps()) : states);
 }
 
-TeacherForcedOutput Seq2SeqNetImpl::teacherForced(const torch::Tensor &source, const torch::Tensor &lengths,
-                                                  const torch::Tensor &target,
-                                                  const std::function<bool()> &teacherForce,
-                                                  const torch::Tensor &sourceExtended,
-                                                  const torch::Tensor &sourceEmbedded, bool lastStepOnly)
+DecoderStates Seq2SeqNetImpl::teacherForced(const FusedDecoderWeights &w, const torch::Tensor &source,
+                                            const torch::Tensor &lengths, const torch::Tensor &target,
+                                            const std::function<bool()> &teacherForce,
+                                            const torch::Tensor &sourceExtended, const torch::Tensor &sourceEmbedded)
 {
     DecoderState state;
     const DecoderMemory memory = encode(source, lengths, &state, sourceEmbedded);
@@ -84,7 +126,6 @@ TeacherForcedOutput Seq2SeqNetImpl::teacherForced(const torch::Tensor &source, c
     const auto columns = torch::tensor(referenceColumns, torch::kLong);
     const auto referenceEmbedded =
         decoder->dropout(decoder->embedding(vocabularyIds(target.index_select(1, columns), vocabularySize)));
-    const FusedDecoderWeights w = decoder->fusedWeights();
     const auto referenceGates = decoder->embeddingGates(w, referenceEmbedded).unbind(1);
     const auto referenceInputs = referenceEmbedded.unbind(1);
 
@@ -115,23 +156,8 @@ TeacherForcedOutput Seq2SeqNetImpl::teacherForced(const torch::Tensor &source, c
             gates = decoder->embeddingGates(w, embedded);
         }
     }
-    if (lastStepOnly) {
-        // The output layer is the costliest multiply; the earlier steps' predictions are not read.
-        outputs.erase(outputs.begin(), outputs.end() - 1);
-        embeddings.erase(embeddings.begin(), embeddings.end() - 1);
-        if (!contexts.empty())
-            contexts.erase(contexts.begin(), contexts.end() - 1);
-        if (!weights.empty())
-            weights.erase(weights.begin(), weights.end() - 1);
-    }
-    const torch::Tensor output = torch::stack(outputs, 1), embedding = torch::stack(embeddings, 1);
-    const torch::Tensor context = contexts.empty() ? torch::Tensor() : torch::stack(contexts, 1);
-    TeacherForcedOutput out{decoder->logits(w, output, context, embedding), {}, {}};
-    if (decoder->hasPointer()) {
-        out.weights = torch::stack(weights, 1);
-        out.copyGate = decoder->copyProbability(output, context, embedding);
-    }
-    return out;
+    const auto stacked = [](const std::vector<torch::Tensor> &v) { return v.empty() ? torch::Tensor() : torch::stack(v, 1); };
+    return {torch::stack(outputs, 1), stacked(contexts), torch::stack(embeddings, 1), stacked(weights)};
 }
 
 GreedyOutput Seq2SeqNetImpl::greedy(const torch::Tensor &source, const torch::Tensor &lengths, int maxSteps,

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 class InferenceNet;
 
@@ -15,6 +16,21 @@ struct GreedyOutput {
     torch::Tensor tokens;    // (B, steps) int64; with the pointer, extended ids (see PointerMixture)
     torch::Tensor weights;   // (B, steps, S); undefined for a model without attention
     torch::Tensor copyGate;  // (B, steps): p_gen; undefined without the pointer
+};
+
+// The decoder at every target step before the output layer: what the output layer and the pointer read.
+struct DecoderStates {
+    torch::Tensor output;     // (B, T-1, H): the top recurrent layer
+    torch::Tensor context;    // (B, T-1, H); undefined without attention
+    torch::Tensor embedding;  // (B, T-1, E): the step's input
+    torch::Tensor weights;    // (B, T-1, S); with the pointer only
+    int64_t steps() const { return output.size(1); }
+    DecoderStates range(int64_t begin, int64_t end) const;  // steps [begin, end)
+    // Each tensor detached from its graph and requiring its gradient: a boundary at which the
+    // output layer can run backward step range by step range before the decoder does.
+    DecoderStates detachedLeaves() const;
+    // Each defined tensor, in the order above.
+    std::vector<torch::Tensor> tensors() const;
 };
 
 // What forward() computed for every target step.
@@ -40,6 +56,13 @@ public:
     // pointer, the argmax of the extended distribution over `sourceExtended`, see Batch).
     TeacherForcedOutput forward(const torch::Tensor &source, const torch::Tensor &lengths, const torch::Tensor &target,
                                 const std::function<bool()> &teacherForce, const torch::Tensor &sourceExtended = {});
+    // forward() in two halves, so that the output layer, whose activations grow with the
+    // vocabulary, can run over a few steps at a time: the decoder's states, then what the output
+    // layer (and the pointer's gate) make of them; `w` from decoder->fusedWeights() for both.
+    DecoderStates decoderStates(const FusedDecoderWeights &w, const torch::Tensor &source, const torch::Tensor &lengths,
+                                const torch::Tensor &target, const std::function<bool()> &teacherForce,
+                                const torch::Tensor &sourceExtended = {});
+    TeacherForcedOutput outputs(const FusedDecoderWeights &w, const DecoderStates &states);
     // Attribution: every input the reference's, from source embeddings given directly (B, S, E) so
     // that their gradients can be read; the predictions of every step, or of the last one only.
     TeacherForcedOutput fromEmbeddings(const torch::Tensor &sourceEmbedded, const torch::Tensor &source,
@@ -67,10 +90,9 @@ public:
     Decoder decoder{nullptr};
 
 private:
-    TeacherForcedOutput teacherForced(const torch::Tensor &source, const torch::Tensor &lengths,
-                                      const torch::Tensor &target, const std::function<bool()> &teacherForce,
-                                      const torch::Tensor &sourceExtended, const torch::Tensor &sourceEmbedded,
-                                      bool lastStepOnly);
+    DecoderStates teacherForced(const FusedDecoderWeights &w, const torch::Tensor &source, const torch::Tensor &lengths,
+                                const torch::Tensor &target, const std::function<bool()> &teacherForce,
+                                const torch::Tensor &sourceExtended, const torch::Tensor &sourceEmbedded);
     GreedyOutput greedyOne(const torch::Tensor &source, int maxSteps, bool stopAtEos,
                            const torch::Tensor &sourceExtended);
 

@@ -2,7 +2,7 @@
 
 #include "engine/attention/batch.h"
 #include "engine/attention/corpusdefaults.h"
-#include "engine/attention/pointermixture.h"
+#include "engine/attention/outputlayerpasses.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/core/adam.h"
@@ -10,7 +10,6 @@
 #include "engine/core/elapsed.h"
 #include "engine/core/gradientclipping.h"
 #include "engine/core/learningrateschedule.h"
-#include "engine/core/maskedloss.h"
 #include "engine/core/runtime.h"
 #include "engine/core/sgd.h"
 #include "engine/fast/helperthread.h"
@@ -78,23 +77,12 @@ std::vector<Result> overShards(int64_t rows, int workers, const Shard &shard)
     return results;
 }
 
-// The mean token loss of `out` against the extended target (B, T) of rows [begin, end) of `batch`:
-// the pointer's mixture, or cross-entropy over the vocabulary.
-torch::Tensor tokenLoss(const TeacherForcedOutput &out, const Batch &batch, int64_t begin, int64_t end)
+// The targets of rows [begin, end) of `batch`, from step 1 on.
+outputlayerpasses::StepTargets stepTargets(const Batch &batch, int64_t begin, int64_t end)
 {
-    if (!out.copyGate.defined())
-        return maskedCrossEntropy(out.logits, batch.target.slice(0, begin, end).slice(1, 1));
-    return maskedPointerLoss(out.logits, out.weights, out.copyGate, batch.sourceExtended.slice(0, begin, end),
-                             batch.targetExtended.slice(0, begin, end).slice(1, 1));
-}
-
-// What the model predicts at every step of `out`, as extended ids (B, T).
-torch::Tensor predictions(const TeacherForcedOutput &out, const Batch &batch, int64_t begin, int64_t end)
-{
-    if (!out.copyGate.defined())
-        return out.logits.argmax(2);
-    return pointerDistribution(out.logits, out.weights, out.copyGate, batch.sourceExtended.slice(0, begin, end))
-        .argmax(2);
+    return {batch.target.slice(0, begin, end).slice(1, 1),
+            batch.targetExtended.defined() ? batch.targetExtended.slice(0, begin, end).slice(1, 1) : torch::Tensor(),
+            batch.sourceExtended.slice(0, begin, end)};
 }
 
 // Forward and backward pass of one batch over shards of its rows. Every shard follows the same
@@ -119,16 +107,12 @@ double forwardBackward(Seq2SeqNet &net, const Batch &batch, const std::function<
              if (end - begin < batch.size())
                  masks.emplace(seed, step, std::uint64_t(begin));
              std::size_t coin = 0;
-             const auto out = net->forward(batch.source.slice(0, begin, end), batch.sourceLengths.slice(0, begin, end),
-                                           batch.target.slice(0, begin, end), [&] { return bool(coins[coin++]); },
-                                           batch.sourceExtended.slice(0, begin, end));
-             const auto shardTarget = target.slice(0, begin, end);
-             const double share = double((shardTarget != Vocabulary::kPad).sum().item<int64_t>()) / tokens;
-             const auto shardLoss = tokenLoss(out, batch, begin, end) * share;
-             const double value = shardLoss.item<double>();
-             if (std::isfinite(value))
-                 shardLoss.backward();
-             return value;
+             const FusedDecoderWeights w = net->decoder->fusedWeights();
+             const DecoderStates states =
+                 net->decoderStates(w, batch.source.slice(0, begin, end), batch.sourceLengths.slice(0, begin, end),
+                                    batch.target.slice(0, begin, end), [&] { return bool(coins[coin++]); },
+                                    batch.sourceExtended.slice(0, begin, end));
+             return outputlayerpasses::backwardTokenLoss(net, w, states, stepTargets(batch, begin, end), tokens);
          }))
         loss += part;
     return loss;
@@ -145,39 +129,26 @@ struct Validation {
 Validation validate(Seq2SeqNet &net, const std::vector<Batch> &batches, int workers)
 {
     net->eval();
-    struct Part {
-        double lossSum = 0;
-        int64_t tokens = 0, correct = 0;
-    };
-    Part total;
+    outputlayerpasses::FreeRunningScore total;
     for (const Batch &b : batches)
-        for (const Part &p : overShards(b.size(), workers, [&](int64_t begin, int64_t end) {
+        for (const auto &part : overShards(b.size(), workers, [&](int64_t begin, int64_t end) {
                  torch::NoGradGuard noGrad;  // per thread
-                 const auto out = net->forward(b.source.slice(0, begin, end), b.sourceLengths.slice(0, begin, end),
-                                               b.target.slice(0, begin, end), [] { return false; },
-                                               b.sourceExtended.slice(0, begin, end));
-                 // Without the pointer an <UNK> predicted for an unknown word counts as right: decoding
-                 // replaces it by the source word attended to most.
-                 const auto &targets = out.copyGate.defined() ? b.targetExtended : b.target;
-                 const auto target = targets.slice(0, begin, end).slice(1, 1);
-                 const auto real = target != Vocabulary::kPad;
-                 Part part;
-                 part.tokens = real.sum().item<int64_t>();
-                 part.lossSum = tokenLoss(out, b, begin, end).item<double>() * double(part.tokens);
-                 // A sentence matches when every real target position (words and <EOS>) is predicted.
-                 part.correct =
-                     predictions(out, b, begin, end).ne(target).logical_and(real).any(1).logical_not().sum().item<int64_t>();
-                 return part;
+                 const FusedDecoderWeights w = net->decoder->fusedWeights();
+                 const DecoderStates states =
+                     net->decoderStates(w, b.source.slice(0, begin, end), b.sourceLengths.slice(0, begin, end),
+                                        b.target.slice(0, begin, end), [] { return false; },
+                                        b.sourceExtended.slice(0, begin, end));
+                 return outputlayerpasses::scoreFreeRunning(net, w, states, stepTargets(b, begin, end));
              })) {
-            total.lossSum += p.lossSum;
-            total.tokens += p.tokens;
-            total.correct += p.correct;
+            total.lossSum += part.lossSum;
+            total.tokens += part.tokens;
+            total.exactRows += part.exactRows;
         }
     int64_t sentences = 0;
     for (const Batch &b : batches)
         sentences += b.size();
     return {total.tokens ? total.lossSum / double(total.tokens) : 0.0,
-            sentences ? double(total.correct) / double(sentences) : 0.0};
+            sentences ? double(total.exactRows) / double(sentences) : 0.0};
 }
 
 std::vector<torch::Tensor> snapshot(Seq2SeqNet &net)
