@@ -7,6 +7,8 @@
 #include "engine/core/configrecord.h"
 
 #include <fstream>
+#include <string_view>
+#include <vector>
 
 namespace projectfile {
 namespace {
@@ -74,12 +76,21 @@ std::string readCorpusFile(const std::string &path)
     }
 }
 
-}
+// The payload as the pieces it is written in: the model and the weights' history, tens of
+// megabytes each, stay in their own strings instead of being copied into one.
+struct Payload {
+    std::string head, model, historyLength, history, tail;
+    std::vector<std::string_view> pieces() const { return {head, model, historyLength, history, tail}; }
+};
 
-std::string encode(const AttentionProject &p)
+Payload payloadOf(const AttentionProject &p)
 {
     if (!p.best)
         throw std::invalid_argument("a project needs a trained model");
+    Payload payload;
+    payload.model = checkpointformat::encode(*p.best);
+    payload.history = p.weights.encode();
+
     BinaryWriter w;
     writeDatasetConfig(w, p.dataset);
     writeConfig(w, p.model, modelConfigFields());
@@ -90,25 +101,41 @@ std::string encode(const AttentionProject &p)
     w.string(p.corpus.embedded ? p.corpus.text : std::string());
     w.u32(p.corpus.crc);
     w.i64(std::int64_t(p.corpus.bytes));
+    w.u32(std::uint32_t(payload.model.size()));  // BinaryWriter::string()'s length, its bytes the next piece
+    payload.head = w.release();
 
-    w.string(checkpointformat::encode(*p.best));
-    w.string(p.weights.encode());
-    w.u32(std::uint32_t(p.alignment.size()));
+    BinaryWriter length;
+    length.u32(std::uint32_t(payload.history.size()));
+    payload.historyLength = length.release();
+
+    BinaryWriter t;
+    t.u32(std::uint32_t(p.alignment.size()));
     for (const EpochAlignment &a : p.alignment) {
         for (int v : {a.epoch, a.score.steps, a.score.alignedSteps})
-            w.i64(v);
-        w.f64(a.score.rightWeight);
+            t.i64(v);
+        t.f64(a.score.rightWeight);
     }
-    w.u32(std::uint32_t(p.experiments.size()));
+    t.u32(std::uint32_t(p.experiments.size()));
     for (const ExperimentRecord &e : p.experiments)
-        writeExperiment(w, e);
-    w.i64(p.experimentSeeds);
+        writeExperiment(t, e);
+    t.i64(p.experimentSeeds);
 
-    w.string(p.sentence);
-    w.i64(p.selectedRow);
-    w.i64(p.selectedColumn);
+    t.string(p.sentence);
+    t.i64(p.selectedRow);
+    t.i64(p.selectedColumn);
+    payload.tail = t.release();
+    return payload;
+}
 
-    return signedfile::wrap(kSignature, kVersion, w.bytes());
+}
+
+std::string encode(const AttentionProject &p)
+{
+    const Payload payload = payloadOf(p);
+    std::string bytes = signedfile::header(kSignature, kVersion, payload.pieces());
+    for (std::string_view piece : payload.pieces())
+        bytes += piece;
+    return bytes;
 }
 
 AttentionProject decode(const std::string &bytes)
@@ -186,9 +213,12 @@ bool isProjectFile(const std::string &path)
 
 void save(const AttentionProject &project, const std::string &path)
 {
-    const std::string bytes = encode(project);
+    const Payload payload = payloadOf(project);
+    std::vector<std::string_view> pieces = payload.pieces();
+    const std::string header = signedfile::header(kSignature, kVersion, pieces);
+    pieces.insert(pieces.begin(), header);
     try {
-        writeFileAtomically(path, bytes);
+        writeFileAtomically(path, pieces);
     } catch (const std::runtime_error &e) {
         throw ProjectError(e.what());
     }

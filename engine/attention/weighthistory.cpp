@@ -124,7 +124,14 @@ std::string WeightHistory::mismatch(const Seq2SeqModel &model) const
 
 std::string WeightHistory::encode() const
 {
+    std::size_t size = 4;
+    for (const Copy &c : m_copies) {
+        size += 8 + 4;
+        for (const Tensor &t : c.tensors)
+            size += 4 + t.name.size() + 4 + 8 * t.shape.size() + 2 * t.halves.size();
+    }
     BinaryWriter w;
+    w.reserve(size);  // one allocation: the copies can take hundreds of megabytes
     w.u32(std::uint32_t(m_copies.size()));
     for (const Copy &c : m_copies) {
         w.i64(c.epoch);
@@ -137,7 +144,7 @@ std::string WeightHistory::encode() const
             w.u16s(t.halves.data(), t.halves.size());
         }
     }
-    return w.bytes();
+    return w.release();
 }
 
 WeightHistory WeightHistory::decode(const std::string &bytes, std::size_t budgetBytes)

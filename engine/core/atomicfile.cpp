@@ -26,6 +26,11 @@ std::string folderOf(const std::string &path)
 
 void writeFileAtomically(const std::string &path, std::string_view bytes)
 {
+    writeFileAtomically(path, std::vector<std::string_view>{bytes});
+}
+
+void writeFileAtomically(const std::string &path, const std::vector<std::string_view> &pieces)
+{
     struct stat existing {};
     const mode_t mode = ::stat(path.c_str(), &existing) == 0 ? existing.st_mode & 07777 : 0644;
     std::string temp = path + ".tmp-XXXXXX";
@@ -35,18 +40,20 @@ void writeFileAtomically(const std::string &path, std::string_view bytes)
     if (fd < 0)
         fail("cannot create a file in the folder of", path, errno);
     temp = name.data();
-    std::size_t written = 0;
-    while (written < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            const int error = errno;
-            ::close(fd);
-            ::unlink(temp.c_str());
-            fail("cannot write", path, error);
+    for (std::string_view bytes : pieces) {
+        std::size_t written = 0;
+        while (written < bytes.size()) {
+            const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                const int error = errno;
+                ::close(fd);
+                ::unlink(temp.c_str());
+                fail("cannot write", path, error);
+            }
+            written += std::size_t(n);
         }
-        written += std::size_t(n);
     }
     if (::fchmod(fd, mode) != 0 || ::fsync(fd) != 0) {
         const int error = errno;

@@ -127,7 +127,7 @@ std::vector<float> BinaryReader::floatArray(std::size_t expected, const std::str
     return values;
 }
 
-std::uint32_t crc32(const char *data, std::size_t size)
+std::uint32_t crc32(const char *data, std::size_t size, std::uint32_t previous)
 {
     static const auto table = [] {
         std::array<std::uint32_t, 256> t{};
@@ -139,7 +139,7 @@ std::uint32_t crc32(const char *data, std::size_t size)
         }
         return t;
     }();
-    std::uint32_t c = 0xFFFFFFFFu;
+    std::uint32_t c = previous ^ 0xFFFFFFFFu;
     for (std::size_t i = 0; i < size; ++i)
         c = table[(c ^ static_cast<unsigned char>(data[i])) & 0xFF] ^ (c >> 8);
     return c ^ 0xFFFFFFFFu;

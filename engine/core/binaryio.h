@@ -22,6 +22,8 @@ public:
     void u16s(const std::uint16_t *data, std::size_t count);
     void floatArray(const std::vector<float> &values);  // its length first, as an i64
     const std::string &bytes() const { return m_bytes; }
+    void reserve(std::size_t bytes) { m_bytes.reserve(bytes); }
+    std::string release() { return std::move(m_bytes); }
 
 private:
     void raw(const void *data, std::size_t size);
@@ -59,4 +61,5 @@ private:
     std::size_t m_offset = 0;
 };
 
-std::uint32_t crc32(const char *data, std::size_t size);
+// `previous`: the CRC of the bytes before `data`, to checksum data that lies in several pieces.
+std::uint32_t crc32(const char *data, std::size_t size, std::uint32_t previous = 0);

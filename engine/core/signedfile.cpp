@@ -8,11 +8,22 @@ namespace signedfile {
 
 std::string wrap(const Signature &signature, std::uint32_t version, const std::string &payload)
 {
-    BinaryWriter header;
-    header.u32(version);
-    header.u32(crc32(payload.data(), payload.size()));
-    header.i64(std::int64_t(payload.size()));
-    return std::string(signature, sizeof signature) + header.bytes() + payload;
+    return header(signature, version, {payload}) + payload;
+}
+
+std::string header(const Signature &signature, std::uint32_t version, const std::vector<std::string_view> &pieces)
+{
+    std::uint32_t crc = 0;
+    std::size_t size = 0;
+    for (std::string_view piece : pieces) {
+        crc = crc32(piece.data(), piece.size(), crc);
+        size += piece.size();
+    }
+    BinaryWriter fields;
+    fields.u32(version);
+    fields.u32(crc);
+    fields.i64(std::int64_t(size));
+    return std::string(signature, sizeof signature) + fields.bytes();
 }
 
 bool startsWith(const std::string &bytes, const Signature &signature)

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 // The frame of every file AttnScope writes in its own format: an 8-byte signature naming the kind
 // of file, the format version, the CRC-32 and the length of the payload, then the payload. Each lab
@@ -20,6 +22,9 @@ struct Error : std::runtime_error {
 };
 
 std::string wrap(const Signature &signature, std::uint32_t version, const std::string &payload);
+// The frame's header for a payload that lies in `pieces`, one after another: large payloads are
+// written piece by piece after it instead of being copied into one string.
+std::string header(const Signature &signature, std::uint32_t version, const std::vector<std::string_view> &pieces);
 bool startsWith(const std::string &bytes, const Signature &signature);
 
 struct Payload {

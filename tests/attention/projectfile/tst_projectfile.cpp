@@ -11,6 +11,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <iterator>
 
 // A project file keeps every part of a run and the window; damaged or foreign files are refused
 // with a message that says what is wrong.
@@ -224,6 +225,9 @@ void TestProjectFile::savedFileLoadsBack()
 {
     const std::string path = m_dir.filePath("run.attnscope").toStdString();
     projectfile::save(m_project, path);
+    std::ifstream in(path, std::ios::binary);
+    const std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    QCOMPARE(written, m_bytes);  // written piece by piece, the bytes encode() gives
     QCOMPARE(projectfile::encode(projectfile::load(path)), m_bytes);
     QVERIFY_THROWS_EXCEPTION(ProjectError,
                              projectfile::save(m_project, m_dir.filePath("no/such/folder/x.attnscope").toStdString()));
