@@ -4,6 +4,7 @@
 #include "engine/attention/outputlogprob.h"
 #include "engine/attention/pointermixture.h"
 #include "engine/attention/seq2seqmodel.h"
+#include "engine/fast/parallelfor.h"
 
 #include <algorithm>
 #include <cmath>
@@ -47,6 +48,9 @@ Explained prepare(const Seq2SeqModel &model, const DecodedSentence &sentence, co
     return x;
 }
 
+// Below this many points a slice is not worth a thread of its own.
+constexpr int64_t kMinPointsPerThread = 8;
+
 // Per step of `steps` (ascending): f at the points e' + alpha (e - e'), one per alpha, and its
 // gradients over the source embeddings there. f = log P(y_t), minus log P(contrast[k]) where that is
 // >= 0. The points are one batch and one forward pass, run as far as the last step; each step's
@@ -56,11 +60,10 @@ struct LineGradients {
     torch::Tensor gradients;  // (steps, A, S, E)
 };
 
-LineGradients gradientsAlongLine(const Seq2SeqModel &model, const Explained &x, const std::vector<double> &alphas,
-                                 const std::vector<int> &steps, const std::vector<int64_t> &contrast)
+LineGradients gradientsOnPoints(const Seq2SeqModel &model, const Explained &x, const std::vector<double> &alphas,
+                                const std::vector<int> &steps, const std::vector<int64_t> &contrast)
 {
     torch::AutoGradMode gradients(true);
-    EvalModeScope evalMode(model.net());
     const int64_t points = int64_t(alphas.size());
     const Batch &batch = x.scoring.batch;
     const torch::Tensor source = batch.source.repeat({points, 1}), lengths = batch.sourceLengths.repeat({points}),
@@ -88,6 +91,27 @@ LineGradients gradientsAlongLine(const Seq2SeqModel &model, const Explained &x, 
         values.push_back(f.detach());
     }
     return {torch::stack(values), torch::stack(grads)};
+}
+
+// The same over the points in slices, side by side on LibTorch's intra-op thread count: the
+// points are independent, and one slice's small multiplies gain little from a second thread.
+LineGradients gradientsAlongLine(const Seq2SeqModel &model, const Explained &x, const std::vector<double> &alphas,
+                                 const std::vector<int> &steps, const std::vector<int64_t> &contrast)
+{
+    EvalModeScope evalMode(model.net());  // once, outside the threads: it sets the net's mode
+    const auto slices = overShards(int64_t(alphas.size()), kMinPointsPerThread, torch::get_num_threads(),
+                                   [&](int64_t begin, int64_t end) {
+                                       return gradientsOnPoints(model, x, {alphas.begin() + begin, alphas.begin() + end},
+                                                                steps, contrast);
+                                   });
+    if (slices.size() == 1)
+        return slices.front();
+    std::vector<torch::Tensor> values, gradients;
+    for (const LineGradients &slice : slices) {
+        values.push_back(slice.values);
+        gradients.push_back(slice.gradients);
+    }
+    return {torch::cat(values, 1), torch::cat(gradients, 1)};
 }
 
 // log P over the (extended) vocabulary at every output step, for each source: (B, T, E).

@@ -22,7 +22,6 @@
 #include <memory>
 #include <optional>
 #include <random>
-#include <type_traits>
 
 namespace {
 
@@ -59,24 +58,6 @@ std::vector<const SentencePair *> pick(const std::vector<SentencePair> &pairs, c
 // Below this many rows per shard, splitting a batch costs more than a second thread gains.
 constexpr int64_t kMinShardRows = 16;
 
-// Runs shard(begin, end) over the `rows` of a batch split into up to `workers` slices, each on
-// its own thread running single-threaded ops: on this model's small multiplies, intra-op threads
-// cost more than they bring, whole slices in parallel do not. Returns the shards' results in order.
-template <typename Shard, typename Result = std::invoke_result_t<Shard, int64_t, int64_t>>
-std::vector<Result> overShards(int64_t rows, int workers, const Shard &shard)
-{
-    const int shards = partsFor(rows, kMinShardRows, workers);
-    std::vector<Result> results(static_cast<std::size_t>(shards));
-    parallelFor(
-        shards,
-        [&](int s) {
-            const auto [begin, end] = partRange(rows, s, shards);
-            results[std::size_t(s)] = shard(begin, end);
-        },
-        Workers::StartedSingleThreadedOps);
-    return results;
-}
-
 // The targets of rows [begin, end) of `batch`, from step 1 on.
 outputlayerpasses::StepTargets stepTargets(const Batch &batch, int64_t begin, int64_t end)
 {
@@ -102,7 +83,7 @@ double forwardBackward(Seq2SeqNet &net, const Batch &batch, const std::function<
         coins.push_back(teacherForce());
     const double tokens = double((target != Vocabulary::kPad).sum().item<int64_t>());
     double loss = 0;
-    for (double part : overShards(batch.size(), workers, [&](int64_t begin, int64_t end) {
+    for (double part : overShards(batch.size(), kMinShardRows, workers, [&](int64_t begin, int64_t end) {
              std::optional<DropoutStream> masks;
              if (end - begin < batch.size())
                  masks.emplace(seed, step, std::uint64_t(begin));
@@ -131,7 +112,7 @@ Validation validate(Seq2SeqNet &net, const std::vector<Batch> &batches, int work
     net->eval();
     outputlayerpasses::FreeRunningScore total;
     for (const Batch &b : batches)
-        for (const auto &part : overShards(b.size(), workers, [&](int64_t begin, int64_t end) {
+        for (const auto &part : overShards(b.size(), kMinShardRows, workers, [&](int64_t begin, int64_t end) {
                  torch::NoGradGuard noGrad;  // per thread
                  const FusedDecoderWeights w = net->decoder->fusedWeights();
                  const DecoderStates states =

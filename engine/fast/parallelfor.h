@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <type_traits>
+#include <vector>
 
 // Who runs parallelFor's parts after the first; the first always runs on the calling thread.
 enum class Workers {
@@ -45,4 +47,23 @@ template <typename Count>
 PartRange<Count> partRange(Count count, int part, int parts)
 {
     return {count * part / parts, count * (part + 1) / parts};
+}
+
+// Runs shard(begin, end) over `rows` rows of a batch split into up to `workers` slices of at least
+// `minRows` rows, each on its own thread running single-threaded ops: on this project's small
+// multiplies, intra-op threads cost more than they bring, whole slices in parallel do not. Returns
+// the shards' results in order.
+template <typename Shard, typename Result = std::invoke_result_t<Shard, int64_t, int64_t>>
+std::vector<Result> overShards(int64_t rows, int64_t minRows, int workers, const Shard &shard)
+{
+    const int shards = partsFor(rows, minRows, workers);
+    std::vector<Result> results(static_cast<std::size_t>(shards));
+    parallelFor(
+        shards,
+        [&](int s) {
+            const auto [begin, end] = partRange(rows, s, shards);
+            results[std::size_t(s)] = shard(begin, end);
+        },
+        Workers::StartedSingleThreadedOps);
+    return results;
 }

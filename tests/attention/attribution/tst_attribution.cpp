@@ -4,6 +4,7 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/attention/wordremovaleffect.h"
+#include "engine/core/runtime.h"
 #include "tests/common/tinymodel.h"
 
 #include <QtTest>
@@ -60,6 +61,7 @@ private slots:
     void everyMethodFindsTheMirroredWord();
     void contrastExplainsTheDifference();
     void oneRowIsThatRowOfTheWholeSentence();
+    void slicesOnTwoThreadsGiveTheSameScores();
     void badInputIsRefused();
 
 private:
@@ -265,6 +267,23 @@ void TestAttribution::oneRowIsThatRowOfTheWholeSentence()
     for (int t = 0; t < none.sentence.rows(); ++t)
         QVERIFY(!none.explains(AttributionMethod::IntegratedGradients, t));
     QVERIFY(none.explains(AttributionMethod::Occlusion, 0));
+}
+
+void TestAttribution::slicesOnTwoThreadsGiveTheSameScores()
+{
+    const SentenceAttribution one = attribute(*m_model, kSentence);
+    SentenceAttribution two;
+    {
+        const runtime::IntraOpThreads threads(2);  // the 66 points in two slices of 33
+        two = attribute(*m_model, kSentence);
+    }
+    QCOMPARE(two.maps.size(), one.maps.size());
+    for (std::size_t m = 0; m < one.maps.size(); ++m)
+        for (std::size_t k = 0; k < one.maps[m].scores.size(); ++k)
+            QVERIFY2(std::abs(two.maps[m].scores[k] - one.maps[m].scores[k]) < 1e-5,
+                     attributionMethodName(one.maps[m].method));
+    for (std::size_t t = 0; t < one.completenessGap.size(); ++t)
+        QVERIFY(std::abs(two.integrationDelta[t] - one.integrationDelta[t]) < 1e-5);
 }
 
 void TestAttribution::badInputIsRefused()
