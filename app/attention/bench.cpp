@@ -279,13 +279,19 @@ int runBench(const std::vector<std::string> &arguments)
     Seq2SeqModel model(ModelConfig{}, vocabulary, TrainingConfig{}.seed);
     model.datasetConfig = datasetConfig;
     const TimeToAccuracy accuracy = measureTimeToAccuracy(data, plan, &model);
-    const runtime::IntraOpThreads decodeThreads(threads);  // the decodes and the app below, as --threads asks
-    const Latency greedy = measureGreedyLatency(model, *sentence);
-    const Latency decode = measureDecodeLatency(model, *sentence, BeamOptions{});
-    BeamOptions beam5;
-    beam5.width = 5;
-    const Latency beam = measureDecodeLatency(model, *sentence, beam5);
-    const std::vector<AttributionCost> attribution = measureAttributionCost(model, *sentence);
+    Latency greedy, decode, beam;
+    std::vector<AttributionCost> attribution;
+    {
+        // The decodes as --threads asks. Not the app below: its window's thread keeps LibTorch's
+        // default of one, as it does when the app runs, and training sets its own.
+        const runtime::IntraOpThreads decodeThreads(threads);
+        greedy = measureGreedyLatency(model, *sentence);
+        decode = measureDecodeLatency(model, *sentence, BeamOptions{});
+        BeamOptions beam5;
+        beam5.width = 5;
+        beam = measureDecodeLatency(model, *sentence, beam5);
+        attribution = measureAttributionCost(model, *sentence);
+    }
     std::string typedSentence;
     for (const auto &w : sentence->source)
         typedSentence += (typedSentence.empty() ? "" : " ") + w;

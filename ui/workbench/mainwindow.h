@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/fast/singlethreadscope.h"
 #include "ui/workbench/labinfo.h"
 #include "ui/workbench/workbench.h"
 
@@ -123,6 +124,11 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    // The window's own ops (a typed sentence's decode) on one intra-op thread, whatever LibTorch's
+    // default, for as long as the window lives: a second thread of its own would wait for a core
+    // the training threads hold, and the window with it.
+    SingleThreadScope m_oneThreadOps;
+
     // A lab with what the window made for it: its page (its one page, or its pages as tabs) and docks.
     struct Room {
         LabInfo info;
