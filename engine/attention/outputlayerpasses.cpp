@@ -61,9 +61,20 @@ double backwardTokenLoss(Seq2SeqNet &net, const FusedDecoderWeights &w, const De
             loss.backward();
         return value;
     }
-    // The output layer reads detached copies of the states; their gradients, summed over the
-    // ranges, then run back through the decoder in one pass.
+    // The output layer reads detached copies of the states. Each range's gradients, for those
+    // copies and for the output layer's own weights, are summed here in order; then one backward
+    // pass carries them through the decoder and adds them to the weights. So every weight takes one
+    // sum from each shard, as with a single pass, and a run on two threads repeats exactly: the
+    // other shard's sum may be added first or second, and a sum of two is the same either way.
     const DecoderStates leaves = states.detachedLeaves();
+    const std::vector<torch::Tensor> decoder = states.tensors();
+    std::vector<torch::Tensor> inputs = leaves.tensors();
+    for (const torch::Tensor &p : net->decoder->out->parameters())
+        inputs.push_back(p);
+    if (net->decoder->hasPointer())
+        for (const torch::Tensor &p : net->decoder->copyGate->parameters())
+            inputs.push_back(p);
+    std::vector<torch::Tensor> sums(inputs.size());
     double total = 0;
     for (int64_t begin = 0; begin < steps; begin += perPass) {
         const int64_t end = std::min(steps, begin + perPass);
@@ -76,14 +87,17 @@ double backwardTokenLoss(Seq2SeqNet &net, const FusedDecoderWeights &w, const De
         total += value;
         if (!std::isfinite(value))
             return total;
-        loss.backward();
+        const std::vector<torch::Tensor> gradients =
+            torch::autograd::grad({loss}, inputs, {}, /*retain_graph=*/false, /*create_graph=*/false, /*allow_unused=*/true);
+        for (std::size_t i = 0; i < inputs.size(); ++i)
+            if (gradients[i].defined())
+                sums[i] = sums[i].defined() ? sums[i] + gradients[i] : gradients[i];
     }
     std::vector<torch::Tensor> roots, gradients;
-    const std::vector<torch::Tensor> decoder = states.tensors(), read = leaves.tensors();
-    for (std::size_t i = 0; i < read.size(); ++i)
-        if (read[i].grad().defined()) {
-            roots.push_back(decoder[i]);
-            gradients.push_back(read[i].grad());
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        if (sums[i].defined()) {
+            roots.push_back(i < decoder.size() ? decoder[i] : inputs[i]);
+            gradients.push_back(sums[i]);
         }
     torch::autograd::backward(roots, gradients);
     return total;

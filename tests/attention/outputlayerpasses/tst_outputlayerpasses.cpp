@@ -82,6 +82,7 @@ private slots:
     void rangesGiveTheGradientsOfOnePass();
     void rangesScoreAsOnePass_data() { rangesGiveTheGradientsOfOnePass_data(); }
     void rangesScoreAsOnePass();
+    void everyWeightTakesOneSum();
 };
 
 void TestOutputLayerPasses::passesCoverAtLeastOneStep()
@@ -139,6 +140,27 @@ void TestOutputLayerPasses::rangesScoreAsOnePass()
     QCOMPARE(whole.tokens, int64_t(s.tokens));
     QCOMPARE(ranged.exactRows, whole.exactRows);
     QVERIFY(std::abs(ranged.lossSum - whole.lossSum) < 1e-5 * whole.lossSum);
+}
+
+// Shards on two threads add their gradients to the same weights in either order: a run repeats
+// exactly only if each shard adds one sum to each weight, as a single pass does, however many
+// ranges it ran.
+void TestOutputLayerPasses::everyWeightTakesOneSum()
+{
+    Setup s = setup(AttentionKind::Location, PointerMode::On);
+    Seq2SeqNet &net = s.model->net();
+    const int64_t rows = s.batch.size(), vocabulary = s.model->vocabulary().size();
+    QVERIFY(s.targets.target.size(1) >= 5);  // three ranges of two steps at least
+    std::vector<int> sums;
+    for (torch::Tensor &p : net->parameters()) {
+        const std::size_t i = sums.size();
+        sums.push_back(0);
+        p.register_hook([&sums, i](const torch::Tensor &) { ++sums[i]; });
+    }
+    lossAndGradients(s, 2 * rows * vocabulary);
+    const auto names = net->named_parameters();
+    for (std::size_t i = 0; i < sums.size(); ++i)
+        QVERIFY2(sums[i] == 1, qPrintable(QString("%1: %2 sums").arg(QString::fromStdString(names[i].key())).arg(sums[i])));
 }
 
 ATTNSCOPE_TEST(outputlayerpasses, TestOutputLayerPasses)
