@@ -58,7 +58,7 @@ clean:
 # not instrumented; tests/sanitize/ holds the options and the suppressions for its known leaks.
 SANITIZE_BUILD ?= build-sanitize
 SANITIZE_UNITS ?= tokenizer vocabulary dataset checkpoint atomicsave adam gradientclipping maskedloss \
-                  grustep encoder bahdanauattention decoder seq2seqmodel trainer pca
+                  grustep encoder bahdanauattention decoder seq2seqmodel trainer outputlayerpasses pca
 SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 SANITIZE_ENV   := ASAN_OPTIONS=$$(cat $(CURDIR)/tests/sanitize/asan.options) \
                   LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0 \
