@@ -32,9 +32,10 @@ torch::Tensor predictions(const TeacherForcedOutput &out, const StepTargets &tar
 
 // Backward of `states`' token loss, weighted by their share `tokens / batchTokens` of the batch's
 // target tokens (`tokens` the real ones in `targets`), so shards add up to the batch's mean. One
-// pass when it fits, otherwise range by range, each range's backward run before the next range's
-// output layer, then the decoder's once. Gradients are those of one pass up to rounding. Returns
-// the weighted loss; when it is not finite no backward runs past the range that made it so.
+// pass when it fits, otherwise range by range, each range's gradients taken before the next
+// range's output layer, then added to the weights in one backward pass through the decoder, so
+// that every weight takes one sum. Gradients are those of one pass up to rounding. Returns the
+// weighted loss; when it is not finite, nothing is added to the weights.
 double backwardTokenLoss(Seq2SeqNet &net, const FusedDecoderWeights &w, const DecoderStates &states,
                          const StepTargets &targets, double batchTokens, int64_t floats = kOutputLayerFloats);
 
