@@ -112,8 +112,9 @@ FreeRunningScore scoreFreeRunning(Seq2SeqNet &net, const FusedDecoderWeights &w,
     FreeRunningScore score;
     torch::Tensor wrong = torch::zeros({rows}, torch::kBool);
     for (int64_t begin = 0; begin < steps; begin += perPass) {
-        const StepTargets part = targets.range(begin, std::min(steps, begin + perPass));
-        const TeacherForcedOutput out = net->outputs(w, states.range(begin, std::min(steps, begin + perPass)));
+        const int64_t end = std::min(steps, begin + perPass);
+        const StepTargets part = targets.range(begin, end);
+        const TeacherForcedOutput out = net->outputs(w, states.range(begin, end));
         // Without the pointer an <UNK> predicted for an unknown word counts as right: decoding
         // replaces it by the source word attended to most.
         const torch::Tensor &target = out.copyGate.defined() ? part.targetExtended : part.target;

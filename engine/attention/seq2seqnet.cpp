@@ -74,15 +74,7 @@ TeacherForcedOutput Seq2SeqNetImpl::forward(const torch::Tensor &source, const t
                                             const torch::Tensor &sourceExtended)
 {
     const FusedDecoderWeights w = decoder->fusedWeights();
-    return outputs(w, teacherForced(w, source, lengths, target, teacherForce, sourceExtended, {}));
-}
-
-DecoderStates Seq2SeqNetImpl::decoderStates(const FusedDecoderWeights &w, const torch::Tensor &source,
-                                            const torch::Tensor &lengths, const torch::Tensor &target,
-                                            const std::function<bool()> &teacherForce,
-                                            const torch::Tensor &sourceExtended)
-{
-    return teacherForced(w, source, lengths, target, teacherForce, sourceExtended, {});
+    return outputs(w, decoderStates(w, source, lengths, target, teacherForce, sourceExtended));
 }
 
 TeacherForcedOutput Seq2SeqNetImpl::outputs(const FusedDecoderWeights &w, const DecoderStates &states)
@@ -101,12 +93,12 @@ TeacherForcedOutput Seq2SeqNetImpl::fromEmbeddings(const torch::Tensor &sourceEm
 {
     const FusedDecoderWeights w = decoder->fusedWeights();
     const DecoderStates states =
-        teacherForced(w, source, lengths, target, [] { return true; }, sourceExtended, sourceEmbedded);
+        decoderStates(w, source, lengths, target, [] { return true; }, sourceExtended, sourceEmbedded);
     // The output layer is the costliest multiply; the earlier steps' predictions are not read.
     return outputs(w, lastStepOnly ? states.range(states.steps() - 1, states.steps()) : states);
 }
 
-DecoderStates Seq2SeqNetImpl::teacherForced(const FusedDecoderWeights &w, const torch::Tensor &source,
+DecoderStates Seq2SeqNetImpl::decoderStates(const FusedDecoderWeights &w, const torch::Tensor &source,
                                             const torch::Tensor &lengths, const torch::Tensor &target,
                                             const std::function<bool()> &teacherForce,
                                             const torch::Tensor &sourceExtended, const torch::Tensor &sourceEmbedded)

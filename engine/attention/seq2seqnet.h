@@ -59,9 +59,10 @@ public:
     // forward() in two halves, so that the output layer, whose activations grow with the
     // vocabulary, can run over a few steps at a time: the decoder's states, then what the output
     // layer (and the pointer's gate) make of them; `w` from decoder->fusedWeights() for both.
+    // `sourceEmbedded`, when given, stands for the source's embeddings (see encode()).
     DecoderStates decoderStates(const FusedDecoderWeights &w, const torch::Tensor &source, const torch::Tensor &lengths,
                                 const torch::Tensor &target, const std::function<bool()> &teacherForce,
-                                const torch::Tensor &sourceExtended = {});
+                                const torch::Tensor &sourceExtended = {}, const torch::Tensor &sourceEmbedded = {});
     TeacherForcedOutput outputs(const FusedDecoderWeights &w, const DecoderStates &states);
     // Attribution: every input the reference's, from source embeddings given directly (B, S, E) so
     // that their gradients can be read; the predictions of every step, or of the last one only.
@@ -90,9 +91,6 @@ public:
     Decoder decoder{nullptr};
 
 private:
-    DecoderStates teacherForced(const FusedDecoderWeights &w, const torch::Tensor &source, const torch::Tensor &lengths,
-                                const torch::Tensor &target, const std::function<bool()> &teacherForce,
-                                const torch::Tensor &sourceExtended, const torch::Tensor &sourceEmbedded);
     GreedyOutput greedyOne(const torch::Tensor &source, int maxSteps, bool stopAtEos,
                            const torch::Tensor &sourceExtended);
 
