@@ -34,6 +34,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTextBrowser>
@@ -71,7 +72,12 @@ AttentionLab::AttentionLab(Workbench *workbench)
     auto *reverseLayout = new QVBoxLayout(m_reversePage);
     reverseLayout->setContentsMargins(0, 0, 0, 0);
     reverseLayout->setSpacing(0);
-    reverseLayout->addWidget(m_inference, 1);
+    // Too short a window scrolls the page rather than squeeze the heatmap's rows past reading.
+    auto *inferenceArea = new QScrollArea;
+    inferenceArea->setWidget(m_inference);
+    inferenceArea->setWidgetResizable(true);
+    inferenceArea->setFrameShape(QFrame::NoFrame);
+    reverseLayout->addWidget(inferenceArea, 1);
     reverseLayout->addWidget(m_scrubber);
     // The scrubber has no margins of its own: it lines up with the panel's contents above it.
     const QMargins margins = m_inference->layout()->contentsMargins();

@@ -94,7 +94,6 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
 
     m_heatmap = new AttentionHeatmap;
     m_heatmap->setObjectName(QStringLiteral("attentionHeatmap"));
-    m_heatmap->setMinimumHeight(180);
     m_explainer = new HeatmapExplainer(m_heatmap, this, [this](int row, int column) {
         const ModelSnapshot model = currentModel();
         return model && m_hasSentence ? attentionExplanationHtml(*model, m_sentence, row, column) : QString();

@@ -16,6 +16,8 @@ namespace {
 constexpr int kMaxNumberedCells = 15 * 15;
 // Free pixels wanted between neighbouring tick labels before they are rotated.
 constexpr int kLabelGap = 6;
+// Below this a plot of a few rows has no room for its labels and colour scale.
+constexpr int kMinimumHeight = 180;
 const QString kSelectionLayer = QStringLiteral("selection");
 const QString kRightCellLayer = QStringLiteral("rightCells");
 // Right-cell outlines sit this far inside their cell: outlines of neighbouring cells never merge.
@@ -287,6 +289,14 @@ bool AttentionHeatmap::exportCsv(const QString &path, QString *error) const
     return writeFileAtomically(path, csv.toUtf8(), error);
 }
 
+QSize AttentionHeatmap::minimumSizeHint() const
+{
+    const QSize base = QCustomPlot::minimumSizeHint();
+    const int besideCells = std::max(viewport().height() - axisRect()->height(), 0);
+    const int rowHeight = QFontMetrics(yAxis->tickLabelFont()).height();
+    return QSize(base.width(), std::max({base.height(), kMinimumHeight, besideCells + rows() * rowHeight}));
+}
+
 void AttentionHeatmap::resizeEvent(QResizeEvent *event)
 {
     QCustomPlot::resizeEvent(event);
@@ -424,6 +434,7 @@ void AttentionHeatmap::adaptToViewport()
 {
     fitTitle();
     updateFootnote();
+    updateGeometry();
     if (columns() == 0 || rows() == 0)
         return;
     // A margin-group member reports max(current, own) margins, so a margin grown for rotated labels

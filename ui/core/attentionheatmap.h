@@ -70,6 +70,10 @@ public:
     // Header row = source tokens, first column = output token.
     bool exportCsv(const QString &path, QString *error = nullptr) const;
 
+    // Tall enough for a row per tick label at the current width (labels, footnote and scale
+    // included); an explicit minimum height takes precedence.
+    QSize minimumSizeHint() const override;
+
 signals:
     void cellSelected(int row, int column, double weight);
 
