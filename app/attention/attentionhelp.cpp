@@ -1,9 +1,9 @@
 #include "app/attention/attentionhelp.h"
 
 #include "app/core/helpformat.h"
-#include "engine/attention/datasetconfig.h"
 #include "engine/attention/modelconfig.h"
 #include "engine/attention/trainingconfig.h"
+#include "engine/core/datasetconfig.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 #include "app/attention/attributionbench.h"
 
 #include "app/attention/benchfigures.h"
-#include "engine/attention/sentencepair.h"
+#include "engine/core/sentencepair.h"
 
 #include <QJsonArray>
 

@@ -3,11 +3,11 @@
 #include "app/attention/benchfigures.h"
 #include "app/attention/runfiles.h"
 #include "app/core/commandline.h"
-#include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/attention/trainer.h"
+#include "engine/core/dataset.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

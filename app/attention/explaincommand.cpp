@@ -6,10 +6,10 @@
 #include "app/attention/runfiles.h"
 #include "app/core/commandline.h"
 #include "engine/attention/checkpointformat.h"
-#include "engine/attention/dataset.h"
 #include "engine/attention/faithfulness.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/wordremovaleffect.h"
+#include "engine/core/dataset.h"
 #include "engine/core/tokenizer.h"
 
 #include <algorithm>

@@ -1,7 +1,5 @@
 #include "app/attention/runfiles.h"
 
-#include "engine/attention/corpusdefaults.h"
-#include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/experiment.h"
 #include "engine/attention/lengthreport.h"
@@ -9,6 +7,8 @@
 #include "engine/attention/trainer.h"
 #include "engine/attention/trainingconfig.h"
 #include "engine/attention/wordremovaleffect.h"
+#include "engine/core/corpusdefaults.h"
+#include "engine/core/dataset.h"
 #include "engine/core/seedspread.h"
 #include "engine/core/tokenizer.h"
 #include "engine/core/validationfall.h"

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "engine/attention/datasetconfig.h"
 #include "engine/attention/modelconfig.h"
 #include "engine/attention/trainingconfig.h"
+#include "engine/core/datasetconfig.h"
 
 #include <set>
 #include <string>

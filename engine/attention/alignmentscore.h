@@ -1,8 +1,8 @@
 #pragma once
 
-#include "engine/attention/datasetconfig.h"
 #include "engine/attention/decodedsentence.h"
-#include "engine/attention/sentencepair.h"
+#include "engine/core/datasetconfig.h"
+#include "engine/core/sentencepair.h"
 
 #include <vector>
 

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "engine/attention/alignmentscore.h"
-#include "engine/attention/datasetconfig.h"
-#include "engine/attention/sentencepair.h"
+#include "engine/core/datasetconfig.h"
 #include "engine/core/epochstats.h"
+#include "engine/core/sentencepair.h"
 
 #include <map>
 #include <string>

@@ -1,10 +1,10 @@
 #include "engine/attention/attentionexplanation.h"
 
-#include "engine/attention/batch.h"
-#include "engine/attention/evalmodescope.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/attention/seq2seqweights.h"
+#include "engine/core/batch.h"
+#include "engine/core/evalmodescope.h"
 
 #include <cmath>
 #include <stdexcept>

@@ -1,9 +1,10 @@
 #include "engine/attention/attribution.h"
 
-#include "engine/attention/evalmodescope.h"
 #include "engine/attention/outputlogprob.h"
 #include "engine/attention/pointermixture.h"
 #include "engine/attention/seq2seqmodel.h"
+#include "engine/attention/seq2seqnet.h"
+#include "engine/core/evalmodescope.h"
 #include "engine/fast/parallelfor.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/attention/sentencepair.h"
+#include "engine/core/sentencepair.h"
 
 #include <functional>
 #include <string>

@@ -1,7 +1,8 @@
 #include "engine/attention/evaluation.h"
 
-#include "engine/attention/evalmodescope.h"
 #include "engine/attention/seq2seqmodel.h"
+#include "engine/attention/seq2seqnet.h"
+#include "engine/core/evalmodescope.h"
 #include "engine/core/tokenizer.h"
 #include "engine/fast/parallelfor.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "engine/attention/decodedsentence.h"
-#include "engine/attention/sentencepair.h"
+#include "engine/core/sentencepair.h"
 
 #include <map>
 #include <string>

@@ -1,7 +1,7 @@
 #include "engine/attention/experiment.h"
 
-#include "engine/attention/corpusdefaults.h"
 #include "engine/attention/seq2seqmodel.h"
+#include "engine/core/corpusdefaults.h"
 #include "engine/core/elapsed.h"
 
 #include <chrono>

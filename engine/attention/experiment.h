@@ -1,10 +1,10 @@
 #pragma once
 
-#include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/modelconfig.h"
 #include "engine/attention/trainer.h"
 #include "engine/attention/trainingconfig.h"
+#include "engine/core/dataset.h"
 
 #include <atomic>
 #include <cstdint>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "engine/attention/attribution.h"
-#include "engine/attention/datasetconfig.h"
-#include "engine/attention/sentencepair.h"
+#include "engine/core/datasetconfig.h"
+#include "engine/core/sentencepair.h"
 
 #include <functional>
 #include <string>

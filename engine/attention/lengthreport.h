@@ -1,7 +1,7 @@
 #pragma once
 
-#include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
+#include "engine/core/dataset.h"
 
 #include <string>
 #include <vector>

@@ -1,8 +1,9 @@
 #include "engine/attention/outputlogprob.h"
 
-#include "engine/attention/evalmodescope.h"
 #include "engine/attention/pointermixture.h"
 #include "engine/attention/seq2seqmodel.h"
+#include "engine/attention/seq2seqnet.h"
+#include "engine/core/evalmodescope.h"
 
 #include <algorithm>
 #include <stdexcept>

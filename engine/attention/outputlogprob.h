@@ -1,8 +1,8 @@
 #pragma once
 
-#include "engine/attention/batch.h"
 #include "engine/attention/decodedsentence.h"
 #include "engine/attention/seq2seqnet.h"
+#include "engine/core/batch.h"
 
 #include <string>
 #include <vector>

@@ -1,11 +1,11 @@
 #pragma once
 
 #include "engine/attention/alignmentscore.h"
-#include "engine/attention/datasetconfig.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/modelconfig.h"
 #include "engine/attention/trainingconfig.h"
 #include "engine/attention/weighthistory.h"
+#include "engine/core/datasetconfig.h"
 #include "engine/core/epochstats.h"
 #include "engine/core/signedfile.h"
 

@@ -1,9 +1,9 @@
 #include "engine/attention/reproduction.h"
 
-#include "engine/attention/corpusdefaults.h"
 #include "engine/attention/projectfile.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
+#include "engine/core/corpusdefaults.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "engine/attention/dataset.h"
 #include "engine/attention/trainer.h"
+#include "engine/core/dataset.h"
 
 #include <atomic>
 #include <string>

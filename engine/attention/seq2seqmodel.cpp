@@ -1,13 +1,13 @@
 #include "engine/attention/seq2seqmodel.h"
 
-#include "engine/attention/batch.h"
 #include "engine/attention/checkpointformat.h"
-#include "engine/attention/corpusdefaults.h"
-#include "engine/attention/evalmodescope.h"
 #include "engine/attention/inferencenet.h"
 #include "engine/attention/pointermixture.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/core/atomicfile.h"
+#include "engine/core/batch.h"
+#include "engine/core/corpusdefaults.h"
+#include "engine/core/evalmodescope.h"
 #include "engine/core/tokenizer.h"
 #include "engine/fast/singlethreadscope.h"
 

@@ -1,13 +1,13 @@
 #pragma once
 
 #include "engine/attention/beamsearch.h"
-#include "engine/attention/dataset.h"
-#include "engine/attention/datasetconfig.h"
 #include "engine/attention/decodedsentence.h"
 #include "engine/attention/modelconfig.h"
-#include "engine/attention/sentencepair.h"
+#include "engine/core/dataset.h"
+#include "engine/core/datasetconfig.h"
 #include "engine/core/embeddingtable.h"
 #include "engine/core/epochstats.h"
+#include "engine/core/sentencepair.h"
 #include "engine/core/vocabulary.h"
 
 #include <cstdint>

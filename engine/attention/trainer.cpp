@@ -1,15 +1,17 @@
 #include "engine/attention/trainer.h"
 
-#include "engine/attention/batch.h"
-#include "engine/attention/corpusdefaults.h"
 #include "engine/attention/outputlayerpasses.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
+#include "engine/attention/trainingconfig.h"
 #include "engine/core/adam.h"
+#include "engine/core/batch.h"
+#include "engine/core/corpusdefaults.h"
 #include "engine/core/dropoutstream.h"
 #include "engine/core/elapsed.h"
 #include "engine/core/gradientclipping.h"
 #include "engine/core/learningrateschedule.h"
+#include "engine/core/parametersnapshot.h"
 #include "engine/core/runtime.h"
 #include "engine/core/sgd.h"
 #include "engine/fast/helperthread.h"
@@ -27,14 +29,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::vector<int> sourceLengths(const std::vector<SentencePair> &pairs)
-{
-    std::vector<int> lengths;
-    for (const auto &p : pairs)
-        lengths.push_back(int(p.source.size()));
-    return lengths;
-}
-
 // The batch doubles from batchStart every epoch until it reaches batchSize: many small steps while
 // the model is far off, then the larger batches that train faster per sample.
 int batchSizeIn(const TrainingConfig &config, int epochsDone)
@@ -45,14 +39,6 @@ int batchSizeIn(const TrainingConfig &config, int epochsDone)
     for (int e = 0; e < epochsDone && batch < config.batchSize; ++e)
         batch *= 2;
     return int(std::min<long>(batch, config.batchSize));
-}
-
-std::vector<const SentencePair *> pick(const std::vector<SentencePair> &pairs, const std::vector<int> &indices)
-{
-    std::vector<const SentencePair *> out;
-    for (int i : indices)
-        out.push_back(&pairs[std::size_t(i)]);
-    return out;
 }
 
 // Below this many rows per shard, splitting a batch costs more than a second thread gains.
@@ -132,22 +118,6 @@ Validation validate(Seq2SeqNet &net, const std::vector<Batch> &batches, int work
             sentences ? double(total.exactRows) / double(sentences) : 0.0};
 }
 
-std::vector<torch::Tensor> snapshot(Seq2SeqNet &net)
-{
-    std::vector<torch::Tensor> copy;
-    for (const auto &p : net->parameters())
-        copy.push_back(p.detach().clone());
-    return copy;
-}
-
-void restore(Seq2SeqNet &net, const std::vector<torch::Tensor> &weights)
-{
-    torch::NoGradGuard noGrad;
-    auto params = net->parameters();
-    for (std::size_t i = 0; i < params.size(); ++i)
-        params[i].copy_(weights[i]);
-}
-
 }
 
 Trainer::Trainer(Seq2SeqModel &model, const Dataset &data, const TrainingConfig &config)
@@ -178,7 +148,7 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
     const Vocabulary &vocabulary = m_model.vocabulary();
     std::vector<Batch> valBatches;
     for (const auto &indices : batchOrder(sourceLengths(m_data.val), m_config.batchSize, nullptr))
-        valBatches.push_back(makeBatch(pick(m_data.val, indices), vocabulary));
+        valBatches.push_back(makeBatch(pairsAt(m_data.val, indices), vocabulary));
     const std::vector<int> trainLengths = sourceLengths(m_data.train);
     // A uniform guess scores ln(V); a loss ten times that means the weights have blown up, even
     // when Adam's bounded steps keep it finite.
@@ -203,7 +173,7 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
     auto stopped = [&] { return stop && stop->load(std::memory_order_relaxed); };
     auto finish = [&](TrainingOutcome::Status status, std::string message) {
         if (!bestWeights.empty())
-            restore(net, bestWeights);
+            restoreParameters(*net, bestWeights);
         net->eval();
         outcome.status = status;
         outcome.message = std::move(message);
@@ -219,7 +189,7 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
         for (std::size_t b = 0; b < batches.size(); ++b) {
             if (stopped())
                 return finish(TrainingOutcome::Status::Stopped, "Stopped during epoch " + std::to_string(epoch) + ".");
-            const Batch batch = makeBatch(pick(m_data.train, batches[b]), vocabulary, m_config.unknownWordRate, &rng);
+            const Batch batch = makeBatch(pairsAt(m_data.train, batches[b]), vocabulary, m_config.unknownWordRate, &rng);
             optimizer.zeroGrad();
             const double epochsDone = double(epoch - firstEpoch) + double(samples) / double(trainLengths.size());
             learningRate = schedule.at(step++, epochsDone);
@@ -259,7 +229,7 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
         if (best) {
             outcome.bestValLoss = stats.valLoss;
             outcome.bestEpoch = epoch;
-            bestWeights = snapshot(net);
+            bestWeights = copyParameters(*net);
             epochsWithoutImprovement = 0;
             if (!m_config.checkpointPath.empty())
                 m_model.save(m_config.checkpointPath);

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "engine/attention/dataset.h"
 #include "engine/attention/trainingconfig.h"
+#include "engine/core/dataset.h"
 #include "engine/core/epochstats.h"
 
 #include <atomic>

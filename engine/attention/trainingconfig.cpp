@@ -66,3 +66,10 @@ int trainingThreads(const TrainingConfig &config)
 {
     return resolvedThreads(config.threads);
 }
+
+double effectiveEpochDecay(const TrainingConfig &training, bool corpus)
+{
+    if (training.learningRateEpochDecay > 0)
+        return training.learningRateEpochDecay;
+    return corpus ? kCorpusEpochDecay : kGeneratedEpochDecay;
+}

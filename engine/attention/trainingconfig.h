@@ -48,3 +48,13 @@ std::string validate(const TrainingConfig &config);
 
 // The threads a run with `config` trains on: `threads`, or every core when it is 0.
 int trainingThreads(const TrainingConfig &config);
+
+// Generated sentences: the rate halves over every epoch. A corpus needs more epochs than the
+// 34-word task, and halving froze it by epoch 6; at a constant rate the pointer model's validation
+// swung back and forth (docs/benchmarks.md, "Real text"), so it shrinks gently.
+constexpr double kGeneratedEpochDecay = 0.5;
+constexpr double kCorpusEpochDecay = 0.8;
+
+// The per-epoch learning-rate decay: training.learningRateEpochDecay, or on auto
+// kCorpusEpochDecay for a corpus and kGeneratedEpochDecay for generated sentences.
+double effectiveEpochDecay(const TrainingConfig &training, bool corpus);

@@ -1,8 +1,8 @@
 #include "engine/attention/wordremovaleffect.h"
 
-#include "engine/attention/dataset.h"
 #include "engine/attention/outputlogprob.h"
 #include "engine/attention/seq2seqmodel.h"
+#include "engine/core/dataset.h"
 #include "engine/core/median.h"
 #include "engine/core/rankcorrelation.h"
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "engine/attention/dataset.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/trainer.h"
+#include "engine/core/dataset.h"
 
 // A small reversal task and model that train to perfection in a few seconds on one core.
 inline DatasetConfig tinyDataset()

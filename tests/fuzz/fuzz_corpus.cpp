@@ -1,4 +1,4 @@
-#include "engine/attention/dataset.h"
+#include "engine/core/dataset.h"
 
 #include <cstdint>
 #include <cstdlib>

@@ -2,11 +2,11 @@
 
 #include "engine/attention/alignmentscore.h"
 #include "engine/attention/attentionanalysis.h"
-#include "engine/attention/corpusdefaults.h"
-#include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/experiment.h"
 #include "engine/attention/faithfulness.h"
+#include "engine/core/corpusdefaults.h"
+#include "engine/core/dataset.h"
 #include "engine/core/vocabulary.h"
 
 #include <QCoreApplication>

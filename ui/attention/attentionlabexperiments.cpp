@@ -2,7 +2,7 @@
 // best model kept for the Compare page.
 #include "ui/attention/attentionlab.h"
 
-#include "engine/attention/corpusdefaults.h"
+#include "engine/core/corpusdefaults.h"
 #include "ui/attention/attentionjobs.h"
 #include "ui/attention/compareview.h"
 #include "ui/attention/datasetpanel.h"

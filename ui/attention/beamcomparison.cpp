@@ -1,6 +1,6 @@
 #include "ui/attention/beamcomparison.h"
 
-#include "engine/attention/dataset.h"
+#include "engine/core/dataset.h"
 
 #include <QCoreApplication>
 

@@ -1,7 +1,8 @@
 #include "ui/attention/datasetpanel.h"
 
-#include "engine/attention/corpusdefaults.h"
-#include "engine/attention/dataset.h"
+#include "engine/attention/trainingconfig.h"
+#include "engine/core/corpusdefaults.h"
+#include "engine/core/dataset.h"
 #include "engine/core/vocabulary.h"
 #include "ui/core/configmap.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/attention/datasetconfig.h"
+#include "engine/core/datasetconfig.h"
 #include "ui/core/configeditor.h"
 
 #include <QWidget>

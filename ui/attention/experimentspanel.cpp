@@ -1,7 +1,7 @@
 #include "ui/attention/experimentspanel.h"
 
-#include "engine/attention/datasetconfig.h"
 #include "engine/attention/seq2seqmodel.h"
+#include "engine/core/datasetconfig.h"
 #include "engine/core/seedspread.h"
 #include "ui/attention/lengthaccuracyplot.h"
 #include "ui/core/exportdialog.h"

@@ -1,7 +1,6 @@
 #pragma once
 
 #include "engine/attention/alignmentscore.h"
-#include "engine/attention/datasetconfig.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/experiment.h"
 #include "engine/attention/faithfulness.h"
@@ -11,6 +10,7 @@
 #include "engine/attention/trainer.h"
 #include "engine/attention/trainingconfig.h"
 #include "engine/attention/weighthistory.h"
+#include "engine/core/datasetconfig.h"
 #include "engine/core/epochstats.h"
 
 #include <QMetaType>

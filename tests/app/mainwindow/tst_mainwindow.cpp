@@ -6,9 +6,9 @@
 
 #include "app/workbench/trainingcontroller.h"
 #include "app/workbench/trainingworker.h"
-#include "engine/attention/dataset.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/trainer.h"
+#include "engine/core/dataset.h"
 #include "engine/core/vocabulary.h"
 #include "ui/attention/attentionlab.h"
 #include "ui/attention/beamsearchpage.h"

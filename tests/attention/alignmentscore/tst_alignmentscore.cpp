@@ -1,7 +1,7 @@
 #include "tests/common/testregistry.h"
 #include "engine/attention/alignmentscore.h"
-#include "engine/attention/dataset.h"
 #include "engine/attention/seq2seqmodel.h"
+#include "engine/core/dataset.h"
 #include "tests/common/tinymodel.h"
 
 #include <QtTest>

@@ -1,5 +1,5 @@
 #include "tests/common/testregistry.h"
-#include "engine/attention/dataset.h"
+#include "engine/core/dataset.h"
 #include "engine/core/tokenizer.h"
 #include "ui/attention/alignmentplot.h"
 #include "tests/common/workbenchfixture.h"

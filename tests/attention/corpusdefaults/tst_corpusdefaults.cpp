@@ -1,8 +1,8 @@
 #include "tests/common/testregistry.h"
-#include "engine/attention/corpusdefaults.h"
-#include "engine/attention/dataset.h"
 #include "engine/attention/lengthreport.h"
 #include "engine/attention/seq2seqmodel.h"
+#include "engine/core/corpusdefaults.h"
+#include "engine/core/dataset.h"
 #include "engine/core/vocabulary.h"
 #include "ui/attention/datasetpanel.h"
 

@@ -1,6 +1,6 @@
 #include "tests/common/testregistry.h"
-#include "engine/attention/batch.h"
 #include "engine/attention/encoder.h"
+#include "engine/core/batch.h"
 #include "tests/common/referencenet.h"
 
 #include <QtTest>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "engine/attention/datasetconfig.h"
-#include "engine/attention/sentencepair.h"
+#include "engine/core/datasetconfig.h"
+#include "engine/core/sentencepair.h"
 
 #include <stdexcept>
 #include <string>

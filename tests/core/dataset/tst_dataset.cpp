@@ -1,5 +1,5 @@
 #include "tests/common/testregistry.h"
-#include "engine/attention/dataset.h"
+#include "engine/core/dataset.h"
 #include "engine/core/vocabulary.h"
 
 #include <QtTest>

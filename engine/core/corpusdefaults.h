@@ -1,15 +1,14 @@
 #pragma once
 
-#include "engine/attention/dataset.h"
-#include "engine/attention/datasetconfig.h"
-#include "engine/attention/trainingconfig.h"
+#include "engine/core/dataset.h"
+#include "engine/core/datasetconfig.h"
 #include "engine/core/vocabulary.h"
 
 #include <vector>
 
-// What the settings left on "auto" (0: max-len, min-count, lr-epoch-decay) come to. Generated
+// What the data settings left on "auto" (0: max-len, min-count, max-vocabulary) come to. Generated
 // sentences keep the values the default task was tuned with; a corpus file gets values that fit
-// real text: its long tail of lengths, its words seen once, and more epochs of learning.
+// real text: its long tail of lengths, its words seen once, its many rare words.
 
 // Generated sentences: up to 10 words, the reference assignment's range.
 constexpr int kGeneratedMaxLength = 10;
@@ -24,12 +23,6 @@ constexpr int kCorpusMinCount = 2;
 // the vocabulary (docs/model.md, "Real text: the corpus defaults"); capped, they stop growing with
 // the corpus, and the pointer still reverses the words beyond the cap by copying them.
 constexpr int kCorpusMaxVocabulary = 10000;
-// Generated sentences: the rate halves over every epoch (see TrainingConfig). A corpus needs
-// more epochs than the 34-word task, and halving froze it by epoch 6; at a constant rate the
-// pointer model's validation swung back and forth (docs/benchmarks.md, "Real text"), so it
-// shrinks gently.
-constexpr double kGeneratedEpochDecay = 0.5;
-constexpr double kCorpusEpochDecay = 0.8;
 
 // The nearest-rank `percentile` (1-100) of `lengths`: the smallest length that at least that share
 // of them does not exceed. 0 for no lengths.
@@ -53,7 +46,3 @@ int effectiveMaxVocabulary(const DatasetConfig &config);
 
 // The vocabulary of `data`'s training split under `config`'s minimum count and size limit.
 Vocabulary vocabularyFor(const Dataset &data, const DatasetConfig &config);
-
-// The per-epoch learning-rate decay: training.learningRateEpochDecay, or on auto
-// kCorpusEpochDecay for a corpus and kGeneratedEpochDecay for generated sentences.
-double effectiveEpochDecay(const TrainingConfig &training, bool corpus);

@@ -1,6 +1,6 @@
-#include "engine/attention/dataset.h"
+#include "engine/core/dataset.h"
 
-#include "engine/attention/corpusdefaults.h"
+#include "engine/core/corpusdefaults.h"
 #include "engine/core/tokenizer.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "engine/attention/corpusdefaults.h"
+#include "engine/core/corpusdefaults.h"
 
 #include <algorithm>
 #include <cmath>
@@ -43,11 +43,4 @@ int effectiveMaxVocabulary(const DatasetConfig &config)
 Vocabulary vocabularyFor(const Dataset &data, const DatasetConfig &config)
 {
     return Vocabulary::build(data.train, effectiveMaxVocabulary(config), effectiveMinCount(config));
-}
-
-double effectiveEpochDecay(const TrainingConfig &training, bool corpus)
-{
-    if (training.learningRateEpochDecay > 0)
-        return training.learningRateEpochDecay;
-    return corpus ? kCorpusEpochDecay : kGeneratedEpochDecay;
 }

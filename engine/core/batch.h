@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/attention/sentencepair.h"
+#include "engine/core/sentencepair.h"
 #include "engine/core/torchapi.h"
 #include "engine/core/vocabulary.h"
 
@@ -44,6 +44,11 @@ Batch makeBatch(const std::vector<const SentencePair *> &pairs, const Vocabulary
 // shapes) or, without them, equal to source.
 Batch makeSourceBatch(const std::vector<std::vector<int>> &sourceIds,
                       const std::vector<std::vector<int>> &extendedIds = {});
+
+// Each pair's source length in words, in order: what batchOrder() groups by.
+std::vector<int> sourceLengths(const std::vector<SentencePair> &pairs);
+// The pairs at `indices`, as makeBatch() takes them.
+std::vector<const SentencePair *> pairsAt(const std::vector<SentencePair> &pairs, const std::vector<int> &indices);
 
 // Batches of indices into `lengths`. Sentences of similar length are grouped (within pools of 32
 // batches) so little padding is computed. With `rng`, shuffled, and in rounds of 8 batches that

@@ -1,4 +1,4 @@
-#include "engine/attention/batch.h"
+#include "engine/core/batch.h"
 
 #include <algorithm>
 #include <numeric>
@@ -161,4 +161,20 @@ std::vector<std::vector<int>> batchOrder(const std::vector<int> &lengths, int ba
         batches.emplace_back(order.begin() + std::ptrdiff_t(start),
                              order.begin() + std::ptrdiff_t(std::min(order.size(), start + std::size_t(batchSize))));
     return rng ? inRounds(std::move(batches), lengths, *rng) : batches;
+}
+
+std::vector<int> sourceLengths(const std::vector<SentencePair> &pairs)
+{
+    std::vector<int> lengths;
+    for (const SentencePair &pair : pairs)
+        lengths.push_back(int(pair.source.size()));
+    return lengths;
+}
+
+std::vector<const SentencePair *> pairsAt(const std::vector<SentencePair> &pairs, const std::vector<int> &indices)
+{
+    std::vector<const SentencePair *> chosen;
+    for (int i : indices)
+        chosen.push_back(&pairs[std::size_t(i)]);
+    return chosen;
 }

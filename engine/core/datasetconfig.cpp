@@ -1,4 +1,4 @@
-#include "engine/attention/datasetconfig.h"
+#include "engine/core/datasetconfig.h"
 
 #include "engine/core/configrecord.h"
 #include "engine/core/trainingfields.h"

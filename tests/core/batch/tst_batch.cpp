@@ -1,5 +1,5 @@
 #include "tests/common/testregistry.h"
-#include "engine/attention/batch.h"
+#include "engine/core/batch.h"
 
 #include <QtTest>
 
