@@ -1,0 +1,72 @@
+#pragma once
+
+#include "engine/core/datasetconfig.h"
+#include "engine/core/epochstats.h"
+#include "engine/core/sentencepair.h"
+#include "engine/core/vocabulary.h"
+#include "engine/transformer/transformerconfig.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+class TransformerNetImpl;
+
+// One attention's weights in every layer and head: weights[layer][head] is a rows x columns
+// matrix, row-major.
+struct LayeredAttention {
+    int rows = 0;
+    int columns = 0;
+    std::vector<std::vector<std::vector<float>>> weights;
+};
+
+// A sentence decoded greedily, and every attention the model took on the way.
+struct TransformerOutput {
+    std::vector<std::string> sourceTokens;  // the words as read (<UNK> for unknown ones), then <EOS>
+    std::vector<std::string> outputTokens;  // as decoded, <EOS> included when the model said it
+    LayeredAttention encoderSelf;           // source x source
+    LayeredAttention decoderSelf;           // output x output, 0 above the diagonal
+    LayeredAttention cross;                 // output x source
+};
+
+// How greedy decoding did on a set of pairs.
+struct TransformerScore {
+    int sentences = 0;
+    int exact = 0;
+    int64_t tokens = 0;       // target words and <EOS>
+    int64_t tokensRight = 0;  // the same token at the same position
+    std::map<int, std::pair<int, int>> byLength;  // words -> (exact, sentences)
+    double exactMatch() const { return sentences > 0 ? double(exact) / sentences : 0.0; }
+    double tokenAccuracy() const { return tokens > 0 ? double(tokensRight) / double(tokens) : 0.0; }
+};
+
+// A Transformer with what it reads: its shape, its vocabulary and the task it learns. Callers see
+// words, scores and plain weights; the network itself is for the trainer.
+class TransformerModel
+{
+public:
+    // Fresh weights, initialised from LibTorch's current seed.
+    TransformerModel(const TransformerConfig &config, const Vocabulary &vocabulary, Task task);
+    ~TransformerModel();
+
+    // Greedy decoding with the key/value cache, at most the source's length + 1 tokens.
+    TransformerOutput decode(const std::vector<std::string> &words) const;
+    // Greedy decoding of every pair's source in batches, each output against the task's target.
+    TransformerScore score(const std::vector<SentencePair> &pairs) const;
+
+    const TransformerConfig &config() const;
+    const Vocabulary &vocabulary() const { return m_vocabulary; }
+    Task task() const { return m_task; }
+    int64_t parameterCount() const;
+    TransformerNetImpl &net() const;
+
+    std::vector<EpochStats> history;  // one per epoch trained
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+    Vocabulary m_vocabulary;
+    Task m_task;
+};
