@@ -8,5 +8,5 @@ torch::nn::LayerNorm layerNorm(int dModel)
 torch::Tensor positionwiseFeedForward(const torch::Tensor &x, torch::nn::Linear &linear1, torch::nn::Linear &linear2,
                                       double dropout, bool training)
 {
-    return linear2(torch::dropout(torch::relu(linear1(x)), dropout, training));
+    return linear2(dropoutFromStream(torch::relu(linear1(x)), dropout, training));
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/core/dropoutstream.h"
 #include "engine/core/torchapi.h"
 
 // What every Transformer layer is built of.
@@ -18,6 +19,6 @@ torch::Tensor residual(const torch::Tensor &x, torch::nn::LayerNorm &norm, bool 
                        bool training, Sublayer &&sublayer)
 {
     if (preNorm)
-        return x + torch::dropout(sublayer(norm(x)), dropout, training);
-    return norm(x + torch::dropout(sublayer(x), dropout, training));
+        return x + dropoutFromStream(sublayer(norm(x)), dropout, training);
+    return norm(x + dropoutFromStream(sublayer(x), dropout, training));
 }

@@ -1,5 +1,6 @@
 #include "engine/transformer/transformernet.h"
 
+#include "engine/core/dropoutstream.h"
 #include "engine/core/vocabulary.h"
 #include "engine/transformer/sublayers.h"
 
@@ -84,7 +85,7 @@ torch::Tensor TransformerNetImpl::embed(torch::nn::Embedding &embedding, const t
         learnedPositions ? learnedPositions->weight.narrow(0, first, length)
                          : sinusoidalPositions.narrow(0, first, length);
     const torch::Tensor x = embedding(ids) * std::sqrt(double(m_config.modelSize)) + positions;
-    return torch::dropout(x, m_config.dropout, is_training());
+    return dropoutFromStream(x, m_config.dropout, is_training());
 }
 
 EncodedSource TransformerNetImpl::encode(const torch::Tensor &source, const torch::Tensor &sourceMask,

@@ -2,6 +2,7 @@
 
 #include "engine/core/adam.h"
 #include "engine/core/batch.h"
+#include "engine/core/dropoutstream.h"
 #include "engine/core/elapsed.h"
 #include "engine/core/evalmodescope.h"
 #include "engine/core/gradientclipping.h"
@@ -9,6 +10,7 @@
 #include "engine/core/parametersnapshot.h"
 #include "engine/core/runtime.h"
 #include "engine/core/trainingfields.h"
+#include "engine/fast/parallelfor.h"
 #include "engine/transformer/transformermodel.h"
 #include "engine/transformer/transformernet.h"
 
@@ -22,12 +24,43 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Teacher forcing: the decoder reads <SOS> and the words, and is scored on the words and <EOS>.
-torch::Tensor teacherForcedLoss(TransformerNetImpl &net, const Batch &batch)
+// Below this many rows per shard, splitting a batch costs more than a second thread gains.
+constexpr int64_t kMinShardRows = 16;
+
+// Teacher forcing on rows [begin, end): the decoder reads <SOS> and the words, and is scored on
+// the words and <EOS>. The mean over the rows' real target tokens.
+torch::Tensor teacherForcedLoss(TransformerNetImpl &net, const Batch &batch, int64_t begin, int64_t end)
 {
     const int64_t steps = batch.target.size(1) - 1;
-    const torch::Tensor logits = net.forward(batch.source, batch.sourceMask, batch.target.narrow(1, 0, steps));
-    return maskedCrossEntropy(logits, batch.target.narrow(1, 1, steps));
+    const torch::Tensor target = batch.target.slice(0, begin, end);
+    const torch::Tensor logits = net.forward(batch.source.slice(0, begin, end), batch.sourceMask.slice(0, begin, end),
+                                             target.narrow(1, 0, steps));
+    return maskedCrossEntropy(logits, target.narrow(1, 1, steps));
+}
+
+int64_t targetTokens(const Batch &batch, int64_t begin, int64_t end)
+{
+    return (batch.target.slice(0, begin, end).slice(1, 1) != Vocabulary::kPad).sum().item<int64_t>();
+}
+
+// Forward and backward over shards of the batch's rows on `workers` threads, each loss weighted
+// by its share of the target tokens, so the gradients add up to the whole batch's: each weight
+// takes one sum per shard, which two shards make in either order alike. Shards draw their dropout
+// masks from streams keyed by the seed, the step and their first row, so runs repeat exactly.
+// Returns the batch's mean token loss.
+double forwardBackward(TransformerNetImpl &net, const Batch &batch, int workers, std::uint64_t seed, long step)
+{
+    const double tokens = double(targetTokens(batch, 0, batch.size()));
+    double loss = 0;
+    for (double part : overShards(batch.size(), kMinShardRows, workers, [&](int64_t begin, int64_t end) {
+             const DropoutStream masks(seed, std::uint64_t(step), std::uint64_t(begin));
+             const double share = double(targetTokens(batch, begin, end)) / tokens;
+             const torch::Tensor shardLoss = teacherForcedLoss(net, batch, begin, end) * share;
+             shardLoss.backward();
+             return shardLoss.item<double>();
+         }))
+        loss += part;
+    return loss;
 }
 
 double validationLoss(TransformerNetImpl &net, const std::vector<Batch> &batches)
@@ -37,7 +70,7 @@ double validationLoss(TransformerNetImpl &net, const std::vector<Batch> &batches
     double sum = 0;
     int sentences = 0;
     for (const Batch &batch : batches) {
-        sum += teacherForcedLoss(net, batch).item<double>() * batch.size();
+        sum += teacherForcedLoss(net, batch, 0, batch.size()).item<double>() * batch.size();
         sentences += batch.size();
     }
     return sentences > 0 ? sum / sentences : 0.0;
@@ -58,8 +91,9 @@ TransformerTrainer::TransformerTrainer(TransformerModel &model, const Dataset &d
 
 TransformerRun TransformerTrainer::run(const Callbacks &callbacks, const std::atomic<bool> *stop)
 {
-    const runtime::IntraOpThreads threads(resolvedThreads(m_config.threads));
-    torch::manual_seed(m_config.seed);  // the dropout masks
+    const int workers = resolvedThreads(m_config.threads);
+    // Shards of each batch run side by side, each on one intra-op thread (overShards).
+    const runtime::IntraOpThreads oneThreadPerOp(1);
     std::mt19937_64 rng(m_config.seed);
     TransformerNetImpl &net = m_model.net();
     const Vocabulary &vocabulary = m_model.vocabulary();
@@ -67,7 +101,7 @@ TransformerRun TransformerTrainer::run(const Callbacks &callbacks, const std::at
     for (const std::vector<int> &indices : batchOrder(sourceLengths(m_data.val), m_config.batchSize, nullptr))
         valBatches.push_back(makeBatch(pairsAt(m_data.val, indices), vocabulary));
     const std::vector<int> trainLengths = sourceLengths(m_data.train);
-    Adam adam(net.parameters(), Adam::Options{m_config.learningRate, 0.9, 0.98, 1e-9, 0.0, 1});
+    Adam adam(net.parameters(), Adam::Options{m_config.learningRate, 0.9, 0.98, 1e-9, 0.0, workers});
 
     TransformerRun run;
     double bestLoss = std::numeric_limits<double>::infinity();
@@ -93,11 +127,9 @@ TransformerRun TransformerTrainer::run(const Callbacks &callbacks, const std::at
             }
             const Batch batch = makeBatch(pairsAt(m_data.train, batches[b]), vocabulary);
             adam.zeroGrad();
-            learningRate = learningRateAt(m_config, step++);
+            learningRate = learningRateAt(m_config, step, double(epoch - firstEpoch) + double(samples) / double(trainLengths.size()));
             adam.setLearningRate(learningRate);
-            const torch::Tensor loss = teacherForcedLoss(net, batch);
-            loss.backward();
-            const double lossValue = loss.item<double>();
+            const double lossValue = forwardBackward(net, batch, workers, m_config.seed, step);
             const double norm = m_config.clipNorm > 0 ? clipGradientNorm(net.parameters(), m_config.clipNorm) : 0.0;
             if (!std::isfinite(lossValue) || !std::isfinite(norm)) {
                 finish();
@@ -106,6 +138,7 @@ TransformerRun TransformerTrainer::run(const Callbacks &callbacks, const std::at
                                          "The best model so far is kept.");
             }
             adam.step();
+            ++step;
             normSum += norm;
             lossSum += lossValue * batch.size();
             samples += batch.size();

@@ -1,5 +1,6 @@
 #include "engine/transformer/transformertrainingconfig.h"
 
+#include "engine/core/learningrateschedule.h"
 #include "engine/core/trainingfields.h"
 
 #include <algorithm>
@@ -18,6 +19,10 @@ const std::vector<ConfigField<TransformerTrainingConfig>> &transformerTrainingCo
         choiceField<&T::schedule>("schedule", "after the warm-up", {"constant", "inverse-sqrt"},
                                   "What the learning rate does after the warm-up: stay, or fall as one over the "
                                   "square root of the step, as in the 2017 paper."),
+        realField<&T::epochDecay>("lr-epoch-decay", "learning-rate decay per epoch", 0.01, 1, 0.05,
+                                  "Factor by which the learning rate shrinks over every epoch, a little at each "
+                                  "step: large steps while the model is far off, small ones once it is close; 1: "
+                                  "off."),
         integerField<&T::batchSize>("batch", "batch size", 1, 65536, "Sentences per gradient step."),
         epochsField<&T::epochs>("Passes over the training sentences."),
         realField<&T::clipNorm>("clip", "gradient clipping", 0, 1000, 0.1,
@@ -35,12 +40,10 @@ std::string validate(const TransformerTrainingConfig &config)
     return checkFields(config, transformerTrainingConfigFields());
 }
 
-double learningRateAt(const TransformerTrainingConfig &config, long step)
+double learningRateAt(const TransformerTrainingConfig &config, long step, double epochs)
 {
-    const double done = double(step + 1);
-    if (config.warmupSteps > 0 && done < config.warmupSteps)
-        return config.learningRate * done / config.warmupSteps;
-    if (config.schedule == WarmupSchedule::InverseSquareRoot)
-        return config.learningRate * std::sqrt(std::max(1.0, double(config.warmupSteps)) / done);
-    return config.learningRate;
+    const double rate = LearningRateSchedule(config.learningRate, config.warmupSteps, config.epochDecay).at(step, epochs);
+    if (config.schedule == WarmupSchedule::Constant || step + 1 <= config.warmupSteps)
+        return rate;
+    return rate * std::sqrt(std::max(1.0, double(config.warmupSteps)) / double(step + 1));
 }

@@ -42,6 +42,7 @@ TransformerTrainingConfig quick(int epochs)
     config.epochs = epochs;
     config.warmupSteps = 20;
     config.learningRate = 3e-3;
+    config.epochDecay = 1;
     config.threads = 1;
     return config;
 }
@@ -63,6 +64,7 @@ class TestTransformerTrainer : public QObject
     Q_OBJECT
 private slots:
     void learnsToReverse();
+    void sameSeedTrainsTheSameModel_data();
     void sameSeedTrainsTheSameModel();
     void stopKeepsTheBestEpochSoFar();
     void notFiniteLossStopsWithAClearError();
@@ -111,17 +113,34 @@ void TestTransformerTrainer::learnsToReverse()
     QCOMPARE(output.decoderSelf.weights[0][0][1], 0.0f);  // the first output cannot see the second
 }
 
+void TestTransformerTrainer::sameSeedTrainsTheSameModel_data()
+{
+    QTest::addColumn<int>("threads");
+    QTest::addColumn<double>("dropout");
+    QTest::newRow("one thread") << 1 << 0.0;
+    // Two shards at once, each drawing its dropout masks from a stream of its own.
+    QTest::newRow("two threads, dropout") << 2 << 0.1;
+}
+
 void TestTransformerTrainer::sameSeedTrainsTheSameModel()
 {
+    QFETCH(int, threads);
+    QFETCH(double, dropout);
     const Dataset data = Dataset::build(digits());
+    TransformerConfig shape = small();
+    shape.dropout = dropout;
+    TransformerTrainingConfig training = quick(1);
+    training.threads = threads;
     std::vector<std::vector<double>> runs;
-    for (int run = 0; run < 2; ++run) {
+    for (int run = 0; run < 3; ++run) {
         torch::manual_seed(5);
-        TransformerModel model(small(), vocabularyFor(data, digits()), Task::Reverse);
-        TransformerTrainer(model, data, quick(1)).run();
+        TransformerModel model(shape, vocabularyFor(data, digits()), Task::Reverse);
+        TransformerTrainer(model, data, training).run();
         runs.push_back(validationLosses(model));
+        runs.back().push_back(model.history.back().trainLoss);
     }
     QCOMPARE(runs[0], runs[1]);
+    QCOMPARE(runs[0], runs[2]);
 }
 
 void TestTransformerTrainer::stopKeepsTheBestEpochSoFar()
@@ -185,13 +204,17 @@ void TestTransformerTrainer::warmUpRisesThenHoldsOrFalls()
     TransformerTrainingConfig config;
     config.learningRate = 1e-3;
     config.warmupSteps = 200;
-    QCOMPARE(learningRateAt(config, 0), 1e-3 / 200);
-    QCOMPARE(learningRateAt(config, 99), 1e-3 * 100 / 200);
-    QCOMPARE(learningRateAt(config, 199), 1e-3);
-    QCOMPARE(learningRateAt(config, 5000), 1e-3);
+    config.epochDecay = 1;
+    QCOMPARE(learningRateAt(config, 0, 0), 1e-3 / 200);
+    QCOMPARE(learningRateAt(config, 99, 0), 1e-3 * 100 / 200);
+    QCOMPARE(learningRateAt(config, 199, 0), 1e-3);
+    QCOMPARE(learningRateAt(config, 5000, 3), 1e-3);
     config.schedule = WarmupSchedule::InverseSquareRoot;
-    QCOMPARE(learningRateAt(config, 199), 1e-3);
-    QVERIFY(std::abs(learningRateAt(config, 799) - 1e-3 / 2) < 1e-12);
+    QCOMPARE(learningRateAt(config, 199, 0), 1e-3);
+    QVERIFY(std::abs(learningRateAt(config, 799, 0) - 1e-3 / 2) < 1e-12);
+    config.schedule = WarmupSchedule::Constant;
+    config.epochDecay = 0.5;
+    QVERIFY(std::abs(learningRateAt(config, 5000, 2.5) - 1e-3 * std::pow(0.5, 2.5)) < 1e-15);
 }
 
 ATTNSCOPE_TEST(transformertrainer, TestTransformerTrainer)
