@@ -3,6 +3,7 @@
 #include "engine/core/batch.h"
 #include "engine/core/dataset.h"
 #include "engine/core/evalmodescope.h"
+#include "engine/core/parameterversions.h"
 #include "engine/transformer/greedydecoding.h"
 #include "engine/transformer/transformernet.h"
 
@@ -12,23 +13,6 @@ namespace {
 
 // Sentences decoded together when scoring.
 constexpr int kScoreBatch = 256;
-
-LayeredAttention plainWeights(const std::vector<torch::Tensor> &layers)
-{
-    LayeredAttention plain;
-    for (const torch::Tensor &layer : layers) {
-        const torch::Tensor first = layer[0].contiguous();  // (h, rows, columns) of the one sentence
-        plain.rows = int(first.size(1));
-        plain.columns = int(first.size(2));
-        std::vector<std::vector<float>> heads;
-        for (int64_t head = 0; head < first.size(0); ++head) {
-            const torch::Tensor matrix = first[head].contiguous();
-            heads.emplace_back(matrix.data_ptr<float>(), matrix.data_ptr<float>() + matrix.numel());
-        }
-        plain.weights.push_back(std::move(heads));
-    }
-    return plain;
-}
 
 // The ids up to and including the first <EOS> (all of them when there is none).
 std::vector<int64_t> untilEos(const torch::Tensor &row)
@@ -45,11 +29,15 @@ std::vector<int64_t> untilEos(const torch::Tensor &row)
 }  // namespace
 
 struct TransformerModel::Impl {
+    explicit Impl(TransformerNet network) : net(std::move(network)) {}
+
     TransformerNet net;
+    // The hand-written decoder, rebuilt when the weights change.
+    WeightCache<std::shared_ptr<const TransformerInference>> inference;
 };
 
 TransformerModel::TransformerModel(const TransformerConfig &config, const Vocabulary &vocabulary, Task task)
-    : m_impl(std::make_unique<Impl>(Impl{TransformerNet(config, vocabulary.size())})), m_vocabulary(vocabulary),
+    : m_impl(std::make_unique<Impl>(TransformerNet(config, vocabulary.size()))), m_vocabulary(vocabulary),
       m_task(task)
 {
     m_impl->net->eval();
@@ -77,28 +65,22 @@ int64_t TransformerModel::parameterCount() const
 
 TransformerOutput TransformerModel::decode(const std::vector<std::string> &words) const
 {
-    const EvalModeScope evalMode(m_impl->net);
-    TransformerOutput output;
+    TransformerNet &net = m_impl->net;
+    const std::shared_ptr<const TransformerInference> inference =
+        m_impl->inference.get(*net, [&] { return std::make_shared<const TransformerInference>(*net); });
     std::vector<int> ids;
     for (const std::string &word : words)
         ids.push_back(m_vocabulary.id(word));
-    const Batch batch = makeSourceBatch({ids});
-    for (int64_t i = 0; i < batch.source.size(1); ++i)
-        output.sourceTokens.push_back(m_vocabulary.word(int(batch.source[0][i].item<int64_t>())));
-    const GreedyDecoding decoded =
-        greedyDecode(*m_impl->net, batch.source, batch.sourceMask, int(batch.source.size(1)) + 1, true);
-    const std::vector<int64_t> outputIds = untilEos(decoded.tokens[0]);
-    for (int64_t id : outputIds)
-        output.outputTokens.push_back(m_vocabulary.word(int(id)));
-    const auto steps = int64_t(outputIds.size());
-    std::vector<torch::Tensor> decoderSelf, cross;
-    for (const torch::Tensor &layer : decoded.attention.decoderSelf)
-        decoderSelf.push_back(layer.narrow(2, 0, steps).narrow(3, 0, steps));
-    for (const torch::Tensor &layer : decoded.attention.cross)
-        cross.push_back(layer.narrow(2, 0, steps));
-    output.encoderSelf = plainWeights(decoded.attention.encoderSelf);
-    output.decoderSelf = plainWeights(decoderSelf);
-    output.cross = plainWeights(cross);
+    ids.push_back(Vocabulary::kEos);
+    DecodedIds decoded = inference->decode(ids, int(ids.size()) + 1, true);
+    TransformerOutput output;
+    for (int id : ids)
+        output.sourceTokens.push_back(m_vocabulary.word(id));
+    for (int id : decoded.output)
+        output.outputTokens.push_back(m_vocabulary.word(id));
+    output.encoderSelf = std::move(decoded.encoderSelf);
+    output.decoderSelf = std::move(decoded.decoderSelf);
+    output.cross = std::move(decoded.cross);
     return output;
 }
 

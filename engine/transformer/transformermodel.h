@@ -5,6 +5,7 @@
 #include "engine/core/sentencepair.h"
 #include "engine/core/vocabulary.h"
 #include "engine/transformer/transformerconfig.h"
+#include "engine/transformer/transformerinference.h"
 
 #include <cstdint>
 #include <map>
@@ -13,14 +14,6 @@
 #include <vector>
 
 class TransformerNetImpl;
-
-// One attention's weights in every layer and head: weights[layer][head] is a rows x columns
-// matrix, row-major.
-struct LayeredAttention {
-    int rows = 0;
-    int columns = 0;
-    std::vector<std::vector<std::vector<float>>> weights;
-};
 
 // A sentence decoded greedily, and every attention the model took on the way.
 struct TransformerOutput {

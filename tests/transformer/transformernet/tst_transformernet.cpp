@@ -1,6 +1,7 @@
 #include "tests/common/testregistry.h"
 #include "engine/core/vocabulary.h"
 #include "engine/transformer/greedydecoding.h"
+#include "engine/transformer/transformerinference.h"
 #include "engine/transformer/transformernet.h"
 
 #include <QtTest>
@@ -101,6 +102,8 @@ private slots:
     void paddingGetsExactlyZeroWeight();
     void cachedDecodingEqualsTeacherForcedPass_data();
     void cachedDecodingEqualsTeacherForcedPass();
+    void handWrittenDecodingEqualsLibTorch_data();
+    void handWrittenDecodingEqualsLibTorch();
     void sinusoidalPositionsAreTheFormula();
     void defaultSizeIsTheReferences();
     void badShapesAreRefusedClearly();
@@ -262,6 +265,49 @@ void TestTransformerNet::cachedDecodingEqualsTeacherForcedPass()
         QVERIFY(largestDifference(decoded.attention.encoderSelf[layer], full.encoderSelf[layer]) < kTolerance);
         QVERIFY(largestDifference(decoded.attention.decoderSelf[layer], full.decoderSelf[layer]) < kTolerance);
         QVERIFY(largestDifference(decoded.attention.cross[layer], full.cross[layer]) < kTolerance);
+    }
+}
+
+void TestTransformerNet::handWrittenDecodingEqualsLibTorch_data()
+{
+    cachedDecodingEqualsTeacherForcedPass_data();
+}
+
+void TestTransformerNet::handWrittenDecodingEqualsLibTorch()
+{
+    QFETCH(bool, preNorm);
+    QFETCH(bool, learned);
+    TransformerNet net(smallConfig(preNorm, learned ? PositionEncoding::Learned : PositionEncoding::Sinusoidal), 20);
+    randomise(*net);
+    net->eval();
+    const TransformerInference inference(*net);
+    for (const std::vector<int> &sentence : {std::vector<int>{5, 9, 12, 2}, std::vector<int>{17, 4, 4, 8, 11, 6, 2}}) {
+        const auto length = int64_t(sentence.size());
+        const torch::Tensor source = torch::tensor(std::vector<int64_t>(sentence.begin(), sentence.end())).view({1, length});
+        const GreedyDecoding expected = greedyDecode(*net, source, torch::ones({1, length}, torch::kBool), 9, true);
+        const DecodedIds decoded = inference.decode(sentence, 9, true);
+        std::vector<int> expectedIds;
+        for (int64_t i = 0; i < expected.tokens.size(1); ++i)
+            expectedIds.push_back(int(expected.tokens[0][i].item<int64_t>()));
+        QCOMPARE(decoded.output, expectedIds);
+        const auto steps = int64_t(expectedIds.size());
+        const auto compare = [&](const LayeredAttention &ours, const std::vector<torch::Tensor> &theirs) {
+            QCOMPARE(ours.weights.size(), theirs.size());
+            for (std::size_t layer = 0; layer < theirs.size(); ++layer) {
+                const torch::Tensor reference = theirs[layer][0];  // (h, rows, columns)
+                QCOMPARE(int64_t(ours.rows), reference.size(1));
+                QCOMPARE(int64_t(ours.columns), reference.size(2));
+                for (int64_t head = 0; head < reference.size(0); ++head) {
+                    const torch::Tensor mine = torch::tensor(ours.weights[layer][std::size_t(head)])
+                                                   .view({reference.size(1), reference.size(2)});
+                    QVERIFY(largestDifference(mine, reference[head]) < kTolerance);
+                }
+            }
+        };
+        compare(decoded.encoderSelf, expected.attention.encoderSelf);
+        compare(decoded.decoderSelf, expected.attention.decoderSelf);
+        compare(decoded.cross, expected.attention.cross);
+        QCOMPARE(decoded.output.size(), std::size_t(steps));
     }
 }
 
