@@ -36,8 +36,19 @@ struct TransformerModel::Impl {
     WeightCache<std::shared_ptr<const TransformerInference>> inference;
 };
 
-TransformerModel::TransformerModel(const TransformerConfig &config, const Vocabulary &vocabulary, Task task)
-    : m_impl(std::make_unique<Impl>(TransformerNet(config, vocabulary.size()))), m_vocabulary(vocabulary),
+namespace {
+
+TransformerNet seededNet(const TransformerConfig &config, int vocabularySize, std::uint64_t seed)
+{
+    torch::manual_seed(seed);
+    return TransformerNet(config, vocabularySize);
+}
+
+}  // namespace
+
+TransformerModel::TransformerModel(const TransformerConfig &config, const Vocabulary &vocabulary, Task task,
+                                   std::uint64_t seed)
+    : m_impl(std::make_unique<Impl>(seededNet(config, vocabulary.size(), seed))), m_vocabulary(vocabulary),
       m_task(task)
 {
     m_impl->net->eval();
@@ -63,25 +74,34 @@ int64_t TransformerModel::parameterCount() const
     return count;
 }
 
-TransformerOutput TransformerModel::decode(const std::vector<std::string> &words) const
+TransformerOutput decodeWords(const TransformerInference &inference, const Vocabulary &vocabulary,
+                              const std::vector<std::string> &words)
 {
-    TransformerNet &net = m_impl->net;
-    const std::shared_ptr<const TransformerInference> inference =
-        m_impl->inference.get(*net, [&] { return std::make_shared<const TransformerInference>(*net); });
     std::vector<int> ids;
     for (const std::string &word : words)
-        ids.push_back(m_vocabulary.id(word));
+        ids.push_back(vocabulary.id(word));
     ids.push_back(Vocabulary::kEos);
-    DecodedIds decoded = inference->decode(ids, int(ids.size()) + 1, true);
+    DecodedIds decoded = inference.decode(ids, int(ids.size()) + 1, true);
     TransformerOutput output;
     for (int id : ids)
-        output.sourceTokens.push_back(m_vocabulary.word(id));
+        output.sourceTokens.push_back(vocabulary.word(id));
     for (int id : decoded.output)
-        output.outputTokens.push_back(m_vocabulary.word(id));
+        output.outputTokens.push_back(vocabulary.word(id));
     output.encoderSelf = std::move(decoded.encoderSelf);
     output.decoderSelf = std::move(decoded.decoderSelf);
     output.cross = std::move(decoded.cross);
     return output;
+}
+
+std::shared_ptr<const TransformerInference> TransformerModel::inference() const
+{
+    TransformerNet &net = m_impl->net;
+    return m_impl->inference.get(*net, [&] { return std::make_shared<const TransformerInference>(*net); });
+}
+
+TransformerOutput TransformerModel::decode(const std::vector<std::string> &words) const
+{
+    return decodeWords(*inference(), m_vocabulary, words);
 }
 
 TransformerScore TransformerModel::score(const std::vector<SentencePair> &pairs) const

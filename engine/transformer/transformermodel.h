@@ -35,17 +35,24 @@ struct TransformerScore {
     double tokenAccuracy() const { return tokens > 0 ? double(tokensRight) / double(tokens) : 0.0; }
 };
 
+// `words` decoded greedily by `inference`, read through `vocabulary` (a word it lacks as <UNK>),
+// at most the sentence's length + 2 tokens.
+TransformerOutput decodeWords(const TransformerInference &inference, const Vocabulary &vocabulary,
+                              const std::vector<std::string> &words);
+
 // A Transformer with what it reads: its shape, its vocabulary and the task it learns. Callers see
 // words, scores and plain weights; the network itself is for the trainer.
 class TransformerModel
 {
 public:
-    // Fresh weights, initialised from LibTorch's current seed.
-    TransformerModel(const TransformerConfig &config, const Vocabulary &vocabulary, Task task);
+    // Fresh weights, initialised from `seed`: the same seed and settings give the same weights.
+    TransformerModel(const TransformerConfig &config, const Vocabulary &vocabulary, Task task, std::uint64_t seed);
     ~TransformerModel();
 
-    // Greedy decoding with the key/value cache, at most the source's length + 1 tokens.
+    // decodeWords() on the current weights.
     TransformerOutput decode(const std::vector<std::string> &words) const;
+    // The hand-written decoder of the current weights: immutable, for any thread.
+    std::shared_ptr<const TransformerInference> inference() const;
     // Greedy decoding of every pair's source in batches, each output against the task's target.
     TransformerScore score(const std::vector<SentencePair> &pairs) const;
 

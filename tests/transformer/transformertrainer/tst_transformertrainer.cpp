@@ -75,8 +75,7 @@ private slots:
 void TestTransformerTrainer::learnsToReverse()
 {
     const Dataset data = Dataset::build(digits());
-    torch::manual_seed(1);
-    TransformerModel model(small(), vocabularyFor(data, digits()), Task::Reverse);
+    TransformerModel model(small(), vocabularyFor(data, digits()), Task::Reverse, 1);
     const TransformerScore before = model.score(data.test);
     TransformerTrainer trainer(model, data, quick(10));
     int batches = 0;
@@ -133,8 +132,7 @@ void TestTransformerTrainer::sameSeedTrainsTheSameModel()
     training.threads = threads;
     std::vector<std::vector<double>> runs;
     for (int run = 0; run < 3; ++run) {
-        torch::manual_seed(5);
-        TransformerModel model(shape, vocabularyFor(data, digits()), Task::Reverse);
+        TransformerModel model(shape, vocabularyFor(data, digits()), Task::Reverse, 5);
         TransformerTrainer(model, data, training).run();
         runs.push_back(validationLosses(model));
         runs.back().push_back(model.history.back().trainLoss);
@@ -146,8 +144,7 @@ void TestTransformerTrainer::sameSeedTrainsTheSameModel()
 void TestTransformerTrainer::stopKeepsTheBestEpochSoFar()
 {
     const Dataset data = Dataset::build(digits());
-    torch::manual_seed(2);
-    TransformerModel model(small(), vocabularyFor(data, digits()), Task::Reverse);
+    TransformerModel model(small(), vocabularyFor(data, digits()), Task::Reverse, 2);
     std::atomic<bool> stop{false};
     std::vector<torch::Tensor> afterFirstEpoch;
     TransformerTrainer trainer(model, data, quick(5));
@@ -173,7 +170,7 @@ void TestTransformerTrainer::stopKeepsTheBestEpochSoFar()
 void TestTransformerTrainer::notFiniteLossStopsWithAClearError()
 {
     const Dataset data = Dataset::build(digits());
-    TransformerModel model(small(), vocabularyFor(data, digits()), Task::Reverse);
+    TransformerModel model(small(), vocabularyFor(data, digits()), Task::Reverse, 3);
     {
         torch::NoGradGuard noGrad;
         model.net().output->bias[4] = std::numeric_limits<float>::quiet_NaN();
@@ -190,7 +187,7 @@ void TestTransformerTrainer::notFiniteLossStopsWithAClearError()
 void TestTransformerTrainer::badSettingsAreRefused()
 {
     const Dataset data = Dataset::build(digits());
-    TransformerModel model(small(), vocabularyFor(data, digits()), Task::Reverse);
+    TransformerModel model(small(), vocabularyFor(data, digits()), Task::Reverse, 3);
     TransformerTrainingConfig config = quick(1);
     config.batchSize = 0;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, TransformerTrainer(model, data, config));

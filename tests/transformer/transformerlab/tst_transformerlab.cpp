@@ -1,0 +1,193 @@
+#include "tests/common/testregistry.h"
+#include "tests/common/workbenchfixture.h"
+#include "app/workbench/trainingcontroller.h"
+#include "ui/core/attentionheatmap.h"
+#include "ui/core/lossplot.h"
+#include "ui/transformer/headgrid.h"
+#include "ui/transformer/transformerlab.h"
+#include "ui/transformer/transformerreversepanel.h"
+#include "ui/transformer/transformersetup.h"
+
+#include <QtTest>
+
+#include <QComboBox>
+#include <QImage>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QTemporaryDir>
+
+// The lab in its window: it fits the screen, trains from its setup, decodes what is typed with
+// every head of the three attentions, exports the head shown, and keeps its settings.
+class TestTransformerLab : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void fitsTheScreen();
+    void trainsAndShowsEveryHead();
+    void refusesBadSettingsClearly();
+    void settingsPersist();
+
+private:
+    void setField(const char *key, double value);
+
+    QTemporaryDir m_dir;
+    MainWindow *m_window = nullptr;
+    TrainingController *m_controller = nullptr;
+    TransformerLab *m_lab = nullptr;
+};
+
+void TestTransformerLab::initTestCase()
+{
+    useTestSettings(QStringLiteral("tst_transformerlab"));
+    QVERIFY(m_dir.isValid());
+}
+
+void TestTransformerLab::init()
+{
+    m_window = shownWorkbench(QStringLiteral("transformer"));
+    m_controller = new TrainingController(m_window);
+    m_lab = m_window->lab<TransformerLab>();
+    QVERIFY(m_lab);
+    QCOMPARE(m_window->shownLab(), m_lab);
+}
+
+void TestTransformerLab::cleanup()
+{
+    delete m_controller;
+    delete m_window;
+}
+
+void TestTransformerLab::setField(const char *key, double value)
+{
+    QWidget *field = m_lab->setup()->findChild<QWidget *>(QString::fromLatin1(key));
+    QVERIFY2(field, key);
+    if (auto *box = qobject_cast<QSpinBox *>(field))
+        box->setValue(int(value));
+    else if (auto *real = qobject_cast<QDoubleSpinBox *>(field))
+        real->setValue(value);
+    else
+        QFAIL(key);
+}
+
+void TestTransformerLab::fitsTheScreen()
+{
+    const QSize needed = m_window->minimumSizeHint();
+    QVERIFY2(needed.width() <= 1280 && needed.height() <= 720,
+             qPrintable(QStringLiteral("%1 x %2").arg(needed.width()).arg(needed.height())));
+}
+
+void TestTransformerLab::trainsAndShowsEveryHead()
+{
+    // A small model on short sentences: a few seconds.
+    setField("train", 1500);
+    setField("val", 100);
+    setField("test", 100);
+    setField("max-len", 5);
+    setField("layers", 2);
+    setField("heads", 2);
+    setField("d-model", 32);
+    setField("feed-forward", 64);
+    setField("epochs", 3);
+    setField("warmup", 10);
+    setField("lr", 0.003);
+    setField("threads", 1);
+    QVERIFY2(m_lab->trainProblem().isEmpty(), qPrintable(m_lab->trainProblem()));
+    TransformerReversePanel *panel = m_lab->reversePanel();
+    QVERIFY(!panel->findChild<QLineEdit *>(QStringLiteral("transformerSentence"))->isEnabled());
+
+    m_window->train();
+    QVERIFY(m_window->runState()->isTraining());
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->runState()->isQuiet(), 60000);
+    QCOMPARE(int(m_lab->history().size()), 3);
+    QCOMPARE(m_lab->lossPlot()->epochPointCount(), 3);
+    QVERIFY(m_lab->lossPlot()->batchPointCount() > 0);
+    QVERIFY2(m_lab->statusText().contains(QStringLiteral("test sentences")), qPrintable(m_lab->statusText()));
+
+    // What is typed is decoded by the best epoch, with every layer's and head's attention.
+    panel->setText(QStringLiteral("the cat sat on"));
+    QVERIFY(panel->hasOutput());
+    const TransformerOutput &output = panel->output();
+    QCOMPARE(int(output.sourceTokens.size()), 5);
+    QVERIFY(output.outputTokens.size() >= 2);
+    HeadGrid *grid = panel->headGrid();
+    QCOMPARE(grid->layers(), 2);
+    QCOMPARE(grid->heads(), 2);
+    AttentionHeatmap *heatmap = panel->heatmap();
+    QCOMPARE(heatmap->columns(), 5);
+    QCOMPARE(heatmap->rows(), int(output.outputTokens.size()));
+
+    // A click on a head draws it full size: layer 2, head 2 of the cross-attention.
+    QTest::mouseClick(grid, Qt::LeftButton, {}, grid->squareRect(1, 1).center());
+    QCOMPARE(grid->selectedLayer(), 1);
+    QCOMPARE(grid->selectedHead(), 1);
+    const std::vector<float> &shown = output.cross.weights[1][1];
+    QCOMPARE(heatmap->weight(0, 3), shown[3]);
+    QCOMPARE(heatmap->weight(1, 0), shown[std::size_t(output.cross.columns)]);
+    // The arrow keys move between heads.
+    grid->setFocus();
+    QTest::keyClick(grid, Qt::Key_Up);
+    QCOMPARE(grid->selectedLayer(), 0);
+    QCOMPARE(heatmap->weight(0, 3), output.cross.weights[0][1][3]);
+
+    // The encoder's self-attention: the input over itself; the decoder's: each step over <SOS> and
+    // the outputs before it, none after.
+    panel->setKind(TransformerReversePanel::Kind::EncoderSelf);
+    QCOMPARE(heatmap->rows(), 5);
+    QCOMPARE(heatmap->columns(), 5);
+    panel->setKind(TransformerReversePanel::Kind::DecoderSelf);
+    QCOMPARE(heatmap->rows(), int(output.outputTokens.size()));
+    QCOMPARE(heatmap->columns(), int(output.outputTokens.size()));
+    QCOMPARE(heatmap->weight(0, 1), 0.0f);
+    QVERIFY(std::abs(heatmap->weight(0, 0) - 1.0f) < 1e-6f);
+
+    // The head shown exports as an image and as CSV.
+    const QString png = m_dir.filePath(QStringLiteral("head.png"));
+    QString error;
+    QVERIFY2(heatmap->exportImage(png, 640, 480, &error), qPrintable(error));
+    QCOMPARE(QImage(png).size(), QSize(640, 480));
+    const QString csv = m_dir.filePath(QStringLiteral("head.csv"));
+    QVERIFY2(heatmap->exportCsv(csv, &error), qPrintable(error));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll().count('\n'), int(output.outputTokens.size()) + 1);
+}
+
+void TestTransformerLab::refusesBadSettingsClearly()
+{
+    setField("heads", 3);  // 128 is no multiple of 3
+    QVERIFY2(m_lab->trainProblem().contains(QStringLiteral("multiple of the number of heads")),
+             qPrintable(m_lab->trainProblem()));
+    setField("heads", 4);
+    QVERIFY(m_lab->trainProblem().isEmpty());
+    m_lab->setup()->findChild<QLineEdit *>(QStringLiteral("corpus"))->setText(m_dir.filePath(QStringLiteral("none.txt")));
+    QVERIFY(m_lab->trainProblem().isEmpty());  // the file is read when training starts
+    m_window->train();
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->runState()->isQuiet(), 20000);
+    QVERIFY2(m_lab->statusText().contains(QStringLiteral("none.txt")), qPrintable(m_lab->statusText()));
+    QVERIFY(m_lab->history().empty());
+}
+
+void TestTransformerLab::settingsPersist()
+{
+    setField("heads", 8);
+    setField("epochs", 7);
+    setField("data-seed", 9);
+    m_lab->reversePanel()->setText(QStringLiteral("red fox"));
+    m_lab->reversePanel()->setKind(TransformerReversePanel::Kind::DecoderSelf);
+    m_window->close();  // saves the settings
+    MainWindow *other = new MainWindow;
+    addRegisteredLabs(other);
+    auto *lab = other->lab<TransformerLab>();
+    QCOMPARE(lab->setup()->modelConfig().heads, 8);
+    QCOMPARE(lab->setup()->trainingConfig().epochs, 7);
+    QCOMPARE(int(lab->setup()->dataConfig().seed), 9);
+    QCOMPARE(lab->reversePanel()->text(), QStringLiteral("red fox"));
+    QCOMPARE(lab->reversePanel()->kind(), TransformerReversePanel::Kind::DecoderSelf);
+    delete other;
+}
+
+ATTNSCOPE_TEST(transformerlab, TestTransformerLab)
+#include "tst_transformerlab.moc"

@@ -1,0 +1,121 @@
+#include "ui/transformer/headgrid.h"
+
+#include "ui/core/colorgradients.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+
+#include <algorithm>
+
+namespace {
+
+constexpr int kGap = 6;
+constexpr int kLabelWidth = 56;   // "layer 6" before each row
+constexpr int kLabelHeight = 18;  // "head 8" above each column
+
+}  // namespace
+
+HeadGrid::HeadGrid(QWidget *parent) : QWidget(parent)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setAccessibleName(tr("Attention heads"));
+}
+
+void HeadGrid::setAttention(const LayeredAttention &attention)
+{
+    m_attention = attention;
+    if (m_layer >= layers() || m_head >= heads()) {
+        m_layer = 0;
+        m_head = 0;
+    }
+    update();
+}
+
+void HeadGrid::select(int layer, int head)
+{
+    if (layer < 0 || layer >= layers() || head < 0 || head >= heads())
+        return;
+    m_layer = layer;
+    m_head = head;
+    update();
+    emit headSelected(layer, head);
+}
+
+int HeadGrid::squareSize() const
+{
+    if (layers() == 0 || heads() == 0)
+        return 0;
+    const int across = (width() - kLabelWidth) / heads() - kGap;
+    const int down = (height() - kLabelHeight) / layers() - kGap;
+    return std::max(8, std::min(across, down));
+}
+
+QRect HeadGrid::squareRect(int layer, int head) const
+{
+    const int size = squareSize();
+    if (size == 0 || layer < 0 || layer >= layers() || head < 0 || head >= heads())
+        return {};
+    return {kLabelWidth + head * (size + kGap), kLabelHeight + layer * (size + kGap), size, size};
+}
+
+void HeadGrid::paintEvent(QPaintEvent *)
+{
+    QPainter painter(this);
+    painter.fillRect(rect(), palette().base());
+    if (layers() == 0) {
+        painter.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, tr("Type a sentence to see every head."));
+        return;
+    }
+    QCPColorGradient gradient = viridisGradient();
+    const int rows = m_attention.rows;
+    const int columns = m_attention.columns;
+    for (int head = 0; head < heads(); ++head) {
+        const QRect top = squareRect(0, head);
+        painter.drawText(QRect(top.left(), 0, top.width(), kLabelHeight), Qt::AlignCenter, tr("head %1").arg(head + 1));
+    }
+    for (int layer = 0; layer < layers(); ++layer) {
+        const QRect left = squareRect(layer, 0);
+        painter.drawText(QRect(0, left.top(), kLabelWidth - 4, left.height()), Qt::AlignRight | Qt::AlignVCenter,
+                         tr("layer %1").arg(layer + 1));
+        for (int head = 0; head < heads(); ++head) {
+            const QRect square = squareRect(layer, head);
+            const std::vector<float> &weights = m_attention.weights[std::size_t(layer)][std::size_t(head)];
+            for (int r = 0; r < rows; ++r)
+                for (int c = 0; c < columns; ++c) {
+                    const QRectF cell(square.left() + double(square.width()) * c / columns,
+                                      square.top() + double(square.height()) * r / rows, double(square.width()) / columns,
+                                      double(square.height()) / rows);
+                    painter.fillRect(cell, QColor::fromRgb(gradient.color(weights[std::size_t(r * columns + c)],
+                                                                          QCPRange(0, 1))));
+                }
+            if (layer == m_layer && head == m_head) {
+                painter.setPen(QPen(palette().highlight(), hasFocus() ? 3 : 2));
+                painter.drawRect(square.adjusted(-2, -2, 1, 1));
+                painter.setPen(palette().text().color());
+            }
+        }
+    }
+}
+
+void HeadGrid::mousePressEvent(QMouseEvent *event)
+{
+    for (int layer = 0; layer < layers(); ++layer)
+        for (int head = 0; head < heads(); ++head)
+            if (squareRect(layer, head).contains(event->position().toPoint())) {
+                select(layer, head);
+                return;
+            }
+    QWidget::mousePressEvent(event);
+}
+
+void HeadGrid::keyPressEvent(QKeyEvent *event)
+{
+    switch (event->key()) {
+    case Qt::Key_Left: select(m_layer, m_head - 1); break;
+    case Qt::Key_Right: select(m_layer, m_head + 1); break;
+    case Qt::Key_Up: select(m_layer - 1, m_head); break;
+    case Qt::Key_Down: select(m_layer + 1, m_head); break;
+    default: QWidget::keyPressEvent(event);
+    }
+}

@@ -1,0 +1,55 @@
+#include "ui/transformer/transformerjobs.h"
+
+#include "engine/core/corpusdefaults.h"
+#include "engine/core/dataset.h"
+#include "engine/transformer/transformermodel.h"
+#include "engine/transformer/transformertrainer.h"
+#include "ui/transformer/transformerresults.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+
+namespace {
+
+QString trTransformerJobs(const char *text)
+{
+    return QCoreApplication::translate("TransformerJobs", text);
+}
+
+std::shared_ptr<const TransformerSnapshot> snapshotOf(const TransformerModel &model, int epoch)
+{
+    return std::make_shared<const TransformerSnapshot>(
+        TransformerSnapshot{model.inference(), model.vocabulary(), model.config(), epoch, model.parameterCount()});
+}
+
+}  // namespace
+
+LabJob transformerTrainingJob(const DatasetConfig &data, const TransformerConfig &model,
+                              const TransformerTrainingConfig &training)
+{
+    return [data, model, training](JobContext &context) {
+        const Dataset dataset = Dataset::build(data);
+        TransformerModel transformer(model, vocabularyFor(dataset, data), data.task, training.seed);
+        TransformerTrainer trainer(transformer, dataset, training);
+        const QLocale locale;
+        context.started(training.epochs, trTransformerJobs("sentences"),
+                        trTransformerJobs("Training a Transformer of %1 + %1 layers, %2 heads, width %3 (%4 "
+                                          "parameters) on %5 sentences.")
+                            .arg(model.layers)
+                            .arg(model.heads)
+                            .arg(model.modelSize)
+                            .arg(locale.toString(qlonglong(transformer.parameterCount())),
+                                 locale.toString(qlonglong(dataset.train.size()))));
+        TransformerTrainer::Callbacks callbacks;
+        callbacks.onBatch = [&context](const BatchProgress &progress) { context.batch(progress); };
+        callbacks.onEpoch = [&](const EpochStats &stats, bool isBest) {
+            context.reportAndWaitForWindow(TransformerEpochDone{stats, isBest, snapshotOf(transformer, stats.epoch)});
+        };
+        const TransformerRun run = trainer.run(callbacks, context.stopFlag());
+        if (context.cancelled() || run.epochsDone == 0)
+            return;
+        context.report(TransformerTrainingFinished{run.epochsDone, training.epochs, run.stopped,
+                                                   snapshotOf(transformer, run.bestEpoch),
+                                                   transformer.score(dataset.test)});
+    };
+}

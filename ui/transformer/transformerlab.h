@@ -1,0 +1,62 @@
+#pragma once
+
+#include "engine/core/epochstats.h"
+#include "ui/workbench/lab.h"
+
+#include <memory>
+#include <vector>
+
+class ExportActions;
+class LossPlot;
+class QDockWidget;
+class QLabel;
+class TransformerReversePanel;
+class TransformerSetup;
+struct TransformerEpochDone;
+struct TransformerSnapshot;
+struct TransformerTrainingFinished;
+
+// The Transformer lab: an encoder-decoder Transformer learns the attention lab's tasks live, and
+// people type a sentence to see its output and every head of its three attentions form, epoch by
+// epoch, beside the RNN it replaced.
+class TransformerLab : public Lab
+{
+    Q_OBJECT
+public:
+    explicit TransformerLab(Workbench *workbench);
+
+    QList<LabPage> pages() const override;
+    QList<LabDock> docks() const override;
+    QList<QAction *> exportActions() const override;
+    void saveSettings(QSettings &settings) const override;
+    void restoreSettings(QSettings &settings) override;
+    bool trains() const override { return true; }
+    QString trainProblem() const override;
+    void train() override;
+    void jobStarted(const QString &description) override;
+    void jobBatch(const BatchProgress &progress) override;
+    void jobFailed(const QString &message) override;
+
+    TransformerSetup *setup() const { return m_setup; }
+    TransformerReversePanel *reversePanel() const { return m_reverse; }
+    LossPlot *lossPlot() const { return m_loss; }
+    const std::vector<EpochStats> &history() const { return m_history; }
+    QString statusText() const;
+
+private:
+    void createExports();
+    void addEpoch(const TransformerEpochDone &done);
+    void finishTraining(const TransformerTrainingFinished &finished);
+    void setStatus(const QString &text);
+    void updateActions();
+
+    TransformerSetup *m_setup;
+    TransformerReversePanel *m_reverse;
+    LossPlot *m_loss;
+    QLabel *m_status;
+    QWidget *m_page;
+    QDockWidget *m_setupDock;
+    ExportActions *m_exports = nullptr;
+    std::vector<EpochStats> m_history;
+    int m_epochs = 0;
+};

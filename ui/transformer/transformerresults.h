@@ -1,0 +1,40 @@
+#pragma once
+
+#include "engine/core/epochstats.h"
+#include "engine/core/vocabulary.h"
+#include "engine/transformer/transformerinference.h"
+#include "engine/transformer/transformermodel.h"
+
+#include <QMetaType>
+
+#include <memory>
+
+// What the Transformer lab's jobs report, as values that cross to the GUI thread.
+
+// Weights the views decode with on any thread: the hand-written decoder of one epoch's weights and
+// the vocabulary it reads.
+struct TransformerSnapshot {
+    std::shared_ptr<const TransformerInference> inference;
+    Vocabulary vocabulary;
+    TransformerConfig config;
+    int epoch = 0;
+    int64_t parameters = 0;
+};
+
+struct TransformerEpochDone {
+    EpochStats stats;
+    bool isBest = false;
+    std::shared_ptr<const TransformerSnapshot> snapshot;  // the weights the epoch ended on
+};
+
+// The end of a run: the best epoch's weights and how they do on the test split.
+struct TransformerTrainingFinished {
+    int epochsDone = 0;
+    int epochs = 0;
+    bool stopped = false;
+    std::shared_ptr<const TransformerSnapshot> best;
+    TransformerScore test;
+};
+
+Q_DECLARE_METATYPE(TransformerEpochDone)
+Q_DECLARE_METATYPE(TransformerTrainingFinished)

@@ -1,0 +1,189 @@
+#include "ui/transformer/transformerreversepanel.h"
+
+#include "engine/core/tokenizer.h"
+#include "ui/core/attentionheatmap.h"
+#include "ui/transformer/headgrid.h"
+#include "ui/transformer/transformerresults.h"
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <stdexcept>
+
+namespace {
+
+QStringList qtTokens(const std::vector<std::string> &tokens)
+{
+    QStringList list;
+    for (const std::string &token : tokens)
+        list << QString::fromStdString(token);
+    return list;
+}
+
+}  // namespace
+
+TransformerReversePanel::TransformerReversePanel(QWidget *parent)
+    : QWidget(parent), m_input(new QLineEdit), m_outputView(new QLabel), m_modelInfo(new QLabel),
+      m_kind(new QComboBox), m_grid(new HeadGrid), m_heatmap(new AttentionHeatmap)
+{
+    m_input->setObjectName(QStringLiteral("transformerSentence"));
+    m_input->setPlaceholderText(tr("Type a sentence, e.g. the quick brown fox jumps"));
+    m_input->setClearButtonEnabled(true);
+    m_outputView->setObjectName(QStringLiteral("transformerOutput"));
+    m_outputView->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_outputView->setWordWrap(true);
+    m_modelInfo->setObjectName(QStringLiteral("transformerModelInfo"));
+    m_modelInfo->setWordWrap(true);
+    m_kind->setObjectName(QStringLiteral("attentionKind"));
+    m_kind->addItem(tr("Cross-attention: each output over the input"), int(Kind::Cross));
+    m_kind->addItem(tr("Encoder self-attention: the input over itself"), int(Kind::EncoderSelf));
+    m_kind->addItem(tr("Decoder self-attention: each output over the outputs before it"), int(Kind::DecoderSelf));
+    m_grid->setObjectName(QStringLiteral("headGrid"));
+    m_heatmap->setObjectName(QStringLiteral("transformerHeatmap"));
+    m_heatmap->setMinimumSize(260, 220);
+
+    auto *form = new QGridLayout;
+    form->addWidget(new QLabel(tr("Sentence:")), 0, 0);
+    form->addWidget(m_input, 0, 1);
+    form->addWidget(new QLabel(tr("Output:")), 1, 0);
+    form->addWidget(m_outputView, 1, 1);
+    form->addWidget(new QLabel(tr("Attention:")), 2, 0);
+    form->addWidget(m_kind, 2, 1);
+    m_leftColumn = new QSplitter(Qt::Vertical);
+    m_leftColumn->addWidget(m_grid);
+    auto *views = new QSplitter(Qt::Horizontal);
+    views->addWidget(m_leftColumn);
+    views->addWidget(m_heatmap);
+    views->setStretchFactor(0, 1);
+    views->setStretchFactor(1, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_modelInfo);
+    layout->addWidget(views, 1);
+
+    connect(m_input, &QLineEdit::textChanged, this, &TransformerReversePanel::decode);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &TransformerReversePanel::showAttention);
+    connect(m_grid, &HeadGrid::headSelected, this, &TransformerReversePanel::showHead);
+    setSnapshot(nullptr);
+}
+
+void TransformerReversePanel::setSnapshot(std::shared_ptr<const TransformerSnapshot> snapshot)
+{
+    m_snapshot = std::move(snapshot);
+    m_input->setEnabled(m_snapshot != nullptr);
+    if (!m_snapshot) {
+        m_modelInfo->setText(tr("Press Train (F5) to train a Transformer with the settings on the left; its heads "
+                                "appear here after the first epoch."));
+        m_output = {};
+        m_outputView->clear();
+        m_grid->setAttention({});
+        m_heatmap->showMessage(tr("No model yet"));
+        return;
+    }
+    m_modelInfo->setText(tr("Epoch %1 · %2 + %2 layers · %3 heads · width %4 · %5 parameters · %6 words")
+                             .arg(m_snapshot->epoch)
+                             .arg(m_snapshot->config.layers)
+                             .arg(m_snapshot->config.heads)
+                             .arg(m_snapshot->config.modelSize)
+                             .arg(QLocale().toString(qlonglong(m_snapshot->parameters)))
+                             .arg(m_snapshot->vocabulary.size() - 4));
+    decode();
+}
+
+void TransformerReversePanel::addUnderGrid(QWidget *widget)
+{
+    m_leftColumn->addWidget(widget);
+    m_leftColumn->setStretchFactor(0, 2);
+    m_leftColumn->setStretchFactor(1, 3);
+}
+
+void TransformerReversePanel::setText(const QString &text)
+{
+    m_input->setText(text);
+}
+
+QString TransformerReversePanel::text() const
+{
+    return m_input->text();
+}
+
+void TransformerReversePanel::setKind(Kind kind)
+{
+    m_kind->setCurrentIndex(m_kind->findData(int(kind)));
+}
+
+TransformerReversePanel::Kind TransformerReversePanel::kind() const
+{
+    return Kind(m_kind->currentData().toInt());
+}
+
+void TransformerReversePanel::decode()
+{
+    m_output = {};
+    const std::vector<std::string> words = tokenize(m_input->text().toStdString());
+    if (!m_snapshot || words.empty()) {
+        m_outputView->clear();
+        m_grid->setAttention({});
+        m_heatmap->showMessage(m_snapshot ? tr("Type a sentence") : tr("No model yet"));
+        emit decoded();
+        return;
+    }
+    try {
+        m_output = decodeWords(*m_snapshot->inference, m_snapshot->vocabulary, words);
+    } catch (const std::out_of_range &error) {
+        m_outputView->setText(QString::fromUtf8(error.what()));
+        m_grid->setAttention({});
+        m_heatmap->showMessage(tr("Too long for this model"));
+        emit decoded();
+        return;
+    }
+    m_outputView->setText(QStringLiteral("<b>%1</b>").arg(qtTokens(m_output.outputTokens).join(QLatin1Char(' ')).toHtmlEscaped()));
+    showAttention();
+    emit decoded();
+}
+
+const LayeredAttention &TransformerReversePanel::shownAttention() const
+{
+    switch (kind()) {
+    case Kind::EncoderSelf: return m_output.encoderSelf;
+    case Kind::DecoderSelf: return m_output.decoderSelf;
+    case Kind::Cross: break;
+    }
+    return m_output.cross;
+}
+
+void TransformerReversePanel::showAttention()
+{
+    if (!hasOutput())
+        return;
+    m_grid->setAttention(shownAttention());
+    const Kind shown = kind();
+    if (shown == Kind::Cross)
+        m_heatmap->setRoles(tr("output"), tr("decoder steps (output)"), tr("input"), tr("encoder tokens (input)"));
+    else if (shown == Kind::EncoderSelf)
+        m_heatmap->setRoles(tr("query"), tr("input token (query)"), tr("key"), tr("input token (key)"));
+    else
+        m_heatmap->setRoles(tr("output"), tr("decoder steps (output)"), tr("input"), tr("decoder input (key)"));
+    showHead(m_grid->selectedLayer(), m_grid->selectedHead());
+}
+
+void TransformerReversePanel::showHead(int layer, int head)
+{
+    const LayeredAttention &attention = shownAttention();
+    if (layer >= int(attention.weights.size()) || head >= int(attention.weights[std::size_t(layer)].size()))
+        return;
+    const QStringList source = qtTokens(m_output.sourceTokens);
+    const QStringList output = qtTokens(m_output.outputTokens);
+    // A decoder step reads the token before it: <SOS>, then each output but the last.
+    const QStringList decoderInputs = QStringList{QStringLiteral("<SOS>")} + output.mid(0, output.size() - 1);
+    const QStringList rows = kind() == Kind::EncoderSelf ? source : output;
+    const QStringList columns = kind() == Kind::DecoderSelf ? decoderInputs : source;
+    m_heatmap->setMatrix(columns, rows, attention.weights[std::size_t(layer)][std::size_t(head)]);
+    m_heatmap->setTitle(tr("Layer %1, head %2").arg(layer + 1).arg(head + 1));
+}

@@ -1,0 +1,60 @@
+#pragma once
+
+#include "engine/transformer/transformermodel.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class AttentionHeatmap;
+class HeadGrid;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSplitter;
+struct TransformerSnapshot;
+
+// Type a sentence and see the Transformer's output, then every head of one of its three
+// attentions (the encoder's self-attention, the decoder's, the decoder's over the encoder) as a
+// grid, layers down and heads across; the head picked there is drawn full size beside it, with the
+// heatmap's hover, click and keyboard.
+class TransformerReversePanel : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class Kind { Cross, EncoderSelf, DecoderSelf };
+
+    explicit TransformerReversePanel(QWidget *parent = nullptr);
+
+    // The weights to decode with; null: none yet.
+    void setSnapshot(std::shared_ptr<const TransformerSnapshot> snapshot);
+    // Below the grid of heads, beside the full-size head: the lab's loss curve.
+    void addUnderGrid(QWidget *widget);
+    void setText(const QString &text);
+    QString text() const;
+    void setKind(Kind kind);
+    Kind kind() const;
+    const TransformerOutput &output() const { return m_output; }
+    bool hasOutput() const { return !m_output.outputTokens.empty(); }
+    AttentionHeatmap *heatmap() const { return m_heatmap; }
+    HeadGrid *headGrid() const { return m_grid; }
+
+signals:
+    void decoded();
+
+private:
+    void decode();
+    void showAttention();
+    void showHead(int layer, int head);
+    const LayeredAttention &shownAttention() const;
+
+    std::shared_ptr<const TransformerSnapshot> m_snapshot;
+    TransformerOutput m_output;
+    QLineEdit *m_input;
+    QLabel *m_outputView;
+    QLabel *m_modelInfo;
+    QComboBox *m_kind;
+    HeadGrid *m_grid;
+    AttentionHeatmap *m_heatmap;
+    QSplitter *m_leftColumn;
+};
