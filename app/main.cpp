@@ -25,12 +25,59 @@ const std::vector<Command> &commands()
     return all;
 }
 
-const Command *findCommand(const std::string &name)
+// The commands called `name`: one, or one per architecture that answers it, the default first.
+std::vector<const Command *> commandsNamed(const std::string &name)
 {
+    std::vector<const Command *> named;
     for (const Command &command : commands())
         if (command.name == name)
-            return &command;
-    return nullptr;
+            named.push_back(&command);
+    return named;
+}
+
+// "rnn|transformer": the architectures that answer a command.
+std::string architectureChoices(const std::vector<const Command *> &named)
+{
+    std::string choices;
+    for (const Command *command : named)
+        choices += (choices.empty() ? "" : "|") + command->architecture;
+    return choices;
+}
+
+// The line every --help of a command answered by several architectures ends with.
+std::string architectureHelp(const std::vector<const Command *> &named)
+{
+    if (named.size() < 2)
+        return {};
+    return optionLine("--architecture " + architectureChoices(named),
+                      "The kind of model the command works on: " + named.front()->architecture +
+                          " (the default) or another lab's; each has its own --help: attnscope " +
+                          named.front()->name + " --architecture NAME --help.");
+}
+
+// Takes `--architecture A` or `--architecture=A` out of `arguments` and returns A; empty when
+// absent. `*missingValue` is set when the option ends the line.
+std::string takeArchitecture(std::vector<std::string> &arguments, bool *missingValue)
+{
+    static const std::string option = "--architecture";
+    for (auto it = arguments.begin(); it != arguments.end(); ++it) {
+        if (*it == option) {
+            if (it + 1 == arguments.end()) {
+                *missingValue = true;
+                arguments.erase(it);
+                return {};
+            }
+            std::string value = *(it + 1);
+            arguments.erase(it, it + 2);
+            return value;
+        }
+        if (it->rfind(option + "=", 0) == 0) {
+            std::string value = it->substr(option.size() + 1);
+            arguments.erase(it);
+            return value;
+        }
+    }
+    return {};
 }
 
 // `attnscope --help`: every command's usage, then each command's own help, so that the man page
@@ -51,7 +98,7 @@ std::string overview()
     for (const Command &command : commands())
         text += optionLine(command.name, command.summary);
     for (const Command &command : commands())
-        text += "\n" + std::string(40, '-') + "\n" + command.help();
+        text += "\n" + std::string(40, '-') + "\n" + command.help() + architectureHelp(commandsNamed(command.name));
     return text;
 }
 
@@ -77,16 +124,30 @@ int main(int argc, char **argv)
         std::cout << "attnscope " ATTNSCOPE_VERSION "\n";
         return 0;
     }
-    const Command *command = findCommand(name);
-    if (!command) {
+    std::vector<std::string> arguments(argv + 2, argv + argc);
+    const std::vector<const Command *> named = commandsNamed(name);
+    if (named.empty()) {
         if (argc == 2 && QFileInfo(QString::fromLocal8Bit(argv[1])).isFile())
             return runGui(argc - 1, argv, QString::fromLocal8Bit(argv[1]));
         std::cerr << "attnscope: unknown command '" << name << "'. Run 'attnscope --help'.\n";
         return 2;
     }
-    const std::vector<std::string> arguments(argv + 2, argv + argc);
+    const Command *command = named.front();
+    if (!command->architecture.empty()) {
+        bool missingValue = false;
+        const std::string architecture = takeArchitecture(arguments, &missingValue);
+        const auto chosen = std::find_if(named.begin(), named.end(),
+                                         [&](const Command *c) { return c->architecture == architecture; });
+        if (missingValue || (!architecture.empty() && chosen == named.end())) {
+            std::cerr << "attnscope " << name << ": --architecture expects " << architectureChoices(named)
+                      << (missingValue ? "" : " (got '" + architecture + "')") << ".\n";
+            return 2;
+        }
+        if (!architecture.empty())
+            command = *chosen;
+    }
     if (asksForHelp(arguments)) {
-        std::cout << command->help();
+        std::cout << command->help() << architectureHelp(named);
         return 0;
     }
     // The commands draw (the heatmap PNG) but never show a window: no display is needed.

@@ -30,13 +30,13 @@ LabModule attentionModule()
     module.startInApp = [](Lab *lab) { static_cast<AttentionLab *>(lab)->loadBundledModel(); };
     module.commands = {
         {"train", "attnscope train --out DIR [options]", "train the attention model to reverse sentences", trainHelp,
-         runTrain},
+         runTrain, "rnn"},
         {"reverse",
          "attnscope reverse [--model FILE] [--json] [--heatmap OUT.png] [--no-unk-replace]\n"
          "                  [--beam K] [--alpha A] [--nbest N] \"a sentence\"",
-         "reverse a sentence with a trained model", reverseHelp, runReverse},
+         "reverse a sentence with a trained model", reverseHelp, runReverse, "rnn"},
         {"evaluate", "attnscope evaluate [--model FILE] [--corpus FILE] [--examples N] [--batched]",
-         "score a model on its test split", evaluateHelp, runEvaluate},
+         "score a model on its test split", evaluateHelp, runEvaluate, "rnn"},
         {"explain",
          "attnscope explain [--model FILE] [--sentences N] [--mode drop|unknown] [--json] [\"a sentence\"]\n"
          "                  [--method METHOD] [--steps M] [--baseline zero|unknown] [--csv] [--faithfulness]",
@@ -45,11 +45,11 @@ LabModule attentionModule()
         {"compare",
          "attnscope compare --out DIR [--attention LIST] [--probe-max-len N] [--probe N] [--seeds N]\n"
          "                  [train options]",
-         "train each attention variant on the same data and compare them by length", compareHelp, runCompare},
+         "train each attention variant on the same data and compare them by length", compareHelp, runCompare, "rnn"},
         {"reproduce", "attnscope reproduce [--threads N] FILE.attnscope",
          "train a project's run again and check it comes out the same", reproduceHelp, runReproduce},
         {"bench", "attnscope bench [--threads N] [--json OUT] [--quick] [--corpus FILE | --load | --startup]",
-         "measure training speed, decoding latency, GUI stalls and memory", benchHelp, runBench},
+         "measure training speed, decoding latency, GUI stalls and memory", benchHelp, runBench, "rnn"},
     };
     module.exercises = attentionExercises();
     return module;

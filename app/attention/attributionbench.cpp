@@ -1,6 +1,6 @@
 #include "app/attention/attributionbench.h"
 
-#include "app/attention/benchfigures.h"
+#include "app/core/benchfigures.h"
 #include "engine/core/sentencepair.h"
 
 #include <QJsonArray>

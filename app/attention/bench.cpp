@@ -1,7 +1,7 @@
 #include "app/attention/bench.h"
 
 #include "app/attention/attributionbench.h"
-#include "app/attention/benchfigures.h"
+#include "app/attention/decodelatency.h"
 #include "app/attention/corpusbench.h"
 #include "app/attention/runfiles.h"
 #include "app/core/commandline.h"

@@ -1,6 +1,6 @@
 #include "app/attention/corpusbench.h"
 
-#include "app/attention/benchfigures.h"
+#include "app/attention/decodelatency.h"
 #include "app/attention/runfiles.h"
 #include "app/core/commandline.h"
 #include "engine/attention/evaluation.h"

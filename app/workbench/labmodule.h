@@ -21,6 +21,9 @@ struct Command {
     std::string summary;  // one line for `attnscope --help`'s list
     std::function<std::string()> help;  // what `attnscope <name> --help` prints: what it does, every option
     std::function<int(const std::vector<std::string> &)> run;
+    // Commands that several labs answer for their own kind of model ("rnn", "transformer"): the
+    // user picks one with --architecture, the first registered being the default. Empty for the rest.
+    std::string architecture;
 };
 
 // One task of the course the labs come from, run headless by `attnscope exercise NAME --out DIR`

@@ -1,16 +1,12 @@
 #pragma once
 
-#include "engine/attention/beamsearch.h"
-
 #include <QJsonObject>
 
+#include <functional>
 #include <string>
 #include <vector>
 
-class Seq2SeqModel;
-struct SentencePair;
-
-// What the benches share: timing statistics, decode latency on the app's own path, and printing.
+// What the benches share: timing statistics, latency of a call, and printing.
 namespace benchfigures {
 
 constexpr int kLatencyWarmup = 50;
@@ -26,9 +22,9 @@ double medianOrZero(std::vector<double> v);
 double percentile99(const std::vector<double> &sorted);
 double mean(const std::vector<double> &v);
 
-// The app's own path: tokens in, words and attention out, stopping at <EOS>; greedy for width 1,
-// else beam search. kLatencyCalls timed after kLatencyWarmup.
-Latency measureDecodeLatency(const Seq2SeqModel &model, const SentencePair &sentence, const BeamOptions &beam);
+// kLatencyCalls calls of `call` timed after kLatencyWarmup; outputCorrect is what the last one
+// returned.
+Latency timeCalls(const std::function<bool()> &call);
 QJsonObject latencyJson(const Latency &latency);
 
 // "  figure ......  value", one row of the benches' tables.

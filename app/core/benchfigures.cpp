@@ -1,6 +1,5 @@
-#include "app/attention/benchfigures.h"
+#include "app/core/benchfigures.h"
 
-#include "engine/attention/seq2seqmodel.h"
 #include "engine/core/median.h"
 
 #include <algorithm>
@@ -31,24 +30,20 @@ double mean(const std::vector<double> &v)
     return v.empty() ? 0 : s / double(v.size());
 }
 
-Latency measureDecodeLatency(const Seq2SeqModel &model, const SentencePair &sentence, const BeamOptions &beam)
+Latency timeCalls(const std::function<bool()> &call)
 {
     using Clock = std::chrono::steady_clock;
-    const auto run = [&] {
-        return beam.width == 1 ? model.decode(sentence.source)
-                               : model.beamDecode(sentence.source, beam).nbest.front().sentence;
-    };
-    DecodedSentence out;
+    bool correct = false;
     for (int i = 0; i < kLatencyWarmup; ++i)
-        out = run();
+        correct = call();
     Latency result;
     for (int i = 0; i < kLatencyCalls; ++i) {
         const auto start = Clock::now();
-        out = run();
+        correct = call();
         result.ms.push_back(1e3 * std::chrono::duration<double>(Clock::now() - start).count());
     }
     std::sort(result.ms.begin(), result.ms.end());
-    result.outputCorrect = out.words() == sentence.target;
+    result.outputCorrect = correct;
     return result;
 }
 
