@@ -33,13 +33,6 @@ AlignmentScore &AlignmentScore::operator+=(const AlignmentScore &other)
     return *this;
 }
 
-int rightSourcePosition(Task task, int sourceWords, int step)
-{
-    if (step < 0 || step >= sourceWords)
-        return -1;
-    return task == Task::Reverse ? sourceWords - 1 - step : step;
-}
-
 std::vector<int> rightSourcePositions(Task task, const DecodedSentence &sentence)
 {
     const int sourceWords = sentence.columns() - 1;  // the last column is the source's <EOS>

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/attention/decodedsentence.h"
+#include "engine/core/dataset.h"
 #include "engine/core/datasetconfig.h"
 #include "engine/core/sentencepair.h"
 
@@ -30,9 +31,6 @@ struct EpochAlignment {
     AlignmentScore score;
 };
 
-// The right source column of output row `step` in a sentence of `sourceWords` words, or -1 when
-// the step has none (the rule above, without looking at what the step emitted).
-int rightSourcePosition(Task task, int sourceWords, int step);
 // Per output row of `sentence`: the right source column, or -1 for rows that are not scored
 // (<EOS> steps, words past the sentence's length). The source's own <EOS> is the last column.
 std::vector<int> rightSourcePositions(Task task, const DecodedSentence &sentence);

@@ -199,3 +199,10 @@ std::vector<SentencePair> previewPairs(const DatasetConfig &config, int count)
     DataRandom rng(config.seed);
     return generate(config, rng, count);
 }
+
+int rightSourcePosition(Task task, int sourceWords, int step)
+{
+    if (step < 0 || step >= sourceWords)
+        return -1;
+    return task == Task::Reverse ? sourceWords - 1 - step : step;
+}

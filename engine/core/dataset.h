@@ -36,6 +36,9 @@ Dataset parseCorpus(const DatasetConfig &config, const std::string &text, const 
 
 // The target the task asks for: the words reversed, or copied.
 std::vector<std::string> targetFor(Task task, const std::vector<std::string> &source);
+// The source word output word `step` of a sentence of `sourceWords` words must come from: n-1-t
+// (reverse) or t (copy); -1 past the sentence's words.
+int rightSourcePosition(Task task, int sourceWords, int step);
 
 // A few pairs for a live preview, generated as `build` would.
 std::vector<SentencePair> previewPairs(const DatasetConfig &config, int count);

@@ -14,6 +14,14 @@ constexpr int kGap = 6;
 constexpr int kLabelWidth = 56;   // "layer 6" before each row
 constexpr int kLabelHeight = 18;  // "head 8" above each column
 
+// The captions' font: a little smaller than the labels'.
+QFont captionFont(const QFont &font)
+{
+    QFont small = font;
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    return small;
+}
+
 }  // namespace
 
 HeadGrid::HeadGrid(QWidget *parent) : QWidget(parent)
@@ -25,11 +33,25 @@ HeadGrid::HeadGrid(QWidget *parent) : QWidget(parent)
 void HeadGrid::setAttention(const LayeredAttention &attention)
 {
     m_attention = attention;
+    m_captions.clear();  // they describe the attention they came with
     if (m_layer >= layers() || m_head >= heads()) {
         m_layer = 0;
         m_head = 0;
     }
     update();
+}
+
+void HeadGrid::setCaptions(const std::vector<std::vector<QString>> &captions)
+{
+    m_captions = captions;
+    update();
+}
+
+QString HeadGrid::caption(int layer, int head) const
+{
+    if (layer < 0 || layer >= int(m_captions.size()) || head < 0 || head >= int(m_captions[std::size_t(layer)].size()))
+        return {};
+    return m_captions[std::size_t(layer)][std::size_t(head)];
 }
 
 void HeadGrid::select(int layer, int head)
@@ -47,8 +69,17 @@ int HeadGrid::squareSize() const
     if (layers() == 0 || heads() == 0)
         return 0;
     const int across = (width() - kLabelWidth) / heads() - kGap;
-    const int down = (height() - kLabelHeight) / layers() - kGap;
+    const int down = (height() - kLabelHeight) / layers() - kGap - captionHeight();
     return std::max(8, std::min(across, down));
+}
+
+int HeadGrid::captionHeight() const
+{
+    int lines = 0;
+    for (const std::vector<QString> &layer : m_captions)
+        for (const QString &caption : layer)
+            lines = std::max(lines, int(caption.count(QLatin1Char('\n'))) + 1);
+    return lines == 0 ? 0 : lines * QFontMetrics(captionFont(font())).height() + 2;
 }
 
 QRect HeadGrid::squareRect(int layer, int head) const
@@ -56,7 +87,7 @@ QRect HeadGrid::squareRect(int layer, int head) const
     const int size = squareSize();
     if (size == 0 || layer < 0 || layer >= layers() || head < 0 || head >= heads())
         return {};
-    return {kLabelWidth + head * (size + kGap), kLabelHeight + layer * (size + kGap), size, size};
+    return {kLabelWidth + head * (size + kGap), kLabelHeight + layer * (size + kGap + captionHeight()), size, size};
 }
 
 void HeadGrid::paintEvent(QPaintEvent *)
@@ -83,12 +114,21 @@ void HeadGrid::paintEvent(QPaintEvent *)
             const std::vector<float> &weights = m_attention.weights[std::size_t(layer)][std::size_t(head)];
             for (int r = 0; r < rows; ++r)
                 for (int c = 0; c < columns; ++c) {
-                    const QRectF cell(square.left() + double(square.width()) * c / columns,
-                                      square.top() + double(square.height()) * r / rows, double(square.width()) / columns,
-                                      double(square.height()) / rows);
+                    // Whole pixels, each cell from its own edge to the next's: no seams between them.
+                    const int left = square.left() + square.width() * c / columns;
+                    const int top = square.top() + square.height() * r / rows;
+                    const QRect cell(left, top, square.left() + square.width() * (c + 1) / columns - left,
+                                     square.top() + square.height() * (r + 1) / rows - top);
                     painter.fillRect(cell, QColor::fromRgb(gradient.color(weights[std::size_t(r * columns + c)],
                                                                           QCPRange(0, 1))));
                 }
+            const QString text = caption(layer, head);
+            if (!text.isEmpty()) {
+                painter.setFont(captionFont(font()));
+                painter.drawText(QRect(square.left() - kGap / 2, square.bottom() + 2, square.width() + kGap, captionHeight()),
+                                 Qt::AlignHCenter | Qt::AlignTop, text);
+                painter.setFont(font());
+            }
             if (layer == m_layer && head == m_head) {
                 painter.setPen(QPen(palette().highlight(), hasFocus() ? 3 : 2));
                 painter.drawRect(square.adjusted(-2, -2, 1, 1));

@@ -2,7 +2,10 @@
 
 #include "engine/transformer/transformerinference.h"
 
+#include <QString>
 #include <QWidget>
+
+#include <vector>
 
 // Every layer's and head's weights of one attention as small squares, layers down and heads
 // across, on the heatmap's colours: the heads that do the task stand out at a glance. A click, or
@@ -13,7 +16,11 @@ class HeadGrid : public QWidget
 public:
     explicit HeadGrid(QWidget *parent = nullptr);
 
-    void setAttention(const LayeredAttention &attention);  // keeps the pick when it still exists
+    // Keeps the pick when it still exists; the captions go with the attention they described.
+    void setAttention(const LayeredAttention &attention);
+    // A line under each square, [layer][head]: what the head does ("answer 93%").
+    void setCaptions(const std::vector<std::vector<QString>> &captions);
+    QString caption(int layer, int head) const;
     void select(int layer, int head);
     int selectedLayer() const { return m_layer; }
     int selectedHead() const { return m_head; }
@@ -35,8 +42,10 @@ protected:
 
 private:
     int squareSize() const;
+    int captionHeight() const;  // the tallest caption's lines; 0 without captions
 
     LayeredAttention m_attention;
+    std::vector<std::vector<QString>> m_captions;
     int m_layer = 0;
     int m_head = 0;
 };

@@ -19,7 +19,8 @@ QString trTransformerJobs(const char *text)
 std::shared_ptr<const TransformerSnapshot> snapshotOf(const TransformerModel &model, int epoch)
 {
     return std::make_shared<const TransformerSnapshot>(
-        TransformerSnapshot{model.inference(), model.vocabulary(), model.config(), epoch, model.parameterCount()});
+        TransformerSnapshot{model.inference(), model.vocabulary(), model.config(), model.task(), epoch,
+                            model.parameterCount()});
 }
 
 }  // namespace

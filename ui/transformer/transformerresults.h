@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/core/datasetconfig.h"
 #include "engine/core/epochstats.h"
 #include "engine/core/vocabulary.h"
 #include "engine/transformer/transformerinference.h"
@@ -17,6 +18,7 @@ struct TransformerSnapshot {
     std::shared_ptr<const TransformerInference> inference;
     Vocabulary vocabulary;
     TransformerConfig config;
+    Task task = Task::Reverse;  // what the known answer of each output word is
     int epoch = 0;
     int64_t parameters = 0;
 };

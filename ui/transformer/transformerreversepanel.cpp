@@ -1,6 +1,7 @@
 #include "ui/transformer/transformerreversepanel.h"
 
 #include "engine/core/tokenizer.h"
+#include "engine/transformer/headscores.h"
 #include "ui/core/attentionheatmap.h"
 #include "ui/transformer/headgrid.h"
 #include "ui/transformer/transformerresults.h"
@@ -14,9 +15,15 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <cmath>
 #include <stdexcept>
 
 namespace {
+
+QString share(double value)
+{
+    return std::isnan(value) ? QStringLiteral("–") : QLocale().toString(100.0 * value, 'f', 0) + QStringLiteral("%");
+}
 
 QStringList qtTokens(const std::vector<std::string> &tokens)
 {
@@ -164,6 +171,19 @@ void TransformerReversePanel::showAttention()
         return;
     m_grid->setAttention(shownAttention());
     const Kind shown = kind();
+    const std::vector<std::vector<HeadScore>> scores = shown == Kind::Cross
+                                                           ? crossHeadScores(m_snapshot->task, m_output)
+                                                           : selfHeadScores(shownAttention());
+    std::vector<std::vector<QString>> captions;
+    for (const std::vector<HeadScore> &layer : scores) {
+        std::vector<QString> heads;
+        for (const HeadScore &head : layer)
+            heads.push_back(shown == Kind::Cross
+                                ? tr("answer %1").arg(share(head.answer))
+                                : tr("same %1\nprev %2").arg(share(head.same), share(head.previous)));
+        captions.push_back(std::move(heads));
+    }
+    m_grid->setCaptions(captions);
     if (shown == Kind::Cross)
         m_heatmap->setRoles(tr("output"), tr("decoder steps (output)"), tr("input"), tr("encoder tokens (input)"));
     else if (shown == Kind::EncoderSelf)

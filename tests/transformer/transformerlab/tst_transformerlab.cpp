@@ -115,6 +115,8 @@ void TestTransformerLab::trainsAndShowsEveryHead()
     HeadGrid *grid = panel->headGrid();
     QCOMPARE(grid->layers(), 2);
     QCOMPARE(grid->heads(), 2);
+    // Under each head, what it does: its share on the known answer.
+    QVERIFY2(grid->caption(1, 0).startsWith(QStringLiteral("answer ")), qPrintable(grid->caption(1, 0)));
     AttentionHeatmap *heatmap = panel->heatmap();
     QCOMPARE(heatmap->columns(), 5);
     QCOMPARE(heatmap->rows(), int(output.outputTokens.size()));
@@ -135,6 +137,7 @@ void TestTransformerLab::trainsAndShowsEveryHead()
     // The encoder's self-attention: the input over itself; the decoder's: each step over <SOS> and
     // the outputs before it, none after.
     panel->setKind(TransformerReversePanel::Kind::EncoderSelf);
+    QVERIFY2(grid->caption(0, 1).startsWith(QStringLiteral("same ")), qPrintable(grid->caption(0, 1)));
     QCOMPARE(heatmap->rows(), 5);
     QCOMPARE(heatmap->columns(), 5);
     panel->setKind(TransformerReversePanel::Kind::DecoderSelf);
