@@ -49,6 +49,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr double kTargetExactMatch = 0.99;
+// The first test sentence of 10 words is timed: a fixed amount of work, 11 decoder steps, whatever
+// the model predicts.
 constexpr int kLatencyWords = 10;               // as reference.py --latency
 constexpr int kLatencySteps = kLatencyWords + 1;  // words + <EOS>
 constexpr int kTickMs = 10;       // the GUI-thread timer whose lateness is the stall
@@ -185,16 +187,6 @@ GuiStall measureGuiStall(const DatasetConfig &datasetConfig, const Plan &plan, i
     return result;
 }
 
-// The first test sentence of 10 words: a fixed amount of work, 11 decoder steps, whatever the
-// model predicts.
-const SentencePair *latencySentence(const std::vector<SentencePair> &test)
-{
-    for (const SentencePair &p : test)
-        if (p.source.size() == std::size_t(kLatencyWords))
-            return &p;
-    return nullptr;
-}
-
 Latency measureGreedyLatency(const Seq2SeqModel &model, const SentencePair &sentence)
 {
     std::vector<int> ids;
@@ -265,7 +257,7 @@ int runBench(const std::vector<std::string> &arguments)
     const DatasetConfig datasetConfig;
     const Dataset data = Dataset::build(datasetConfig);
     const Vocabulary vocabulary = vocabularyFor(data, datasetConfig);
-    const SentencePair *sentence = latencySentence(data.test);
+    const SentencePair *sentence = sentenceOfLength(data.test, kLatencyWords);
     if (!sentence) {
         std::cerr << "error: the test set has no sentence of " << kLatencyWords << " words\n";
         return 1;

@@ -30,6 +30,14 @@ double mean(const std::vector<double> &v)
     return v.empty() ? 0 : s / double(v.size());
 }
 
+const SentencePair *sentenceOfLength(const std::vector<SentencePair> &pairs, int words)
+{
+    for (const SentencePair &pair : pairs)
+        if (pair.source.size() == std::size_t(words))
+            return &pair;
+    return nullptr;
+}
+
 Latency timeCalls(const std::function<bool()> &call)
 {
     using Clock = std::chrono::steady_clock;

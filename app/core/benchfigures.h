@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/core/sentencepair.h"
+
 #include <QJsonObject>
 
 #include <functional>
@@ -11,6 +13,9 @@ namespace benchfigures {
 
 constexpr int kLatencyWarmup = 50;
 constexpr int kLatencyCalls = 500;
+
+// The first pair whose source has `words` words; null when none has.
+const SentencePair *sentenceOfLength(const std::vector<SentencePair> &pairs, int words);
 
 struct Latency {
     std::vector<double> ms;  // sorted

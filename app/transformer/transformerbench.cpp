@@ -57,14 +57,6 @@ Accuracy train(TransformerModel &model, const Dataset &data, const TransformerTr
     return result;
 }
 
-const SentencePair *latencySentence(const std::vector<SentencePair> &test)
-{
-    for (const SentencePair &pair : test)
-        if (pair.source.size() == std::size_t(kLatencyWords))
-            return &pair;
-    return nullptr;
-}
-
 }  // namespace
 
 std::string transformerBenchHelp()
@@ -99,7 +91,7 @@ int runTransformerBench(const std::vector<std::string> &arguments)
 
     const DatasetConfig dataConfig;
     const Dataset data = Dataset::build(dataConfig);
-    const SentencePair *sentence = latencySentence(data.test);
+    const SentencePair *sentence = sentenceOfLength(data.test, kLatencyWords);
     if (!sentence)
         return failure("the test set has no sentence of " + std::to_string(kLatencyWords) + " words");
     TransformerModel model(TransformerConfig{}, vocabularyFor(data, dataConfig), dataConfig.task, training.seed);

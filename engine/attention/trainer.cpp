@@ -9,6 +9,7 @@
 #include "engine/core/corpusdefaults.h"
 #include "engine/core/dropoutstream.h"
 #include "engine/core/elapsed.h"
+#include "engine/core/epochtally.h"
 #include "engine/core/gradientclipping.h"
 #include "engine/core/learningrateschedule.h"
 #include "engine/core/parametersnapshot.h"
@@ -26,8 +27,6 @@
 #include <random>
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // The batch doubles from batchStart every epoch until it reaches batchSize: many small steps while
 // the model is far off, then the larger batches that train faster per sample.
@@ -183,16 +182,15 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
     for (int epoch = firstEpoch; epoch < firstEpoch + m_config.epochs; ++epoch) {
         net->train();
         const auto batches = batchOrder(trainLengths, batchSizeIn(m_config, epoch - firstEpoch), &rng);
-        const auto start = Clock::now();
-        double lossSum = 0, normSum = 0, learningRate = 0;
-        int samples = 0;
+        EpochTally tally(epoch, int(batches.size()));
         for (std::size_t b = 0; b < batches.size(); ++b) {
             if (stopped())
                 return finish(TrainingOutcome::Status::Stopped, "Stopped during epoch " + std::to_string(epoch) + ".");
             const Batch batch = makeBatch(pairsAt(m_data.train, batches[b]), vocabulary, m_config.unknownWordRate, &rng);
             optimizer.zeroGrad();
-            const double epochsDone = double(epoch - firstEpoch) + double(samples) / double(trainLengths.size());
-            learningRate = schedule.at(step++, epochsDone);
+            const double epochsDone = double(epoch - firstEpoch) + double(tally.samples()) / double(trainLengths.size());
+            const double learningRate = schedule.at(step++, epochsDone);
+            tally.setLearningRate(learningRate);
             optimizer.setLearningRate(learningRate);
             const double lossValue = forwardBackward(net, batch, teacherForce, threads, m_config.seed,
                                                      std::uint64_t(epoch) << 32 | std::uint64_t(b));
@@ -207,19 +205,11 @@ TrainingOutcome Trainer::run(const Callbacks &callbacks, const std::atomic<bool>
                               "Training diverged in epoch " + std::to_string(epoch) + " (gradient is not finite); "
                               "try a lower learning rate. The best model so far is kept.");
             optimizer.step();
-            normSum += norm;
-            lossSum += lossValue * batch.size();
-            samples += batch.size();
+            const BatchProgress progress = tally.add(int(b) + 1, batch.size(), lossValue, norm);
             if (callbacks.onBatch)
-                callbacks.onBatch({epoch, int(b) + 1, int(batches.size()), lossValue, samples / secondsSince(start)});
+                callbacks.onBatch(progress);
         }
-        EpochStats stats;
-        stats.epoch = epoch;
-        stats.seconds = secondsSince(start);
-        stats.trainLoss = lossSum / samples;
-        stats.samplesPerSecond = samples / stats.seconds;
-        stats.learningRate = learningRate;
-        stats.gradientNorm = normSum / double(batches.size());
+        EpochStats stats = tally.stats();
         const Validation v = validate(net, valBatches, threads);
         stats.valLoss = v.loss;
         stats.valExactMatch = v.exactMatch;

@@ -4,6 +4,7 @@
 #include "engine/core/batch.h"
 #include "engine/core/dropoutstream.h"
 #include "engine/core/elapsed.h"
+#include "engine/core/epochtally.h"
 #include "engine/core/evalmodescope.h"
 #include "engine/core/gradientclipping.h"
 #include "engine/core/maskedloss.h"
@@ -21,8 +22,6 @@
 #include <stdexcept>
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // Below this many rows per shard, splitting a batch costs more than a second thread gains.
 constexpr int64_t kMinShardRows = 16;
@@ -116,9 +115,7 @@ TransformerRun TransformerTrainer::run(const Callbacks &callbacks, const std::at
     for (int epoch = firstEpoch; epoch < firstEpoch + m_config.epochs; ++epoch) {
         net.train();
         const std::vector<std::vector<int>> batches = batchOrder(trainLengths, m_config.batchSize, &rng);
-        const auto start = Clock::now();
-        double lossSum = 0, normSum = 0, learningRate = 0;
-        int samples = 0;
+        EpochTally tally(epoch, int(batches.size()));
         for (std::size_t b = 0; b < batches.size(); ++b) {
             if (stop && stop->load(std::memory_order_relaxed)) {
                 run.stopped = true;
@@ -127,7 +124,9 @@ TransformerRun TransformerTrainer::run(const Callbacks &callbacks, const std::at
             }
             const Batch batch = makeBatch(pairsAt(m_data.train, batches[b]), vocabulary);
             adam.zeroGrad();
-            learningRate = learningRateAt(m_config, step, double(epoch - firstEpoch) + double(samples) / double(trainLengths.size()));
+            const double learningRate =
+                learningRateAt(m_config, step, double(epoch - firstEpoch) + double(tally.samples()) / double(trainLengths.size()));
+            tally.setLearningRate(learningRate);
             adam.setLearningRate(learningRate);
             const double lossValue = forwardBackward(net, batch, workers, m_config.seed, step);
             const double norm = m_config.clipNorm > 0 ? clipGradientNorm(net.parameters(), m_config.clipNorm) : 0.0;
@@ -139,19 +138,11 @@ TransformerRun TransformerTrainer::run(const Callbacks &callbacks, const std::at
             }
             adam.step();
             ++step;
-            normSum += norm;
-            lossSum += lossValue * batch.size();
-            samples += batch.size();
+            const BatchProgress progress = tally.add(int(b) + 1, batch.size(), lossValue, norm);
             if (callbacks.onBatch)
-                callbacks.onBatch({epoch, int(b) + 1, int(batches.size()), lossValue, samples / secondsSince(start)});
+                callbacks.onBatch(progress);
         }
-        EpochStats stats;
-        stats.epoch = epoch;
-        stats.seconds = secondsSince(start);
-        stats.trainLoss = lossSum / samples;
-        stats.samplesPerSecond = samples / stats.seconds;
-        stats.learningRate = learningRate;
-        stats.gradientNorm = normSum / double(batches.size());
+        EpochStats stats = tally.stats();
         stats.valLoss = validationLoss(net, valBatches);
         stats.valExactMatch = m_model.score(m_data.val).exactMatch();
         m_model.history.push_back(stats);

@@ -12,11 +12,13 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSlider>
 #include <QVBoxLayout>
 
 namespace {
@@ -31,6 +33,7 @@ QString sharePercent(double share)
 TransformerLab::TransformerLab(Workbench *workbench)
     : Lab(workbench), m_setup(new TransformerSetup), m_reverse(new TransformerReversePanel), m_loss(new LossPlot),
       m_status(new QLabel), m_page(new QWidget(workbench->dialogParent())),
+      m_epochSlider(new QSlider(Qt::Horizontal)), m_epochLabel(new QLabel),
       m_setupDock(new QDockWidget(tr("Transformer Setup")))
 {
     m_setup->setObjectName(QStringLiteral("transformerSetup"));
@@ -55,6 +58,19 @@ TransformerLab::TransformerLab(Workbench *workbench)
     layout->addWidget(m_status);
     m_reverse->addUnderGrid(m_loss);
     layout->addWidget(m_reverse, 1);
+    // The run epoch by epoch: the heads as they were after any epoch.
+    m_epochSlider->setObjectName(QStringLiteral("transformerEpochSlider"));
+    m_epochSlider->setRange(0, 0);
+    m_epochSlider->setPageStep(1);
+    m_epochSlider->setEnabled(false);
+    m_epochSlider->setToolTip(tr("Decode with the weights of any epoch of the run (arrow keys, Home, End)"));
+    m_epochLabel->setObjectName(QStringLiteral("transformerEpochLabel"));
+    auto *history = new QHBoxLayout;
+    history->addWidget(new QLabel(tr("Weights of epoch:")));
+    history->addWidget(m_epochSlider, 1);
+    history->addWidget(m_epochLabel);
+    layout->addLayout(history);
+    connect(m_epochSlider, &QSlider::valueChanged, this, &TransformerLab::showEpoch);
     setStatus(tr("A Transformer (Vaswani et al. 2017) learns to reverse sentences: press Train (F5), then type a "
                  "sentence and watch its heads."));
     createExports();
@@ -133,6 +149,10 @@ void TransformerLab::train()
 {
     m_epochs = m_setup->trainingConfig().epochs;
     m_history.clear();
+    m_snapshots.clear();
+    m_epochSlider->setRange(0, 0);
+    m_epochSlider->setEnabled(false);
+    m_epochLabel->clear();
     m_loss->clear();
     setStatus(tr("Preparing…"));
     submit(transformerTrainingJob(m_setup->dataConfig(), m_setup->modelConfig(), m_setup->trainingConfig()),
@@ -159,7 +179,14 @@ void TransformerLab::addEpoch(const TransformerEpochDone &done)
 {
     m_history.push_back(done.stats);
     m_loss->addEpoch(done.stats, done.isBest);
-    m_reverse->setSnapshot(done.snapshot);
+    // The slider follows the newest epoch unless it was moved back to look at an older one.
+    const bool following = m_epochSlider->value() == int(m_snapshots.size());
+    m_snapshots.push_back(done.snapshot);
+    m_epochSlider->setEnabled(true);
+    m_epochSlider->setRange(1, int(m_snapshots.size()));
+    if (following)
+        m_epochSlider->setValue(int(m_snapshots.size()));
+    showEpoch(m_epochSlider->value());
     setStatus(tr("Epoch %1 of %2: training loss %3, validation loss %4, validation exact match %5; %6 sentences/s.")
                   .arg(done.stats.epoch)
                   .arg(m_epochs)
@@ -176,7 +203,8 @@ void TransformerLab::finishTraining(const TransformerTrainingFinished &finished)
         seconds += stats.seconds;
         samples += stats.samplesPerSecond * stats.seconds;
     }
-    m_reverse->setSnapshot(finished.best);
+    if (finished.best && finished.best->epoch >= 1 && finished.best->epoch <= int(m_snapshots.size()))
+        m_epochSlider->setValue(finished.best->epoch);  // the best epoch's weights, which the run kept
     const QString text = runSummary(finished.epochsDone, finished.epochs, seconds > 0 ? samples / seconds : 0,
                                     tr("sentences")) +
                          QLatin1Char(' ') +
@@ -185,6 +213,15 @@ void TransformerLab::finishTraining(const TransformerTrainingFinished &finished)
                              .arg(sharePercent(finished.test.exactMatch()), sharePercent(finished.test.tokenAccuracy()));
     setStatus(text);
     emit statusMessage(text, 8000);
+}
+
+void TransformerLab::showEpoch(int epoch)
+{
+    if (epoch < 1 || epoch > int(m_snapshots.size()))
+        return;
+    m_reverse->setSnapshot(m_snapshots[std::size_t(epoch - 1)]);
+    m_loss->setMarker(epoch);
+    m_epochLabel->setText(tr("%1 of %2").arg(epoch).arg(m_snapshots.size()));
 }
 
 void TransformerLab::setStatus(const QString &text)

@@ -10,6 +10,7 @@ class ExportActions;
 class LossPlot;
 class QDockWidget;
 class QLabel;
+class QSlider;
 class TransformerReversePanel;
 class TransformerSetup;
 struct TransformerEpochDone;
@@ -41,6 +42,8 @@ public:
     TransformerReversePanel *reversePanel() const { return m_reverse; }
     LossPlot *lossPlot() const { return m_loss; }
     const std::vector<EpochStats> &history() const { return m_history; }
+    // Every epoch's weights of the last run, in order: the page decodes with the one the slider picks.
+    QSlider *epochSlider() const { return m_epochSlider; }
     QString statusText() const;
 
 private:
@@ -48,6 +51,7 @@ private:
     void addEpoch(const TransformerEpochDone &done);
     void finishTraining(const TransformerTrainingFinished &finished);
     void setStatus(const QString &text);
+    void showEpoch(int epoch);
     void updateActions();
 
     TransformerSetup *m_setup;
@@ -55,8 +59,11 @@ private:
     LossPlot *m_loss;
     QLabel *m_status;
     QWidget *m_page;
+    QSlider *m_epochSlider;
+    QLabel *m_epochLabel;
     QDockWidget *m_setupDock;
     ExportActions *m_exports = nullptr;
     std::vector<EpochStats> m_history;
+    std::vector<std::shared_ptr<const TransformerSnapshot>> m_snapshots;  // per epoch, from 1
     int m_epochs = 0;
 };

@@ -13,6 +13,8 @@
 #include <QComboBox>
 #include <QImage>
 #include <QLineEdit>
+#include <QLabel>
+#include <QSlider>
 #include <QSpinBox>
 #include <QTemporaryDir>
 
@@ -105,6 +107,15 @@ void TestTransformerLab::trainsAndShowsEveryHead()
     QCOMPARE(m_lab->lossPlot()->epochPointCount(), 3);
     QVERIFY(m_lab->lossPlot()->batchPointCount() > 0);
     QVERIFY2(m_lab->statusText().contains(QStringLiteral("test sentences")), qPrintable(m_lab->statusText()));
+    // Every epoch's weights can be looked at again; the run ends on its best epoch's.
+    QSlider *epochs = m_lab->epochSlider();
+    QCOMPARE(epochs->maximum(), 3);
+    QVERIFY(epochs->isEnabled());
+    auto *info = panel->findChild<QLabel *>(QStringLiteral("transformerModelInfo"));
+    QVERIFY2(info->text().startsWith(QStringLiteral("Epoch %1 ").arg(epochs->value())), qPrintable(info->text()));
+    epochs->setValue(1);
+    QVERIFY2(info->text().startsWith(QStringLiteral("Epoch 1 ")), qPrintable(info->text()));
+    epochs->setValue(3);
 
     // What is typed is decoded by the best epoch, with every layer's and head's attention.
     panel->setText(QStringLiteral("the cat sat on"));
