@@ -1,6 +1,7 @@
 #include "ui/transformer/headgrid.h"
 
 #include "ui/core/colorgradients.h"
+#include "ui/core/plotexport.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -64,12 +65,18 @@ void HeadGrid::select(int layer, int head)
     emit headSelected(layer, head);
 }
 
-int HeadGrid::squareSize() const
+void HeadGrid::setTokens(const QStringList &rows, const QStringList &columns)
+{
+    m_rowTokens = rows;
+    m_columnTokens = columns;
+}
+
+int HeadGrid::squareSize(QSize area) const
 {
     if (layers() == 0 || heads() == 0)
         return 0;
-    const int across = (width() - kLabelWidth) / heads() - kGap;
-    const int down = (height() - kLabelHeight) / layers() - kGap - captionHeight();
+    const int across = (area.width() - kLabelWidth) / heads() - kGap;
+    const int down = (area.height() - kLabelHeight) / layers() - kGap - captionHeight();
     return std::max(8, std::min(across, down));
 }
 
@@ -84,7 +91,12 @@ int HeadGrid::captionHeight() const
 
 QRect HeadGrid::squareRect(int layer, int head) const
 {
-    const int size = squareSize();
+    return squareRectIn(size(), layer, head);
+}
+
+QRect HeadGrid::squareRectIn(QSize area, int layer, int head) const
+{
+    const int size = squareSize(area);
     if (size == 0 || layer < 0 || layer >= layers() || head < 0 || head >= heads())
         return {};
     return {kLabelWidth + head * (size + kGap), kLabelHeight + layer * (size + kGap + captionHeight()), size, size};
@@ -98,19 +110,26 @@ void HeadGrid::paintEvent(QPaintEvent *)
         painter.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, tr("Type a sentence to see every head."));
         return;
     }
+    paintGrid(painter, size(), true);
+}
+
+void HeadGrid::paintGrid(QPainter &painter, QSize area, bool outlineSelection) const
+{
+    painter.setFont(font());
+    painter.setPen(palette().text().color());
     QCPColorGradient gradient = viridisGradient();
     const int rows = m_attention.rows;
     const int columns = m_attention.columns;
     for (int head = 0; head < heads(); ++head) {
-        const QRect top = squareRect(0, head);
+        const QRect top = squareRectIn(area, 0, head);
         painter.drawText(QRect(top.left(), 0, top.width(), kLabelHeight), Qt::AlignCenter, tr("head %1").arg(head + 1));
     }
     for (int layer = 0; layer < layers(); ++layer) {
-        const QRect left = squareRect(layer, 0);
+        const QRect left = squareRectIn(area, layer, 0);
         painter.drawText(QRect(0, left.top(), kLabelWidth - 4, left.height()), Qt::AlignRight | Qt::AlignVCenter,
                          tr("layer %1").arg(layer + 1));
         for (int head = 0; head < heads(); ++head) {
-            const QRect square = squareRect(layer, head);
+            const QRect square = squareRectIn(area, layer, head);
             const std::vector<float> &weights = m_attention.weights[std::size_t(layer)][std::size_t(head)];
             for (int r = 0; r < rows; ++r)
                 for (int c = 0; c < columns; ++c) {
@@ -129,13 +148,56 @@ void HeadGrid::paintEvent(QPaintEvent *)
                                  Qt::AlignHCenter | Qt::AlignTop, text);
                 painter.setFont(font());
             }
-            if (layer == m_layer && head == m_head) {
+            if (outlineSelection && layer == m_layer && head == m_head) {
                 painter.setPen(QPen(palette().highlight(), hasFocus() ? 3 : 2));
                 painter.drawRect(square.adjusted(-2, -2, 1, 1));
                 painter.setPen(palette().text().color());
             }
         }
     }
+}
+
+bool HeadGrid::exportImage(const QString &path, int width, int height, QString *error) const
+{
+    if (layers() == 0) {
+        if (error)
+            *error = tr("No attention heads to export: type a sentence first.");
+        return false;
+    }
+    return exportPaintedImage(
+        path, QSize(width, height),
+        [this](QPainter &painter, const QRectF &area) {
+            painter.translate(area.topLeft());
+            paintGrid(painter, area.size().toSize(), false);
+        },
+        error);
+}
+
+bool HeadGrid::exportCsv(const QString &path, QString *error) const
+{
+    if (layers() == 0) {
+        if (error)
+            *error = tr("No attention heads to export: type a sentence first.");
+        return false;
+    }
+    const auto token = [](const QStringList &tokens, int index) {
+        return index < tokens.size() ? csvField(tokens[index]) : QString();
+    };
+    QString csv = QStringLiteral("layer,head,query_position,query,key_position,key,weight,head_caption\n");
+    for (int layer = 0; layer < layers(); ++layer)
+        for (int head = 0; head < heads(); ++head) {
+            const std::vector<float> &weights = m_attention.weights[std::size_t(layer)][std::size_t(head)];
+            const QString text = csvField(caption(layer, head).replace(QLatin1Char('\n'), QLatin1Char(' ')));
+            for (int r = 0; r < m_attention.rows; ++r)
+                for (int c = 0; c < m_attention.columns; ++c)
+                    // One arg() call: a token holding "%1" must not be read as a place for the next value.
+                    csv += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8\n")
+                               .arg(QString::number(layer + 1), QString::number(head + 1), QString::number(r + 1),
+                                    token(m_rowTokens, r), QString::number(c + 1), token(m_columnTokens, c),
+                                    QString::number(double(weights[std::size_t(r * m_attention.columns + c)]), 'f', 6),
+                                    text);
+        }
+    return writeFileAtomically(path, csv.toUtf8(), error);
 }
 
 void HeadGrid::mousePressEvent(QMouseEvent *event)

@@ -86,15 +86,28 @@ TransformerLab::TransformerLab(Workbench *workbench)
 void TransformerLab::createExports()
 {
     m_exports = new ExportActions(m_page, this);
-    m_exports->addImage(tr("Export Transformer &Heatmap…"), QStringLiteral("transformer_heatmap.png"),
-                        m_reverse->heatmap())
-        ->setObjectName(QStringLiteral("exportTransformerHeatmap"));
-    m_exports->addFile(tr("Export Transformer Heatmap (CS&V)…"), QStringLiteral("transformer_heatmap.csv"),
-                       tr("CSV (*.csv)"),
-                       [this](const QString &path, QString *error) { return m_reverse->heatmap()->exportCsv(path, error); })
-        ->setObjectName(QStringLiteral("exportTransformerHeatmapCsv"));
-    m_exports->addImage(tr("Export Transformer &Loss Curve…"), QStringLiteral("transformer_loss.png"), m_loss)
-        ->setObjectName(QStringLiteral("exportTransformerLoss"));
+    const auto keep = [](QAction *action, const char *name, QList<QAction *> &group) {
+        action->setObjectName(QLatin1String(name));
+        group << action;
+    };
+    const QString csv = tr("CSV (*.csv)");
+    keep(m_exports->addImage(tr("Export Transformer &Heatmap…"), QStringLiteral("transformer_heatmap.png"),
+                             m_reverse->heatmap()),
+         "exportTransformerHeatmap", m_sentenceExports);
+    keep(m_exports->addFile(tr("Export Transformer Heatmap (CS&V)…"), QStringLiteral("transformer_heatmap.csv"), csv,
+                            [this](const QString &path, QString *error) { return m_reverse->heatmap()->exportCsv(path, error); }),
+         "exportTransformerHeatmapCsv", m_sentenceExports);
+    keep(m_exports->addImage(tr("Export Transformer Head &Grid…"), QStringLiteral("transformer_heads.png"),
+                             m_reverse->headGrid()),
+         "exportTransformerHeads", m_sentenceExports);
+    keep(m_exports->addFile(tr("Export Transformer Head Grid (CSV)…"), QStringLiteral("transformer_heads.csv"), csv,
+                            [this](const QString &path, QString *error) { return m_reverse->headGrid()->exportCsv(path, error); }),
+         "exportTransformerHeadsCsv", m_sentenceExports);
+    keep(m_exports->addImage(tr("Export Transformer &Loss Curve…"), QStringLiteral("transformer_loss.png"), m_loss),
+         "exportTransformerLoss", m_lossExports);
+    keep(m_exports->addFile(tr("Export Transformer Loss Curve (CSV)…"), QStringLiteral("transformer_loss.csv"), csv,
+                            [this](const QString &path, QString *error) { return m_loss->exportCsv(path, error); }),
+         "exportTransformerLossCsv", m_lossExports);
 }
 
 QList<LabPage> TransformerLab::pages() const
@@ -114,10 +127,10 @@ QList<QAction *> TransformerLab::exportActions() const
 
 void TransformerLab::updateActions()
 {
-    const QList<QAction *> &exports = m_exports->actions();
-    exports[0]->setEnabled(m_reverse->hasOutput());
-    exports[1]->setEnabled(m_reverse->hasOutput());
-    exports[2]->setEnabled(!m_history.empty());
+    for (QAction *action : std::as_const(m_sentenceExports))
+        action->setEnabled(m_reverse->hasOutput());
+    for (QAction *action : std::as_const(m_lossExports))
+        action->setEnabled(!m_history.empty());
     m_setup->setEnabled(runState()->phase() == RunState::Phase::Idle);
     emit actionsChanged();
 }

@@ -63,6 +63,8 @@ private:
     QLabel *m_epochLabel;
     QDockWidget *m_setupDock;
     ExportActions *m_exports = nullptr;
+    QList<QAction *> m_sentenceExports;  // enabled while a sentence is decoded
+    QList<QAction *> m_lossExports;      // enabled once an epoch is trained
     std::vector<EpochStats> m_history;
     std::vector<std::shared_ptr<const TransformerSnapshot>> m_snapshots;  // per epoch, from 1
     int m_epochs = 0;

@@ -184,6 +184,7 @@ void TransformerReversePanel::showAttention()
         captions.push_back(std::move(heads));
     }
     m_grid->setCaptions(captions);
+    m_grid->setTokens(rowTokens(), columnTokens());
     if (shown == Kind::Cross)
         m_heatmap->setRoles(tr("output"), tr("decoder steps (output)"), tr("input"), tr("encoder tokens (input)"));
     else if (shown == Kind::EncoderSelf)
@@ -198,12 +199,20 @@ void TransformerReversePanel::showHead(int layer, int head)
     const LayeredAttention &attention = shownAttention();
     if (layer >= int(attention.weights.size()) || head >= int(attention.weights[std::size_t(layer)].size()))
         return;
-    const QStringList source = qtTokens(m_output.sourceTokens);
-    const QStringList output = qtTokens(m_output.outputTokens);
-    // A decoder step reads the token before it: <SOS>, then each output but the last.
-    const QStringList decoderInputs = QStringList{QStringLiteral("<SOS>")} + output.mid(0, output.size() - 1);
-    const QStringList rows = kind() == Kind::EncoderSelf ? source : output;
-    const QStringList columns = kind() == Kind::DecoderSelf ? decoderInputs : source;
-    m_heatmap->setMatrix(columns, rows, attention.weights[std::size_t(layer)][std::size_t(head)]);
+    m_heatmap->setMatrix(columnTokens(), rowTokens(), attention.weights[std::size_t(layer)][std::size_t(head)]);
     m_heatmap->setTitle(tr("Layer %1, head %2").arg(layer + 1).arg(head + 1));
+}
+
+QStringList TransformerReversePanel::rowTokens() const
+{
+    return qtTokens(kind() == Kind::EncoderSelf ? m_output.sourceTokens : m_output.outputTokens);
+}
+
+QStringList TransformerReversePanel::columnTokens() const
+{
+    if (kind() != Kind::DecoderSelf)
+        return qtTokens(m_output.sourceTokens);
+    // A decoder step reads the token before it: <SOS>, then each output but the last.
+    const QStringList output = qtTokens(m_output.outputTokens);
+    return QStringList{QStringLiteral("<SOS>")} + output.mid(0, output.size() - 1);
 }

@@ -2,6 +2,7 @@
 
 #include "engine/transformer/transformermodel.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <memory>
@@ -47,6 +48,9 @@ private:
     void showAttention();
     void showHead(int layer, int head);
     const LayeredAttention &shownAttention() const;
+    // What the shown attention's rows and columns stand for.
+    QStringList rowTokens() const;
+    QStringList columnTokens() const;
 
     std::shared_ptr<const TransformerSnapshot> m_snapshot;
     TransformerOutput m_output;

@@ -167,6 +167,33 @@ void TestTransformerLab::trainsAndShowsEveryHead()
     QFile file(csv);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QCOMPARE(file.readAll().count('\n'), int(output.outputTokens.size()) + 1);
+
+    // So does the whole grid: every head as one image (PNG or SVG), and every weight as a CSV line.
+    const QString gridPng = m_dir.filePath(QStringLiteral("heads.png"));
+    QVERIFY2(grid->exportImage(gridPng, 800, 500, &error), qPrintable(error));
+    QCOMPARE(QImage(gridPng).size(), QSize(800, 500));
+    const QString gridSvg = m_dir.filePath(QStringLiteral("heads.svg"));
+    QVERIFY2(grid->exportImage(gridSvg, 800, 500, &error), qPrintable(error));
+    QFile svg(gridSvg);
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    QVERIFY(svg.readAll().contains("head 2"));
+    const QString gridCsv = m_dir.filePath(QStringLiteral("heads.csv"));
+    QVERIFY2(grid->exportCsv(gridCsv, &error), qPrintable(error));
+    QFile lines(gridCsv);
+    QVERIFY(lines.open(QIODevice::ReadOnly));
+    const QList<QByteArray> rows = lines.readAll().trimmed().split('\n');
+    const int steps = int(output.outputTokens.size());
+    QCOMPARE(rows.size(), 1 + 2 * 2 * steps * steps);
+    QCOMPARE(rows[0], QByteArray("layer,head,query_position,query,key_position,key,weight,head_caption"));
+    // Layer 1, head 1, the first step over <SOS>: the decoder's first row is all on <SOS>.
+    QVERIFY2(rows[1].startsWith("1,1,1," + output.outputTokens[0] + ",1,<SOS>,1.000000,same "), rows[1].constData());
+
+    // Nothing to export once the sentence is gone: a clear refusal, no file.
+    panel->setText(QString());
+    const QString none = m_dir.filePath(QStringLiteral("none.csv"));
+    QVERIFY(!grid->exportCsv(none, &error));
+    QVERIFY2(error.contains(QStringLiteral("type a sentence")), qPrintable(error));
+    QVERIFY(!QFile::exists(none));
 }
 
 void TestTransformerLab::refusesBadSettingsClearly()
