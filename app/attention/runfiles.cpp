@@ -12,7 +12,7 @@
 #include "engine/core/seedspread.h"
 #include "engine/core/tokenizer.h"
 #include "engine/core/validationfall.h"
-#include "ui/attention/lengthaccuracyplot.h"
+#include "ui/core/lengthaccuracyplot.h"
 #include "ui/attention/decodedheatmap.h"
 #include "ui/core/attentionheatmap.h"
 #include "ui/core/configmap.h"

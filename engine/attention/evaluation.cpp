@@ -74,15 +74,6 @@ EvaluationReport evaluate(const Seq2SeqModel &model, const std::vector<SentenceP
     return report;
 }
 
-std::map<int, double> exactMatchByLength(const std::map<int, LengthAccuracy> &byLength)
-{
-    std::map<int, double> exact;
-    for (const auto &[length, bucket] : byLength)
-        if (bucket.total > 0)
-            exact[length] = double(bucket.correct) / bucket.total;
-    return exact;
-}
-
 std::string formatExample(const Example &e)
 {
     return "Input: \"" + e.input + "\"  Output: \"" + e.output + "\"  Reference: \"" + e.reference + "\"  "

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/attention/decodedsentence.h"
+#include "engine/core/lengthaccuracy.h"
 #include "engine/core/sentencepair.h"
 
 #include <map>
@@ -14,11 +15,6 @@ struct Example {
     std::string output;
     std::string reference;
     bool match = false;
-};
-
-struct LengthAccuracy {
-    int correct = 0;
-    int total = 0;
 };
 
 struct EvaluationReport {
@@ -38,9 +34,6 @@ std::vector<DecodedSentence> decodeAll(const Seq2SeqModel &model, const std::vec
 
 EvaluationReport evaluate(const Seq2SeqModel &model, const std::vector<SentencePair> &data,
                           DecodeMode mode = DecodeMode::OneAtATime);
-
-// Exact match (0..1) by length, lengths without sentences left out.
-std::map<int, double> exactMatchByLength(const std::map<int, LengthAccuracy> &byLength);
 
 // `Input: "the cat sat"  Output: "sat cat the"  Reference: "sat cat the"  match`
 std::string formatExample(const Example &example);

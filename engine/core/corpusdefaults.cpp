@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <sstream>
 
 int lengthPercentile(std::vector<int> lengths, int percentile)
 {
@@ -16,6 +18,26 @@ int lengthPercentile(std::vector<int> lengths, int percentile)
 int generatedMaxLength(const DatasetConfig &config)
 {
     return config.maxLength > 0 ? config.maxLength : std::max(kGeneratedMaxLength, config.minLength);
+}
+
+std::string describeData(const DatasetConfig &config)
+{
+    std::ostringstream out;
+    out << taskName(config.task) << ", ";
+    if (!config.corpusPath.empty()) {
+        out << std::filesystem::path(config.corpusPath).filename().string() << ", lines of " << config.minLength << "-"
+            << (config.maxLength > 0 ? std::to_string(config.maxLength) : std::string("auto")) << " words, "
+            << config.valFraction << "/" << config.testFraction << " held out";
+    } else {
+        const char *list = config.words == DatasetConfig::defaultWords()  ? " default"
+                           : config.words == DatasetConfig::digitWords() ? " digit"
+                                                                          : "";
+        out << "the " << config.words.size() << list << " words, " << config.minLength << "-"
+            << generatedMaxLength(config) << " long, " << config.trainSize << "/" << config.valSize << "/"
+            << config.testSize << " sentences";
+    }
+    out << ", seed " << config.seed;
+    return out.str();
 }
 
 int corpusMaxLength(const DatasetConfig &config, const std::vector<int> &lineLengths)

@@ -32,6 +32,10 @@ int lengthPercentile(std::vector<int> lengths, int percentile);
 // the minimum length). A corpus's limit comes from its lengths: Dataset::maxLength.
 int generatedMaxLength(const DatasetConfig &config);
 
+// The data a config makes, in one line, for telling runs on other data apart: "reverse, the 34
+// default words, 3-10 long, 8000/1000/1000 sentences, seed 42", or the corpus file's name.
+std::string describeData(const DatasetConfig &config);
+
 // The longest corpus line kept: config.maxLength, or on auto the kCorpusLengthPercentile of the
 // lengths of the file's non-blank lines (never below the minimum length, nor above kLongestSentence).
 int corpusMaxLength(const DatasetConfig &config, const std::vector<int> &lineLengths);

@@ -200,6 +200,18 @@ std::vector<SentencePair> previewPairs(const DatasetConfig &config, int count)
     return generate(config, rng, count);
 }
 
+std::vector<SentencePair> probeSet(const DatasetConfig &config, int maxLength, int count)
+{
+    DatasetConfig probe = config;
+    probe.corpusPath.clear();
+    probe.maxLength = maxLength;
+    probe.seed = config.seed + 1;
+    probe.trainSize = 1;
+    probe.valSize = 1;
+    probe.testSize = count;
+    return Dataset::build(probe).test;
+}
+
 int rightSourcePosition(Task task, int sourceWords, int step)
 {
     if (step < 0 || step >= sourceWords)

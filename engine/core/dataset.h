@@ -42,3 +42,8 @@ int rightSourcePosition(Task task, int sourceWords, int step);
 
 // A few pairs for a live preview, generated as `build` would.
 std::vector<SentencePair> previewPairs(const DatasetConfig &config, int count);
+
+// Sentences from the dataset's words at lengths `minLength`..`maxLength` (drawn uniformly), with
+// their own seed (the dataset's + 1), so lengths past the trained range can be probed. Generated
+// datasets only.
+std::vector<SentencePair> probeSet(const DatasetConfig &config, int maxLength, int count);

@@ -129,9 +129,9 @@ TransformerScore TransformerModel::score(const std::vector<SentencePair> &pairs)
             score.exact += exact;
             score.tokens += int64_t(want.size());
             score.tokensRight += right;
-            auto &[exactOfLength, ofLength] = score.byLength[int(group[row]->source.size())];
-            exactOfLength += exact;
-            ofLength += 1;
+            LengthAccuracy &ofLength = score.byLength[int(group[row]->source.size())];
+            ofLength.correct += exact;
+            ofLength.total += 1;
         }
     }
     return score;

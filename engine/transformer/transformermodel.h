@@ -2,6 +2,7 @@
 
 #include "engine/core/datasetconfig.h"
 #include "engine/core/epochstats.h"
+#include "engine/core/lengthaccuracy.h"
 #include "engine/core/sentencepair.h"
 #include "engine/core/vocabulary.h"
 #include "engine/transformer/transformerconfig.h"
@@ -30,7 +31,7 @@ struct TransformerScore {
     int exact = 0;
     int64_t tokens = 0;       // target words and <EOS>
     int64_t tokensRight = 0;  // the same token at the same position
-    std::map<int, std::pair<int, int>> byLength;  // words -> (exact, sentences)
+    std::map<int, LengthAccuracy> byLength;  // by source length in words
     double exactMatch() const { return sentences > 0 ? double(exact) / sentences : 0.0; }
     double tokenAccuracy() const { return tokens > 0 ? double(tokensRight) / double(tokens) : 0.0; }
 };

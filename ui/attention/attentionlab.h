@@ -121,6 +121,7 @@ private:
     bool runInProgress() const;
     void runExperiments(const QVector<ModelConfig> &configs, int probeMaxLength, int seeds);
     void addExperimentModel(const ExperimentFinished &finished);
+    void shareExperiment(const ExperimentFinished &finished);  // with the other labs (Workbench::shareRun)
     void useLoadedModel(const ModelSnapshot &model, const QString &origin, const QString &corpusProblem = {});
     void requestEvaluation(const ModelSnapshot &model);
     // The attribution views (attentionlabattribution.cpp): the method switch and step scores on the
@@ -198,5 +199,6 @@ private:
     CorpusCopy m_corpus;  // the corpus as the run read it (at Train, or an opened project's)
     bool m_embedCorpus = true;
     QVector<ExperimentRun> m_experimentRuns;  // of the queue running or last run
+    DatasetConfig m_experimentData;           // what they train on
     WeightHistory m_weightHistory;
 };

@@ -3,11 +3,14 @@
 #include "ui/attention/attentionlab.h"
 
 #include "engine/core/corpusdefaults.h"
+#include "engine/core/runfigures.h"
 #include "ui/attention/attentionjobs.h"
 #include "ui/attention/compareview.h"
 #include "ui/attention/datasetpanel.h"
 #include "ui/attention/experimentspanel.h"
 #include "ui/attention/trainingpanel.h"
+#include "ui/workbench/sharedrun.h"
+#include "ui/workbench/workbench.h"
 
 void AttentionLab::runExperiments(const QVector<ModelConfig> &configs, int probeMaxLength, int seeds)
 {
@@ -21,6 +24,7 @@ void AttentionLab::runExperiments(const QVector<ModelConfig> &configs, int probe
         return;
     }
     m_experiments->setTrainedRange(dataset.minLength, generatedMaxLength(dataset));
+    m_experimentData = dataset;
     const TrainingConfig training = m_trainingPanel->trainingConfig();
     const std::vector<ExperimentRun> runs =
         experimentRuns(std::vector<ModelConfig>(configs.begin(), configs.end()), training.seed, seeds);
@@ -44,6 +48,29 @@ void AttentionLab::finishExperiment(const ExperimentFinished &finished)
 {
     m_experiments->runFinished(finished.index, finished.testExactMatch, finished.probe);
     addExperimentModel(finished);
+    shareExperiment(finished);
+}
+
+void AttentionLab::shareExperiment(const ExperimentFinished &finished)
+{
+    const std::vector<ExperimentRecord> &records = m_experiments->records();
+    if (!finished.best || finished.index < 0 || finished.index >= m_experimentRuns.size() ||
+        std::size_t(finished.index) >= records.size())
+        return;
+    const std::vector<EpochStats> &history = records[std::size_t(finished.index)].history;
+    SharedRun run;
+    run.architecture = tr("RNN");
+    run.label = ExperimentsPanel::labelOf(m_experimentRuns[finished.index].model);
+    run.data = QString::fromStdString(describeData(m_experimentData));
+    run.seed = m_experimentRuns[finished.index].modelSeed;
+    run.testExactMatch = finished.testExactMatch;
+    run.byLength = finished.probe.byLength;
+    run.trainedMinLength = m_experimentData.minLength;
+    run.trainedMaxLength = generatedMaxLength(m_experimentData);
+    run.secondsTo99 = trainingSecondsToExactMatch(history, 0.99);
+    run.parameters = finished.best->parameterCount();
+    run.samplesPerSecond = medianSamplesPerSecond(history);
+    workbench()->shareRun(this, run);
 }
 
 void AttentionLab::addExperimentModel(const ExperimentFinished &finished)

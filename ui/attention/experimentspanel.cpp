@@ -3,7 +3,7 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/core/datasetconfig.h"
 #include "engine/core/seedspread.h"
-#include "ui/attention/lengthaccuracyplot.h"
+#include "ui/core/lengthaccuracyplot.h"
 #include "ui/core/exportdialog.h"
 #include "ui/core/plotexport.h"
 #include "ui/core/plotstyle.h"

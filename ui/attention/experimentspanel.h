@@ -4,7 +4,7 @@
 #include "engine/attention/projectfile.h"
 #include "engine/attention/modelconfig.h"
 #include "engine/core/epochstats.h"
-#include "ui/attention/spreadgraphs.h"
+#include "ui/core/spreadgraphs.h"
 
 #include <map>
 

@@ -9,7 +9,12 @@
 #include <QCoreApplication>
 #include <QLocale>
 
+#include <algorithm>
+
 namespace {
+
+constexpr int kProbeLengthFactor = 3;  // how far past the trained lengths a run is probed
+constexpr int kProbeSentences = 2000;  // as the attention lab's Experiments
 
 QString trTransformerJobs(const char *text)
 {
@@ -49,8 +54,15 @@ LabJob transformerTrainingJob(const DatasetConfig &data, const TransformerConfig
         const TransformerRun run = trainer.run(callbacks, context.stopFlag());
         if (context.cancelled() || run.epochsDone == 0)
             return;
-        context.report(TransformerTrainingFinished{run.epochsDone, training.epochs, run.stopped,
-                                                   snapshotOf(transformer, run.bestEpoch),
-                                                   transformer.score(dataset.test)});
+        TransformerTrainingFinished finished{run.epochsDone, training.epochs, run.stopped,
+                                             snapshotOf(transformer, run.bestEpoch), transformer.score(dataset.test)};
+        finished.trainedMinLength = data.minLength;
+        finished.trainedMaxLength = dataset.maxLength;
+        if (data.corpusPath.empty()) {
+            // Up to 3x the trained length, as far as the positions reach (<EOS> and <SOS> take one each).
+            const int longest = std::min(kProbeLengthFactor * dataset.maxLength, model.maxPositions - 2);
+            finished.probe = transformer.score(probeSet(data, longest, kProbeSentences));
+        }
+        context.report(finished);
     };
 }

@@ -2,12 +2,17 @@
 
 #include "ui/core/attentionheatmap.h"
 #include "ui/core/exportactions.h"
+#include "ui/core/lengthaccuracyplot.h"
 #include "ui/core/lossplot.h"
 #include "ui/transformer/transformerjobs.h"
 #include "ui/transformer/transformerresults.h"
 #include "ui/transformer/transformerreversepanel.h"
 #include "ui/transformer/transformersetup.h"
+#include "engine/core/corpusdefaults.h"
+#include "engine/core/runfigures.h"
+#include "ui/workbench/runcomparisonview.h"
 #include "ui/workbench/runsummary.h"
+#include "ui/workbench/sharedrun.h"
 #include "ui/workbench/workbench.h"
 
 #include <QAction>
@@ -28,14 +33,27 @@ QString sharePercent(double share)
     return QLocale().toString(100.0 * share, 'f', 1) + QStringLiteral(" %");
 }
 
+// What tells one Transformer run from another: "2 + 2 layers, 4 heads, width 128, sinusoidal".
+QString describeShape(const TransformerConfig &config)
+{
+    return QObject::tr("%1 + %1 layers, %2 heads, width %3, %4 positions%5")
+        .arg(config.layers)
+        .arg(config.heads)
+        .arg(config.modelSize)
+        .arg(config.positions == PositionEncoding::Learned ? QObject::tr("learned") : QObject::tr("sinusoidal"))
+        .arg(config.preNorm ? QString() : QObject::tr(", post-LN"));
+}
+
 }  // namespace
 
 TransformerLab::TransformerLab(Workbench *workbench)
     : Lab(workbench), m_setup(new TransformerSetup), m_reverse(new TransformerReversePanel), m_loss(new LossPlot),
       m_status(new QLabel), m_page(new QWidget(workbench->dialogParent())),
       m_epochSlider(new QSlider(Qt::Horizontal)), m_epochLabel(new QLabel),
-      m_setupDock(new QDockWidget(tr("Transformer Setup")))
+      m_setupDock(new QDockWidget(tr("Transformer Setup"))),
+      m_comparison(new RunComparisonView(workbench->dialogParent()))
 {
+    m_comparison->setObjectName(QStringLiteral("transformerComparison"));
     m_setup->setObjectName(QStringLiteral("transformerSetup"));
     auto *setupArea = new QScrollArea;
     setupArea->setWidget(m_setup);
@@ -108,11 +126,17 @@ void TransformerLab::createExports()
     keep(m_exports->addFile(tr("Export Transformer Loss Curve (CSV)…"), QStringLiteral("transformer_loss.csv"), csv,
                             [this](const QString &path, QString *error) { return m_loss->exportCsv(path, error); }),
          "exportTransformerLossCsv", m_lossExports);
+    keep(m_exports->addImage(tr("Export Exact Match by &Length…"), QStringLiteral("runs_by_length.png"),
+                             m_comparison->lengthPlot()),
+         "exportRunsByLength", m_comparisonExports);
+    keep(m_exports->addFile(tr("Export Compared Runs (CSV)…"), QStringLiteral("runs.csv"), csv,
+                            [this](const QString &path, QString *error) { return m_comparison->exportCsv(path, error); }),
+         "exportRunsCsv", m_comparisonExports);
 }
 
 QList<LabPage> TransformerLab::pages() const
 {
-    return {{tr("&Transformer"), m_page}};
+    return {{tr("&Transformer"), m_page}, {tr("&Compare Runs"), m_comparison}};
 }
 
 QList<LabDock> TransformerLab::docks() const
@@ -131,6 +155,8 @@ void TransformerLab::updateActions()
         action->setEnabled(m_reverse->hasOutput());
     for (QAction *action : std::as_const(m_lossExports))
         action->setEnabled(!m_history.empty());
+    for (QAction *action : std::as_const(m_comparisonExports))
+        action->setEnabled(!m_comparison->runs().empty());
     m_setup->setEnabled(runState()->phase() == RunState::Phase::Idle);
     emit actionsChanged();
 }
@@ -161,6 +187,8 @@ QString TransformerLab::trainProblem() const
 void TransformerLab::train()
 {
     m_epochs = m_setup->trainingConfig().epochs;
+    m_runData = m_setup->dataConfig();
+    m_runSeed = m_setup->trainingConfig().seed;
     m_history.clear();
     m_snapshots.clear();
     m_epochSlider->setRange(0, 0);
@@ -226,6 +254,29 @@ void TransformerLab::finishTraining(const TransformerTrainingFinished &finished)
                              .arg(sharePercent(finished.test.exactMatch()), sharePercent(finished.test.tokenAccuracy()));
     setStatus(text);
     emit statusMessage(text, 8000);
+    if (!finished.best)
+        return;
+    SharedRun run;
+    run.architecture = tr("Transformer");
+    run.label = describeShape(finished.best->config);
+    run.data = QString::fromStdString(describeData(m_runData));
+    run.seed = m_runSeed;
+    run.testExactMatch = finished.test.exactMatch();
+    run.byLength = finished.probe.byLength;
+    run.trainedMinLength = finished.trainedMinLength;
+    run.trainedMaxLength = finished.trainedMaxLength;
+    run.secondsTo99 = trainingSecondsToExactMatch(m_history, 0.99);
+    run.parameters = finished.best->parameters;
+    run.samplesPerSecond = medianSamplesPerSecond(m_history);
+    m_comparison->addRun(run);
+    workbench()->shareRun(this, run);
+    updateActions();
+}
+
+void TransformerLab::takeRun(const SharedRun &run)
+{
+    m_comparison->addRun(run);
+    updateActions();
 }
 
 void TransformerLab::showEpoch(int epoch)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/core/datasetconfig.h"
 #include "engine/core/epochstats.h"
 #include "ui/workbench/lab.h"
 
@@ -11,6 +12,7 @@ class LossPlot;
 class QDockWidget;
 class QLabel;
 class QSlider;
+class RunComparisonView;
 class TransformerReversePanel;
 class TransformerSetup;
 struct TransformerEpochDone;
@@ -37,6 +39,7 @@ public:
     void jobStarted(const QString &description) override;
     void jobBatch(const BatchProgress &progress) override;
     void jobFailed(const QString &message) override;
+    void takeRun(const SharedRun &run) override;
 
     TransformerSetup *setup() const { return m_setup; }
     TransformerReversePanel *reversePanel() const { return m_reverse; }
@@ -45,6 +48,8 @@ public:
     // Every epoch's weights of the last run, in order: the page decodes with the one the slider picks.
     QSlider *epochSlider() const { return m_epochSlider; }
     QString statusText() const;
+    // This lab's finished runs beside those other labs share.
+    RunComparisonView *comparison() const { return m_comparison; }
 
 private:
     void createExports();
@@ -62,10 +67,14 @@ private:
     QSlider *m_epochSlider;
     QLabel *m_epochLabel;
     QDockWidget *m_setupDock;
+    RunComparisonView *m_comparison;
     ExportActions *m_exports = nullptr;
     QList<QAction *> m_sentenceExports;  // enabled while a sentence is decoded
     QList<QAction *> m_lossExports;      // enabled once an epoch is trained
+    QList<QAction *> m_comparisonExports;  // enabled once a run is compared
     std::vector<EpochStats> m_history;
     std::vector<std::shared_ptr<const TransformerSnapshot>> m_snapshots;  // per epoch, from 1
     int m_epochs = 0;
+    DatasetConfig m_runData;     // what the run trains on,
+    std::uint64_t m_runSeed = 0;  // and the seed of its initial weights
 };

@@ -29,13 +29,17 @@ struct TransformerEpochDone {
     std::shared_ptr<const TransformerSnapshot> snapshot;  // the weights the epoch ended on
 };
 
-// The end of a run: the best epoch's weights and how they do on the test split.
+// The end of a run: the best epoch's weights and how they do on the test split, and on generated
+// sentences up to 3x the trained length (none for a corpus).
 struct TransformerTrainingFinished {
     int epochsDone = 0;
     int epochs = 0;
     bool stopped = false;
     std::shared_ptr<const TransformerSnapshot> best;
     TransformerScore test;
+    TransformerScore probe;
+    int trainedMinLength = 0;
+    int trainedMaxLength = 0;
 };
 
 Q_DECLARE_METATYPE(TransformerEpochDone)

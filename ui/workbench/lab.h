@@ -20,6 +20,7 @@ class QWidget;
 class Workbench;
 struct BatchProgress;
 struct SharedEmbeddings;
+struct SharedRun;
 
 // Where a lab's dock goes when the window is first laid out: an area, or tabbed with another dock.
 struct LabDock {
@@ -61,6 +62,8 @@ public:
 
     // Embeddings another lab shares (Workbench::shareEmbeddings).
     virtual void takeEmbeddings(const SharedEmbeddings &) {}
+    // A run another lab finished (Workbench::shareRun).
+    virtual void takeRun(const SharedRun &) {}
 
     // The reports of this lab's jobs, on the GUI thread.
     virtual void jobStarted(const QString &) {}

@@ -93,11 +93,21 @@ Document *MainWindow::document(const Lab *lab) const
     return m_files->document(lab);
 }
 
-void MainWindow::shareEmbeddings(const Lab *from, const SharedEmbeddings &embeddings)
+void MainWindow::forOtherLabs(const Lab *from, const std::function<void(Lab *)> &give) const
 {
     for (const Room &room : std::as_const(m_rooms))
         if (room.lab != from)
-            room.lab->takeEmbeddings(embeddings);
+            give(room.lab);
+}
+
+void MainWindow::shareEmbeddings(const Lab *from, const SharedEmbeddings &embeddings)
+{
+    forOtherLabs(from, [&](Lab *lab) { lab->takeEmbeddings(embeddings); });
+}
+
+void MainWindow::shareRun(const Lab *from, const SharedRun &run)
+{
+    forOtherLabs(from, [&](Lab *lab) { lab->takeRun(run); });
 }
 
 bool MainWindow::saveAs(Lab *lab, const FileType &type)

@@ -52,6 +52,7 @@ public:
     void submit(Lab *lab, LabJob job, RunState::Phase phase) override;
     Document *document(const Lab *lab) const override;
     void shareEmbeddings(const Lab *from, const SharedEmbeddings &embeddings) override;
+    void shareRun(const Lab *from, const SharedRun &run) override;
     bool saveAs(Lab *lab, const FileType &type) override;
 
     // The labs, in the switcher's order; the one shown (null on the start page).
@@ -147,6 +148,7 @@ private:
     void leaveRoom();
     int roomOf(const Lab *lab) const;
     const Room *shownRoom() const;
+    void forOtherLabs(const Lab *from, const std::function<void(Lab *)> &give) const;  // what a lab shares
     void showDocksOf(const Room *room);
     void restoreDockWidths(const Room &room);  // as the lab was left, or the defaults the first time
     void fillLabMenus();  // the File, Export, View and toolbar entries of the lab shown

@@ -11,6 +11,7 @@ class QAction;
 class QWidget;
 struct FileType;
 struct SharedEmbeddings;
+struct SharedRun;
 
 // What a lab sees of the window that hosts it: the run's state and controls, the worker (through
 // submit), its own document and the embeddings other labs share. Labs never see the window itself.
@@ -34,4 +35,6 @@ public:
 
     // Offers `embeddings` to every other lab (Lab::takeEmbeddings).
     virtual void shareEmbeddings(const Lab *from, const SharedEmbeddings &embeddings) = 0;
+    // Offers a finished run to every other lab (Lab::takeRun).
+    virtual void shareRun(const Lab *from, const SharedRun &run) = 0;
 };

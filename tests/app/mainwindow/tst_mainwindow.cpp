@@ -17,7 +17,7 @@
 #include "ui/attention/experimentspanel.h"
 #include "ui/attention/faithfulnesspage.h"
 #include "ui/attention/inferencepanel.h"
-#include "ui/attention/lengthaccuracyplot.h"
+#include "ui/core/lengthaccuracyplot.h"
 #include "ui/attention/losspanel.h"
 #include "ui/attention/trainingpanel.h"
 #include "ui/core/attentionheatmap.h"

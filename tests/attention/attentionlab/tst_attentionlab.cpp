@@ -9,7 +9,7 @@
 #include "ui/attention/compareview.h"
 #include "ui/attention/datasetpanel.h"
 #include "ui/attention/experimentspanel.h"
-#include "ui/attention/lengthaccuracyplot.h"
+#include "ui/core/lengthaccuracyplot.h"
 #include "ui/attention/inferencepanel.h"
 #include "ui/attention/trainingpanel.h"
 #include "ui/attention/wordremovalplot.h"

@@ -1,6 +1,7 @@
 #include "tests/common/testregistry.h"
 #include "engine/attention/alignmentscore.h"
 #include "engine/attention/projectfile.h"
+#include "engine/core/corpusdefaults.h"
 #include "tests/common/workbenchfixture.h"
 #include "ui/workbench/document.h"
 #include "ui/workbench/workbenchfiles.h"
@@ -11,13 +12,16 @@
 #include "ui/attention/inferencepanel.h"
 #include "ui/attention/trainingpanel.h"
 #include "ui/core/attentionheatmap.h"
+#include "ui/transformer/transformerlab.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/runcomparisonview.h"
 #include "ui/workbench/runstate.h"
 
 #include <QAction>
 #include <QFile>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -37,6 +41,7 @@ private slots:
     void damagedProjectIsRefusedAndChangesNothing();
     void checkpointsStillSaveAndOpen();
     void aRunNotWholeIsNotSavedAsAProject();
+    void sharesEachFinishedExperiment();
 
 private:
     // The quick task's run as the training job reports it, epoch by epoch, then the experiments.
@@ -269,3 +274,46 @@ void TestAttentionProject::aRunNotWholeIsNotSavedAsAProject()
 
 ATTNSCOPE_TEST(attentionproject, TestAttentionProject)
 #include "tst_attentionproject.moc"
+
+void TestAttentionProject::sharesEachFinishedExperiment()
+{
+    // Each finished Experiments run is offered to the other labs, measured in their common terms.
+    AttentionLab *lab = m_window->lab<AttentionLab>();
+    lab->datasetPanel()->setConfig(quickDataset());
+    lab->trainingPanel()->setModelConfig(quickModelConfig());
+    lab->trainingPanel()->setTrainingConfig(m_training);
+    ExperimentsPanel *experiments = lab->experimentsPanel();
+    experiments->addConfiguration(quickModelConfig());
+    experiments->setSeeds(1);
+    auto *run = experiments->findChild<QPushButton *>(QStringLiteral("runQueueButton"));
+    QVERIFY(run);
+    run->click();  // no worker here: the reports below stand in for it
+    QCOMPARE(lab->queuedRuns().size(), 1);
+    lab->receiveResult(QVariant::fromValue(ExperimentStarted{0, m_training.seed}));
+    for (const Epoch &e : m_epochs)
+        lab->receiveResult(QVariant::fromValue(ExperimentEpoch{0, e.stats}));
+    EvaluationReport probe;
+    probe.byLength = {{2, {9, 10}}, {12, {1, 10}}};
+    lab->receiveResult(QVariant::fromValue(ExperimentFinished{0, 0.75, probe, m_epochs.back().snapshot}));
+
+    const std::vector<SharedRun> &runs = m_window->lab<TransformerLab>()->comparison()->runs();
+    QCOMPARE(int(runs.size()), 1);
+    const SharedRun &shared = runs.front();
+    QCOMPARE(shared.architecture, QStringLiteral("RNN"));
+    QCOMPARE(shared.label, ExperimentsPanel::labelOf(quickModelConfig()));
+    QCOMPARE(shared.seed, m_training.seed);
+    QCOMPARE(shared.testExactMatch, 0.75);
+    QCOMPARE(shared.byLength.at(12).correct, 1);
+    QCOMPARE(shared.parameters, m_epochs.back().snapshot->parameterCount());
+    QCOMPARE(shared.data, QString::fromStdString(describeData(quickDataset())));
+    QCOMPARE(shared.trainedMaxLength, generatedMaxLength(quickDataset()));
+    double seconds = 0, to99 = -1;
+    for (const Epoch &e : m_epochs) {
+        seconds += e.stats.seconds;
+        if (to99 < 0 && e.stats.valExactMatch >= 0.99)
+            to99 = seconds;
+    }
+    QCOMPARE(shared.secondsTo99, to99);
+    while (!m_window->runState()->isQuiet())
+        m_window->runState()->workerIdle();
+}

@@ -2,11 +2,13 @@
 #include "tests/common/workbenchfixture.h"
 #include "app/workbench/trainingcontroller.h"
 #include "ui/core/attentionheatmap.h"
+#include "ui/core/lengthaccuracyplot.h"
 #include "ui/core/lossplot.h"
 #include "ui/transformer/headgrid.h"
 #include "ui/transformer/transformerlab.h"
 #include "ui/transformer/transformerreversepanel.h"
 #include "ui/transformer/transformersetup.h"
+#include "ui/workbench/runcomparisonview.h"
 
 #include <QtTest>
 
@@ -16,6 +18,7 @@
 #include <QLabel>
 #include <QSlider>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTemporaryDir>
 
 // The lab in its window: it fits the screen, trains from its setup, decodes what is typed with
@@ -29,6 +32,7 @@ private slots:
     void cleanup();
     void fitsTheScreen();
     void trainsAndShowsEveryHead();
+    void comparesRunsOfEveryLab();
     void refusesBadSettingsClearly();
     void settingsPersist();
 
@@ -107,6 +111,18 @@ void TestTransformerLab::trainsAndShowsEveryHead()
     QCOMPARE(m_lab->lossPlot()->epochPointCount(), 3);
     QVERIFY(m_lab->lossPlot()->batchPointCount() > 0);
     QVERIFY2(m_lab->statusText().contains(QStringLiteral("test sentences")), qPrintable(m_lab->statusText()));
+    // The run is listed for comparison, probed up to 3x the trained 5 words.
+    RunComparisonView *comparison = m_lab->comparison();
+    QCOMPARE(int(comparison->runs().size()), 1);
+    const SharedRun &run = comparison->runs().front();
+    QCOMPARE(run.architecture, QStringLiteral("Transformer"));
+    QVERIFY2(run.label.startsWith(QStringLiteral("2 + 2 layers, 2 heads, width 32")), qPrintable(run.label));
+    QCOMPARE(run.trainedMaxLength, 5);
+    QCOMPARE(run.byLength.rbegin()->first, 15);
+    QCOMPARE(run.seed, std::uint64_t(42));
+    QVERIFY(run.byLength.begin()->second.total > 0);
+    QVERIFY(run.samplesPerSecond > 0);
+    QCOMPARE(comparison->table()->rowCount(), 1);
     // Every epoch's weights can be looked at again; the run ends on its best epoch's.
     QSlider *epochs = m_lab->epochSlider();
     QCOMPARE(epochs->maximum(), 3);
@@ -194,6 +210,60 @@ void TestTransformerLab::trainsAndShowsEveryHead()
     QVERIFY(!grid->exportCsv(none, &error));
     QVERIFY2(error.contains(QStringLiteral("type a sentence")), qPrintable(error));
     QVERIFY(!QFile::exists(none));
+}
+
+void TestTransformerLab::comparesRunsOfEveryLab()
+{
+    // A run another lab shares joins the table and the plot, in the same terms.
+    SharedRun rnn;
+    rnn.architecture = QStringLiteral("RNN");
+    rnn.label = QStringLiteral("bahdanau, hidden 64, \"quoted\"");
+    rnn.data = QStringLiteral("reverse, seed 42");
+    rnn.seed = 7;
+    rnn.testExactMatch = 0.995;
+    rnn.byLength = {{3, {10, 10}}, {30, {1, 4}}};
+    rnn.trainedMinLength = 3;
+    rnn.trainedMaxLength = 10;
+    rnn.secondsTo99 = -1;
+    rnn.parameters = 1234;
+    rnn.samplesPerSecond = 2000;
+    QAction *csvAction = nullptr;
+    for (QAction *action : m_lab->exportActions())
+        if (action->objectName() == QStringLiteral("exportRunsCsv"))
+            csvAction = action;
+    QVERIFY(csvAction);
+    QVERIFY(!csvAction->isEnabled());
+    const QString refused = m_dir.filePath(QStringLiteral("no-runs.csv"));
+    QString error;
+    QVERIFY(!m_lab->comparison()->exportCsv(refused, &error));
+    QVERIFY(!QFile::exists(refused));
+
+    Lab *attention = nullptr;
+    for (Lab *lab : m_window->labs())
+        if (lab != m_lab)
+            attention = lab;
+    QVERIFY(attention);
+    m_window->shareRun(attention, rnn);
+    RunComparisonView *comparison = m_lab->comparison();
+    QCOMPARE(int(comparison->runs().size()), 1);
+    QVERIFY(csvAction->isEnabled());
+    QTableWidget *table = comparison->table();
+    QCOMPARE(table->item(0, 0)->text(), QStringLiteral("RNN"));
+    QCOMPARE(table->item(0, 4)->text(), QStringLiteral("not reached"));
+    QCOMPARE(comparison->lengthPlot()->runCount(), 1);
+    // A lab does not take back what it shares itself.
+    m_window->shareRun(m_lab, rnn);
+    QCOMPARE(int(comparison->runs().size()), 1);
+
+    // The CSV: a line per run and length, the label quoted.
+    const QString path = m_dir.filePath(QStringLiteral("runs.csv"));
+    QVERIFY2(comparison->exportCsv(path, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), 3);
+    QCOMPARE(lines[2], QByteArray("1,RNN,\"bahdanau, hidden 64, \"\"quoted\"\"\",7,0.995000,,1234,2000.0,"
+                                  "\"reverse, seed 42\",30,1,4"));
 }
 
 void TestTransformerLab::refusesBadSettingsClearly()

@@ -1,4 +1,4 @@
-#include "ui/attention/lengthaccuracyplot.h"
+#include "ui/core/lengthaccuracyplot.h"
 
 #include "ui/core/okabeitocolors.h"
 #include "ui/core/plotexport.h"

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "engine/attention/evaluation.h"
+#include "engine/core/lengthaccuracy.h"
 #include "engine/core/seedspread.h"
-#include "ui/attention/spreadgraphs.h"
+#include "ui/core/spreadgraphs.h"
 
 #include <qcustomplot.h>
 

@@ -1,4 +1,4 @@
-#include "ui/attention/spreadgraphs.h"
+#include "ui/core/spreadgraphs.h"
 
 namespace {
 

@@ -1,0 +1,114 @@
+#include "ui/workbench/runcomparisonview.h"
+
+#include "ui/core/lengthaccuracyplot.h"
+#include "ui/core/plotexport.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace {
+
+enum Column { kLab, kRun, kSeed, kTestExact, kTo99, kParameters, kSamples, kData, kColumns };
+
+QString percentText(double share)
+{
+    return QLocale().toString(100.0 * share, 'f', 1) + QStringLiteral(" %");
+}
+
+QString secondsTo99Text(double seconds)
+{
+    return seconds < 0 ? QObject::tr("not reached") : QLocale().toString(seconds, 'f', 1) + QStringLiteral(" s");
+}
+
+}  // namespace
+
+RunComparisonView::RunComparisonView(QWidget *parent)
+    : QWidget(parent), m_hint(new QLabel), m_table(new QTableWidget(0, kColumns)), m_plot(new LengthAccuracyPlot)
+{
+    m_hint->setWordWrap(true);
+    m_hint->setText(tr("Every finished run appears here, with the runs other labs finish: the attention lab's "
+                       "Experiments runs, the Transformer lab's training runs. Compare runs whose data is the same."));
+    m_table->setObjectName(QStringLiteral("runComparisonTable"));
+    m_table->setHorizontalHeaderLabels({tr("Lab"), tr("Run"), tr("Seed"), tr("Test exact match"), tr("Time to 99%"),
+                                        tr("Parameters"), tr("Samples/s"), tr("Data")});
+    m_table->horizontalHeaderItem(kTo99)->setToolTip(
+        tr("Training time (validation excluded) until validation exact match first reached 99%"));
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_plot->setObjectName(QStringLiteral("runComparisonLengths"));
+    m_plot->setMinimumHeight(220);
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_table);
+    split->addWidget(m_plot);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 2);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_hint);
+    layout->addWidget(split, 1);
+}
+
+void RunComparisonView::addRun(const SharedRun &run)
+{
+    m_runs.push_back(run);
+    const int row = m_table->rowCount();
+    m_table->insertRow(row);
+    const QLocale locale;
+    const QString cells[kColumns] = {run.architecture,
+                                     run.label,
+                                     QString::number(run.seed),
+                                     percentText(run.testExactMatch),
+                                     secondsTo99Text(run.secondsTo99),
+                                     locale.toString(qlonglong(run.parameters)),
+                                     locale.toString(qlonglong(run.samplesPerSecond)),
+                                     run.data};
+    for (int column = 0; column < kColumns; ++column) {
+        auto *item = new QTableWidgetItem(cells[column]);
+        if (column != kLab && column != kRun && column != kData)
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        m_table->setItem(row, column, item);
+    }
+    if (run.trainedMaxLength > 0)
+        m_plot->setTrainedRange(run.trainedMinLength, run.trainedMaxLength);
+    m_plot->addRun(run.architecture + QStringLiteral(": ") + run.label, run.byLength);
+}
+
+void RunComparisonView::clear()
+{
+    m_runs.clear();
+    m_table->setRowCount(0);
+    m_plot->clear();
+}
+
+bool RunComparisonView::exportCsv(const QString &path, QString *error) const
+{
+    if (m_runs.empty()) {
+        if (error)
+            *error = tr("No finished run to export yet.");
+        return false;
+    }
+    // One table a spreadsheet reads: a line per run and length, the run's figures repeated.
+    QString csv = QStringLiteral(
+        "run,lab,label,seed,test_exact_match,seconds_to_99,parameters,samples_per_s,data,length,correct,total\n");
+    for (std::size_t i = 0; i < m_runs.size(); ++i) {
+        const SharedRun &run = m_runs[i];
+        const QString figures =
+            QStringList{QString::number(i + 1), csvField(run.architecture), csvField(run.label), QString::number(run.seed),
+                        QString::number(run.testExactMatch, 'f', 6),
+                        run.secondsTo99 < 0 ? QString() : QString::number(run.secondsTo99, 'f', 2),
+                        QString::number(run.parameters), QString::number(run.samplesPerSecond, 'f', 1),
+                        csvField(run.data)}
+                .join(QLatin1Char(','));
+        if (run.byLength.empty())
+            csv += figures + QStringLiteral(",,,\n");
+        for (const auto &[length, accuracy] : run.byLength)
+            csv += figures + QStringLiteral(",%1,%2,%3\n").arg(length).arg(accuracy.correct).arg(accuracy.total);
+    }
+    return writeFileAtomically(path, csv.toUtf8(), error);
+}
