@@ -2,6 +2,7 @@
 
 #include "engine/core/dataset.h"
 
+#include <cmath>
 #include <limits>
 
 namespace {
@@ -54,4 +55,91 @@ std::vector<std::vector<HeadScore>> selfHeadScores(const LayeredAttention &atten
         scores.push_back(std::move(heads));
     }
     return scores;
+}
+
+namespace {
+
+// Per layer and head, the sums and counts of the scores that are not NaN.
+class HeadScoreSums
+{
+public:
+    void add(const std::vector<std::vector<HeadScore>> &scores)
+    {
+        if (m_sums.empty()) {
+            m_sums.resize(scores.size());
+            for (std::size_t l = 0; l < scores.size(); ++l)
+                m_sums[l].assign(scores[l].size(), Sum{});
+        }
+        for (std::size_t l = 0; l < scores.size() && l < m_sums.size(); ++l)
+            for (std::size_t h = 0; h < scores[l].size() && h < m_sums[l].size(); ++h) {
+                Sum &sum = m_sums[l][h];
+                addIfScored(sum.answer, sum.answers, scores[l][h].answer);
+                addIfScored(sum.same, sum.sames, scores[l][h].same);
+                addIfScored(sum.previous, sum.previouses, scores[l][h].previous);
+            }
+    }
+
+    std::vector<std::vector<HeadScore>> means() const
+    {
+        std::vector<std::vector<HeadScore>> means;
+        for (const auto &layer : m_sums) {
+            std::vector<HeadScore> heads;
+            for (const Sum &s : layer)
+                heads.push_back({mean(s.answer, s.answers), mean(s.same, s.sames), mean(s.previous, s.previouses)});
+            means.push_back(std::move(heads));
+        }
+        return means;
+    }
+
+private:
+    struct Sum {
+        double answer = 0, same = 0, previous = 0;
+        int answers = 0, sames = 0, previouses = 0;
+    };
+
+    static void addIfScored(double &sum, int &count, double score)
+    {
+        if (std::isnan(score))
+            return;
+        sum += score;
+        ++count;
+    }
+    static double mean(double sum, int count) { return count > 0 ? sum / count : kNone; }
+
+    std::vector<std::vector<Sum>> m_sums;
+};
+
+// Adds one sentence's scores to the sums of a split.
+struct SplitSums {
+    HeadScoreSums encoderSelf, decoderSelf, cross;
+    int sentences = 0;
+
+    void add(Task task, const TransformerOutput &output)
+    {
+        encoderSelf.add(selfHeadScores(output.encoderSelf));
+        decoderSelf.add(selfHeadScores(output.decoderSelf));
+        cross.add(crossHeadScores(task, output));
+        ++sentences;
+    }
+
+    SplitHeadScores result() const { return {sentences, encoderSelf.means(), decoderSelf.means(), cross.means()}; }
+};
+
+}  // namespace
+
+SplitHeadScores averageHeadScores(Task task, const std::vector<TransformerOutput> &outputs)
+{
+    SplitSums sums;
+    for (const TransformerOutput &output : outputs)
+        sums.add(task, output);
+    return sums.result();
+}
+
+SplitHeadScores splitHeadScores(const TransformerInference &inference, const Vocabulary &vocabulary, Task task,
+                                const std::vector<SentencePair> &pairs)
+{
+    SplitSums sums;
+    for (const SentencePair &pair : pairs)
+        sums.add(task, decodeWords(inference, vocabulary, pair.source));
+    return sums.result();
 }

@@ -1,7 +1,7 @@
 #include "engine/transformer/transformerinference.h"
 
 #include "engine/core/vocabulary.h"
-#include "engine/fast/matrixproduct.h"
+#include "engine/transformer/floatlayers.h"
 #include "engine/transformer/transformernet.h"
 
 #include <algorithm>
@@ -9,42 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-// The weights as the arithmetic reads them; named, as members of TransformerInference::Weights.
-namespace transformerinference {
-
-// A linear layer as the products read it: the weight transposed (in x out, row-major) and the bias.
-struct Linear {
-    int in = 0;
-    int out = 0;
-    std::vector<float> transposed;
-    std::vector<float> bias;
-};
-
-struct Norm {
-    std::vector<float> gamma;
-    std::vector<float> beta;
-};
-
-struct Attention {
-    Linear in;  // out = 3d: the queries', keys' and values' projections side by side
-    Linear out;
-};
-
-struct Layer {
-    Attention self;
-    Attention cross;  // decoder layers only
-    Linear feedForward1;
-    Linear feedForward2;
-    Norm norm1, norm2, norm3;  // norm3: decoder layers only
-};
-
-}  // namespace transformerinference
-
-using namespace transformerinference;
-
 namespace {
-
-constexpr float kLayerNormEps = 1e-5f;  // LibTorch's LayerNorm default
 
 std::vector<float> values(const torch::Tensor &tensor)
 {
@@ -52,102 +17,24 @@ std::vector<float> values(const torch::Tensor &tensor)
     return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
 }
 
-Linear linearWeights(const torch::Tensor &weight, const torch::Tensor &bias)
+floatlayers::Linear linearWeights(const torch::Tensor &weight, const torch::Tensor &bias)
 {
     return {int(weight.size(1)), int(weight.size(0)), values(weight.t()), values(bias)};
 }
 
-Linear linearWeights(torch::nn::Linear &module)
+floatlayers::Linear linearWeights(torch::nn::Linear &module)
 {
     return linearWeights(module->weight, module->bias);
 }
 
-Norm normWeights(torch::nn::LayerNorm &module)
+floatlayers::Norm normWeights(torch::nn::LayerNorm &module)
 {
     return {values(module->weight), values(module->bias)};
 }
 
-Attention attentionWeights(MultiHeadAttention &module)
+floatlayers::Attention attentionWeights(MultiHeadAttention &module)
 {
     return {linearWeights(module->inProjWeight, module->inProjBias), linearWeights(module->outProj)};
-}
-
-// y (rows x count) = x (rows x in) W^T + b over the output columns [first, first + count).
-void apply(const Linear &layer, const float *x, int rows, float *y, int first, int count)
-{
-    for (int r = 0; r < rows; ++r)
-        std::copy_n(layer.bias.data() + first, count, y + std::size_t(r) * count);
-    matrixProduct(false, false, rows, count, layer.in, 1.0f, x, layer.in, layer.transposed.data() + first, layer.out,
-                  1.0f, y, count);
-}
-
-void apply(const Linear &layer, const float *x, int rows, float *y)
-{
-    apply(layer, x, rows, y, 0, layer.out);
-}
-
-// In place is fine: a row's statistics are taken before it is written.
-void layerNorm(const Norm &norm, const float *x, int rows, int width, float *y)
-{
-    for (int r = 0; r < rows; ++r) {
-        const float *in = x + std::size_t(r) * width;
-        float *out = y + std::size_t(r) * width;
-        float mean = 0;
-        for (int i = 0; i < width; ++i)
-            mean += in[i];
-        mean /= float(width);
-        float variance = 0;
-        for (int i = 0; i < width; ++i)
-            variance += (in[i] - mean) * (in[i] - mean);
-        const float scale = 1.0f / std::sqrt(variance / float(width) + kLayerNormEps);
-        for (int i = 0; i < width; ++i)
-            out[i] = (in[i] - mean) * scale * norm.gamma[std::size_t(i)] + norm.beta[std::size_t(i)];
-    }
-}
-
-// Where attend() reads a matrix: rows `stride` floats apart.
-struct Rows {
-    const float *data;
-    int stride;
-};
-
-// Per head: out = softmax(q k^T / sqrt(d_k)) v for `queries` queries over `keys` keys, all keys
-// visible. out is queries x (heads * d_k); the weights go to weights[head][query * keys + key]
-// when given.
-void attend(Rows q, Rows k, Rows v, int queries, int keys, int heads, int headSize, float *out,
-            std::vector<std::vector<float>> *weights)
-{
-    const float scale = 1.0f / std::sqrt(float(headSize));
-    std::vector<float> w(static_cast<std::size_t>(keys), 0.0f);
-    const int width = heads * headSize;
-    for (int h = 0; h < heads; ++h)
-        for (int i = 0; i < queries; ++i) {
-            const float *query = q.data + std::size_t(i) * q.stride + h * headSize;
-            float largest = -INFINITY;
-            for (int j = 0; j < keys; ++j) {
-                const float *key = k.data + std::size_t(j) * k.stride + h * headSize;
-                float dot = 0;
-                for (int c = 0; c < headSize; ++c)
-                    dot += query[c] * key[c];
-                w[std::size_t(j)] = dot * scale;
-                largest = std::max(largest, w[std::size_t(j)]);
-            }
-            float sum = 0;
-            for (float &x : w) {
-                x = std::exp(x - largest);
-                sum += x;
-            }
-            float *mixed = out + std::size_t(i) * width + h * headSize;
-            std::fill_n(mixed, headSize, 0.0f);
-            for (int j = 0; j < keys; ++j) {
-                w[std::size_t(j)] /= sum;
-                const float *value = v.data + std::size_t(j) * v.stride + h * headSize;
-                for (int c = 0; c < headSize; ++c)
-                    mixed[c] += w[std::size_t(j)] * value[c];
-            }
-            if (weights)
-                std::copy(w.begin(), w.end(), (*weights)[std::size_t(h)].begin() + std::size_t(i) * keys);
-        }
 }
 
 LayeredAttention emptyAttention(int layers, int heads)
@@ -157,18 +44,24 @@ LayeredAttention emptyAttention(int layers, int heads)
     return attention;
 }
 
+void checkSequenceLength(int count, int maxPositions)
+{
+    if (count > maxPositions)
+        throw std::out_of_range("a sequence of " + std::to_string(count) +
+                                " tokens is longer than the model's longest sequence, " + std::to_string(maxPositions));
+}
+
 }  // namespace
 
 struct TransformerInference::Weights {
     int width = 0;
     int heads = 0;
-    int feedForward = 0;
     int maxPositions = 0;
     bool preNorm = true;
     std::vector<float> sourceEmbedding, targetEmbedding, positions;  // rows of `width`
-    std::vector<Layer> encoder, decoder;
-    Norm encoderNorm, decoderNorm;  // pre-LN only
-    Linear output;
+    std::vector<floatlayers::Layer> encoder, decoder;
+    floatlayers::Norm encoderNorm, decoderNorm;  // pre-LN only
+    floatlayers::Linear output;
 };
 
 TransformerInference::TransformerInference(TransformerNetImpl &net)
@@ -178,7 +71,6 @@ TransformerInference::TransformerInference(TransformerNetImpl &net)
     const TransformerConfig &config = net.config();
     w->width = config.modelSize;
     w->heads = config.heads;
-    w->feedForward = config.feedForwardSize;
     w->maxPositions = config.maxPositions;
     w->preNorm = config.preNorm;
     w->sourceEmbedding = values(net.sourceEmbedding->weight);
@@ -204,164 +96,226 @@ TransformerInference::TransformerInference(TransformerNetImpl &net)
 
 TransformerInference::~TransformerInference() = default;
 
-DecodedIds TransformerInference::decode(const std::vector<int> &sourceIds, int maxSteps, bool recordAttention) const
+int TransformerInference::layers() const
 {
+    return int(m_weights->decoder.size());
+}
+
+int TransformerInference::heads() const
+{
+    return m_weights->heads;
+}
+
+DecodingState TransformerInference::start(const std::vector<int> &sourceIds, bool recordAttention) const
+{
+    using namespace floatlayers;
     const Weights &w = *m_weights;
     const int d = w.width;
     const int headSize = d / w.heads;
     const int sourceLength = int(sourceIds.size());
-    const float embeddingScale = std::sqrt(float(d));
-    const auto checkPositions = [&](int count) {
-        if (count > w.maxPositions)
-            throw std::out_of_range("a sequence of " + std::to_string(count) +
-                                    " tokens is longer than the model's longest sequence, " +
-                                    std::to_string(w.maxPositions));
-    };
-    const auto embed = [&](const std::vector<float> &table, int id, int position, float *x) {
-        for (int c = 0; c < d; ++c)
-            x[c] = table[std::size_t(id) * d + c] * embeddingScale + w.positions[std::size_t(position) * d + c];
-    };
-    // One sublayer with its residual and norm, as residual() in sublayers.h: rows of x in place.
-    std::vector<float> normed, change;
-    const auto sublayer = [&](std::vector<float> &x, int rows, const Norm &n, const auto &f) {
-        normed.resize(x.size());
-        change.resize(x.size());
-        if (w.preNorm) {
-            layerNorm(n, x.data(), rows, d, normed.data());
-            f(normed.data(), change.data());
-        } else {
-            f(x.data(), change.data());
-        }
-        for (std::size_t i = 0; i < x.size(); ++i)
-            x[i] += change[i];
-        if (!w.preNorm)
-            layerNorm(n, x.data(), rows, d, x.data());
-    };
-    std::vector<float> hidden;
-    const auto feedForward = [&](const Layer &layer, int rows) {
-        return [&layer, rows, &hidden](const float *in, float *out) {
-            hidden.resize(std::size_t(rows) * layer.feedForward1.out);
-            apply(layer.feedForward1, in, rows, hidden.data());
-            for (float &h : hidden)
-                h = std::max(h, 0.0f);
-            apply(layer.feedForward2, hidden.data(), rows, out);
-        };
-    };
-
-    DecodedIds decoded;
-    const int layers = int(w.decoder.size());
+    checkSequenceLength(sourceLength, w.maxPositions);
+    DecodingState state;
+    state.sourceLength = sourceLength;
     if (recordAttention) {
-        decoded.encoderSelf = emptyAttention(int(w.encoder.size()), w.heads);
-        decoded.decoderSelf = emptyAttention(layers, w.heads);
-        decoded.cross = emptyAttention(layers, w.heads);
+        state.encoderSelf = emptyAttention(int(w.encoder.size()), w.heads);
+        state.encoderSelf.rows = state.encoderSelf.columns = sourceLength;
     }
 
-    checkPositions(sourceLength);
+    Sublayers sublayers(d, w.preNorm);
     std::vector<float> memory(static_cast<std::size_t>(sourceLength) * d);
     std::vector<float> projected, mixed;
+    std::vector<float *> headWeights(static_cast<std::size_t>(w.heads));
     for (int i = 0; i < sourceLength; ++i)
-        embed(w.sourceEmbedding, sourceIds[std::size_t(i)], i, memory.data() + std::size_t(i) * d);
+        embedToken(w.sourceEmbedding, w.positions, d, sourceIds[std::size_t(i)], i, memory.data() + std::size_t(i) * d);
     for (std::size_t l = 0; l < w.encoder.size(); ++l) {
         const Layer &layer = w.encoder[l];
-        auto *weights = recordAttention ? &decoded.encoderSelf.weights[l] : nullptr;
-        if (weights)
-            for (auto &head : *weights)
+        if (recordAttention)
+            for (int h = 0; h < w.heads; ++h) {
+                std::vector<float> &head = state.encoderSelf.weights[l][std::size_t(h)];
                 head.assign(std::size_t(sourceLength) * sourceLength, 0.0f);
-        sublayer(memory, sourceLength, layer.norm1, [&](const float *in, float *out) {
+                headWeights[std::size_t(h)] = head.data();
+            }
+        sublayers.run(memory, sourceLength, layer.norm1, [&](const float *in, float *out) {
             projected.resize(std::size_t(sourceLength) * 3 * d);
             mixed.resize(std::size_t(sourceLength) * d);
             apply(layer.self.in, in, sourceLength, projected.data());
             attend({projected.data(), 3 * d}, {projected.data() + d, 3 * d}, {projected.data() + 2 * d, 3 * d},
-                   sourceLength, sourceLength, w.heads, headSize, mixed.data(), weights);
+                   sourceLength, sourceLength, w.heads, headSize, mixed.data(),
+                   recordAttention ? headWeights.data() : nullptr);
             apply(layer.self.out, mixed.data(), sourceLength, out);
         });
-        sublayer(memory, sourceLength, layer.norm2, feedForward(layer, sourceLength));
+        sublayers.feedForward(memory, sourceLength, layer, layer.norm2);
     }
     if (w.preNorm)
         layerNorm(w.encoderNorm, memory.data(), sourceLength, d, memory.data());
-    decoded.encoderSelf.rows = decoded.encoderSelf.columns = recordAttention ? sourceLength : 0;
 
-    // Each decoder layer's cross-attention keys and values of the source (sourceLength x 2d), and
-    // its self-attention's of the tokens so far.
-    std::vector<std::vector<float>> crossKeysValues(static_cast<std::size_t>(layers));
-    std::vector<std::vector<float>> selfKeys(static_cast<std::size_t>(layers));
-    std::vector<std::vector<float>> selfValues(static_cast<std::size_t>(layers));
+    // Each decoder layer's cross-attention keys and values of the source, projected once.
+    const int layers = int(w.decoder.size());
+    state.crossKeysValues.resize(std::size_t(layers));
     for (int l = 0; l < layers; ++l) {
-        crossKeysValues[std::size_t(l)].resize(std::size_t(sourceLength) * 2 * d);
-        apply(w.decoder[std::size_t(l)].cross.in, memory.data(), sourceLength, crossKeysValues[std::size_t(l)].data(), d,
-              2 * d);
+        std::vector<float> &keysValues = state.crossKeysValues[std::size_t(l)];
+        keysValues.resize(std::size_t(sourceLength) * 2 * d);
+        apply(w.decoder[std::size_t(l)].cross.in, memory.data(), sourceLength, keysValues.data(), d, 2 * d);
     }
-    // Per layer and head, each step's row of self-attention weights (as long as the step) and of cross.
-    std::vector<std::vector<std::vector<float>>> selfRows(static_cast<std::size_t>(layers),
-                                                          std::vector<std::vector<float>>(std::size_t(w.heads)));
-    std::vector<float> x(static_cast<std::size_t>(d));
-    std::vector<float> logits(static_cast<std::size_t>(w.output.out));
-    std::vector<std::vector<float>> stepWeights(static_cast<std::size_t>(w.heads));
-    int previous = Vocabulary::kSos;
-    for (int step = 0; step < maxSteps; ++step) {
-        checkPositions(step + 1);
-        embed(w.targetEmbedding, previous, step, x.data());
-        for (int l = 0; l < layers; ++l) {
-            const Layer &layer = w.decoder[std::size_t(l)];
-            std::vector<float> &cachedKeys = selfKeys[std::size_t(l)];
-            std::vector<float> &cachedValues = selfValues[std::size_t(l)];
-            sublayer(x, 1, layer.norm1, [&](const float *in, float *out) {
-                projected.resize(std::size_t(3) * d);
-                mixed.resize(std::size_t(d));
-                apply(layer.self.in, in, 1, projected.data());
-                cachedKeys.insert(cachedKeys.end(), projected.begin() + d, projected.begin() + 2 * d);
-                cachedValues.insert(cachedValues.end(), projected.begin() + 2 * d, projected.end());
-                for (auto &head : stepWeights)
-                    head.assign(std::size_t(step) + 1, 0.0f);
-                attend({projected.data(), 3 * d}, {cachedKeys.data(), d}, {cachedValues.data(), d}, 1, step + 1, w.heads, headSize,
-                       mixed.data(), recordAttention ? &stepWeights : nullptr);
-                apply(layer.self.out, mixed.data(), 1, out);
-            });
-            if (recordAttention)
-                for (int h = 0; h < w.heads; ++h)
-                    selfRows[std::size_t(l)][std::size_t(h)].insert(selfRows[std::size_t(l)][std::size_t(h)].end(),
-                                                                    stepWeights[std::size_t(h)].begin(),
-                                                                    stepWeights[std::size_t(h)].end());
-            sublayer(x, 1, layer.norm2, [&](const float *in, float *out) {
-                projected.resize(std::size_t(d));
-                apply(layer.cross.in, in, 1, projected.data(), 0, d);
-                for (auto &head : stepWeights)
-                    head.assign(std::size_t(sourceLength), 0.0f);
-                const float *keysValues = crossKeysValues[std::size_t(l)].data();
-                attend({projected.data(), d}, {keysValues, 2 * d}, {keysValues + d, 2 * d}, 1, sourceLength, w.heads,
-                       headSize, mixed.data(), recordAttention ? &stepWeights : nullptr);
-                apply(layer.cross.out, mixed.data(), 1, out);
-            });
-            if (recordAttention)
-                for (int h = 0; h < w.heads; ++h) {
-                    auto &rows = decoded.cross.weights[std::size_t(l)][std::size_t(h)];
-                    rows.insert(rows.end(), stepWeights[std::size_t(h)].begin(), stepWeights[std::size_t(h)].end());
-                }
-            sublayer(x, 1, layer.norm3, feedForward(layer, 1));
+    state.selfKeys.assign(1, std::vector<std::vector<float>>(std::size_t(layers)));
+    state.selfValues = state.selfKeys;
+    return state;
+}
+
+namespace {
+
+// The rows of `state` that `parents` continue, each with its own copy of its parent's cache.
+void reorderRows(DecodingState &state, const std::vector<int> &parents)
+{
+    const auto rows = int(state.selfKeys.size());
+    bool same = int(parents.size()) == rows;
+    for (std::size_t i = 0; i < parents.size(); ++i) {
+        if (parents[i] < 0 || parents[i] >= rows)
+            throw std::invalid_argument("decoding step: row " + std::to_string(parents[i]) + " does not exist (" +
+                                        std::to_string(rows) + " rows)");
+        same = same && parents[i] == int(i);
+    }
+    if (same)
+        return;
+    std::vector<std::vector<std::vector<float>>> keys, values;
+    for (int parent : parents) {
+        keys.push_back(state.selfKeys[std::size_t(parent)]);
+        values.push_back(state.selfValues[std::size_t(parent)]);
+    }
+    state.selfKeys = std::move(keys);
+    state.selfValues = std::move(values);
+}
+
+}  // namespace
+
+DecodingStep TransformerInference::step(DecodingState &state, const std::vector<int> &parents,
+                                        const std::vector<int> &tokens, bool recordAttention) const
+{
+    using namespace floatlayers;
+    if (parents.empty() || parents.size() != tokens.size())
+        throw std::invalid_argument("decoding step: " + std::to_string(tokens.size()) + " tokens for " +
+                                    std::to_string(parents.size()) + " parent rows");
+    const Weights &w = *m_weights;
+    const int d = w.width;
+    const int headSize = d / w.heads;
+    const int rows = int(tokens.size());
+    const int layers = int(w.decoder.size());
+    const int position = state.steps;
+    const int keys = position + 1;
+    const int sourceLength = state.sourceLength;
+    checkSequenceLength(keys, w.maxPositions);
+
+    std::vector<float> x(static_cast<std::size_t>(rows) * d);
+    for (int r = 0; r < rows; ++r)
+        embedToken(w.targetEmbedding, w.positions, d, tokens[std::size_t(r)], position, x.data() + std::size_t(r) * d);
+    // A refused step leaves `state` as it was: the ids and the length are checked above, the
+    // parents before anything moves.
+    reorderRows(state, parents);
+
+    DecodingStep result;
+    // Per row: the cross weights of every layer and head, then the self weights.
+    const std::size_t crossWidth = std::size_t(layers) * w.heads * sourceLength;
+    const std::size_t rowWidth = crossWidth + std::size_t(layers) * w.heads * keys;
+    if (recordAttention)
+        result.attention.assign(rowWidth * std::size_t(rows), 0.0f);
+    std::vector<float *> headWeights(static_cast<std::size_t>(w.heads));
+    // Where attend() writes row r's weights of layer l: `first` floats into the row, then a block per head.
+    const auto weightsOf = [&](int r, int l, std::size_t first, int columns) -> float *const * {
+        if (!recordAttention)
+            return nullptr;
+        for (int h = 0; h < w.heads; ++h)
+            headWeights[std::size_t(h)] = result.attention.data() + std::size_t(r) * rowWidth + first +
+                                          (std::size_t(l) * w.heads + std::size_t(h)) * columns;
+        return headWeights.data();
+    };
+
+    Sublayers sublayers(d, w.preNorm);
+    std::vector<float> projected, mixed(static_cast<std::size_t>(rows) * d);
+    for (int l = 0; l < layers; ++l) {
+        const Layer &layer = w.decoder[std::size_t(l)];
+        sublayers.run(x, rows, layer.norm1, [&](const float *in, float *out) {
+            projected.resize(std::size_t(rows) * 3 * d);
+            apply(layer.self.in, in, rows, projected.data());
+            for (int r = 0; r < rows; ++r) {
+                const float *row = projected.data() + std::size_t(r) * 3 * d;
+                std::vector<float> &cachedKeys = state.selfKeys[std::size_t(r)][std::size_t(l)];
+                std::vector<float> &cachedValues = state.selfValues[std::size_t(r)][std::size_t(l)];
+                cachedKeys.insert(cachedKeys.end(), row + d, row + 2 * d);
+                cachedValues.insert(cachedValues.end(), row + 2 * d, row + 3 * d);
+                attend({row, 3 * d}, {cachedKeys.data(), d}, {cachedValues.data(), d}, 1, keys, w.heads, headSize,
+                       mixed.data() + std::size_t(r) * d, weightsOf(r, l, crossWidth, keys));
+            }
+            apply(layer.self.out, mixed.data(), rows, out);
+        });
+        sublayers.run(x, rows, layer.norm2, [&](const float *in, float *out) {
+            projected.resize(std::size_t(rows) * d);
+            apply(layer.cross.in, in, rows, projected.data(), 0, d);
+            const float *keysValues = state.crossKeysValues[std::size_t(l)].data();
+            for (int r = 0; r < rows; ++r)
+                attend({projected.data() + std::size_t(r) * d, d}, {keysValues, 2 * d}, {keysValues + d, 2 * d}, 1,
+                       sourceLength, w.heads, headSize, mixed.data() + std::size_t(r) * d,
+                       weightsOf(r, l, 0, sourceLength));
+            apply(layer.cross.out, mixed.data(), rows, out);
+        });
+        sublayers.feedForward(x, rows, layer, layer.norm3);
+    }
+    if (w.preNorm)
+        layerNorm(w.decoderNorm, x.data(), rows, d, x.data());
+    result.logits.resize(std::size_t(rows) * w.output.out);
+    apply(w.output, x.data(), rows, result.logits.data());
+    state.steps += 1;
+    return result;
+}
+
+void TransformerInference::unpackAttention(const std::vector<float> &rows, int steps, int sourceLength,
+                                           DecodedIds &into) const
+{
+    const int layers = this->layers();
+    const int heads = m_weights->heads;
+    into.decoderSelf = emptyAttention(layers, heads);
+    into.cross = emptyAttention(layers, heads);
+    into.decoderSelf.rows = into.decoderSelf.columns = into.cross.rows = steps;
+    into.cross.columns = sourceLength;
+    for (int l = 0; l < layers; ++l)
+        for (int h = 0; h < heads; ++h) {
+            into.decoderSelf.weights[std::size_t(l)][std::size_t(h)].assign(std::size_t(steps) * steps, 0.0f);
+            into.cross.weights[std::size_t(l)][std::size_t(h)].reserve(std::size_t(steps) * sourceLength);
         }
-        if (w.preNorm)
-            layerNorm(w.decoderNorm, x.data(), 1, d, x.data());
-        apply(w.output, x.data(), 1, logits.data());
-        previous = int(std::max_element(logits.begin(), logits.end()) - logits.begin());
+    std::size_t read = 0;
+    for (int t = 0; t < steps; ++t) {
+        if (read + std::size_t(layers) * heads * (sourceLength + t + 1) > rows.size())
+            throw std::logic_error("unpackAttention: fewer weights than " + std::to_string(steps) + " steps hold");
+        for (auto &layer : into.cross.weights)
+            for (auto &head : layer) {
+                const auto first = rows.begin() + std::ptrdiff_t(read);
+                head.insert(head.end(), first, first + sourceLength);
+                read += std::size_t(sourceLength);
+            }
+        // Row t of the self-attention holds t + 1 weights; the rest of the row stays 0.
+        for (auto &layer : into.decoderSelf.weights)
+            for (auto &head : layer) {
+                std::copy_n(rows.begin() + std::ptrdiff_t(read), t + 1, head.begin() + std::ptrdiff_t(t) * steps);
+                read += std::size_t(t) + 1;
+            }
+    }
+}
+
+DecodedIds TransformerInference::decode(const std::vector<int> &sourceIds, int maxSteps, bool recordAttention) const
+{
+    DecodingState state = start(sourceIds, recordAttention);
+    DecodedIds decoded;
+    std::vector<float> attention;
+    int previous = Vocabulary::kSos;
+    for (int t = 0; t < maxSteps; ++t) {
+        const DecodingStep next = step(state, {0}, {previous}, recordAttention);
+        previous = int(std::max_element(next.logits.begin(), next.logits.end()) - next.logits.begin());
+        attention.insert(attention.end(), next.attention.begin(), next.attention.end());
         decoded.output.push_back(previous);
         if (previous == Vocabulary::kEos)
             break;
     }
-
-    if (recordAttention) {
-        const int steps = int(decoded.output.size());
-        decoded.decoderSelf.rows = decoded.decoderSelf.columns = steps;
-        decoded.cross.rows = steps;
-        decoded.cross.columns = sourceLength;
-        // Row t of the self-attention holds t + 1 weights; the rest of the row is 0.
-        for (int l = 0; l < layers; ++l)
-            for (int h = 0; h < w.heads; ++h) {
-                const std::vector<float> &triangle = selfRows[std::size_t(l)][std::size_t(h)];
-                std::vector<float> &square = decoded.decoderSelf.weights[std::size_t(l)][std::size_t(h)];
-                square.assign(std::size_t(steps) * steps, 0.0f);
-                for (int t = 0, read = 0; t < steps; read += t + 1, ++t)
-                    std::copy_n(triangle.begin() + read, t + 1, square.begin() + std::size_t(t) * steps);
-            }
-    }
+    decoded.encoderSelf = std::move(state.encoderSelf);
+    if (recordAttention)
+        unpackAttention(attention, int(decoded.output.size()), state.sourceLength, decoded);
     return decoded;
 }

@@ -74,16 +74,28 @@ int64_t TransformerModel::parameterCount() const
     return count;
 }
 
-TransformerOutput decodeWords(const TransformerInference &inference, const Vocabulary &vocabulary,
-                              const std::vector<std::string> &words)
+namespace {
+
+// The sentence's ids, a word the vocabulary lacks as <UNK>, then <EOS>.
+std::vector<int> sourceIdsOf(const Vocabulary &vocabulary, const std::vector<std::string> &words)
 {
     std::vector<int> ids;
     for (const std::string &word : words)
         ids.push_back(vocabulary.id(word));
     ids.push_back(Vocabulary::kEos);
-    DecodedIds decoded = inference.decode(ids, int(ids.size()) + 1, true);
+    return ids;
+}
+
+// The sentence's length + 2: room for every word, <EOS> and one token more.
+int decodingSteps(const std::vector<int> &sourceIds)
+{
+    return int(sourceIds.size()) + 1;
+}
+
+TransformerOutput outputOf(const Vocabulary &vocabulary, const std::vector<int> &sourceIds, DecodedIds decoded)
+{
     TransformerOutput output;
-    for (int id : ids)
+    for (int id : sourceIds)
         output.sourceTokens.push_back(vocabulary.word(id));
     for (int id : decoded.output)
         output.outputTokens.push_back(vocabulary.word(id));
@@ -91,6 +103,30 @@ TransformerOutput decodeWords(const TransformerInference &inference, const Vocab
     output.decoderSelf = std::move(decoded.decoderSelf);
     output.cross = std::move(decoded.cross);
     return output;
+}
+
+}  // namespace
+
+TransformerOutput decodeWords(const TransformerInference &inference, const Vocabulary &vocabulary,
+                              const std::vector<std::string> &words)
+{
+    const std::vector<int> ids = sourceIdsOf(vocabulary, words);
+    return outputOf(vocabulary, ids, inference.decode(ids, decodingSteps(ids), true));
+}
+
+TransformerBeamOutput beamDecodeWords(const TransformerInference &inference, const Vocabulary &vocabulary,
+                                      const std::vector<std::string> &words, const BeamOptions &options)
+{
+    const std::vector<int> ids = sourceIdsOf(vocabulary, words);
+    TransformerBeam beam = transformerBeamSearch(inference, ids, options, decodingSteps(ids), true);
+    TransformerBeamOutput result;
+    result.steps = std::move(beam.steps);
+    for (TransformerHypothesis &hypothesis : beam.nbest) {
+        std::vector<int> tokens = hypothesis.decoded.output;
+        result.nbest.push_back({outputOf(vocabulary, ids, std::move(hypothesis.decoded)), std::move(tokens),
+                                hypothesis.logProb, hypothesis.score});
+    }
+    return result;
 }
 
 std::shared_ptr<const TransformerInference> TransformerModel::inference() const
@@ -102,6 +138,12 @@ std::shared_ptr<const TransformerInference> TransformerModel::inference() const
 TransformerOutput TransformerModel::decode(const std::vector<std::string> &words) const
 {
     return decodeWords(*inference(), m_vocabulary, words);
+}
+
+TransformerBeamOutput TransformerModel::beamDecode(const std::vector<std::string> &words,
+                                                   const BeamOptions &options) const
+{
+    return beamDecodeWords(*inference(), m_vocabulary, words, options);
 }
 
 TransformerScore TransformerModel::score(const std::vector<SentencePair> &pairs) const

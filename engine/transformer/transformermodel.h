@@ -5,6 +5,7 @@
 #include "engine/core/lengthaccuracy.h"
 #include "engine/core/sentencepair.h"
 #include "engine/core/vocabulary.h"
+#include "engine/transformer/transformerbeamsearch.h"
 #include "engine/transformer/transformerconfig.h"
 #include "engine/transformer/transformerinference.h"
 
@@ -25,6 +26,20 @@ struct TransformerOutput {
     LayeredAttention cross;                 // output x source
 };
 
+// One hypothesis of a beam search, as decodeWords() gives a sentence.
+struct ScoredTransformerOutput {
+    TransformerOutput output;
+    std::vector<int> tokens;  // the output's ids, as BeamStep holds them
+    double logProb = 0;       // sum of log P(y_t | y_<t)
+    double score = 0;         // logProb / |y|^alpha
+};
+
+// A sentence decoded by beam search: the n best hypotheses and what each step kept.
+struct TransformerBeamOutput {
+    std::vector<ScoredTransformerOutput> nbest;  // best score first
+    std::vector<BeamStep> steps;                 // token ids; Vocabulary::word() names them
+};
+
 // How greedy decoding did on a set of pairs.
 struct TransformerScore {
     int sentences = 0;
@@ -40,6 +55,10 @@ struct TransformerScore {
 // at most the sentence's length + 2 tokens.
 TransformerOutput decodeWords(const TransformerInference &inference, const Vocabulary &vocabulary,
                               const std::vector<std::string> &words);
+// `words` decoded by beam search with as many steps as decodeWords() takes; width 1 gives its
+// output. Throws std::invalid_argument for invalid options.
+TransformerBeamOutput beamDecodeWords(const TransformerInference &inference, const Vocabulary &vocabulary,
+                                      const std::vector<std::string> &words, const BeamOptions &options);
 
 // A Transformer with what it reads: its shape, its vocabulary and the task it learns. Callers see
 // words, scores and plain weights; the network itself is for the trainer.
@@ -52,6 +71,8 @@ public:
 
     // decodeWords() on the current weights.
     TransformerOutput decode(const std::vector<std::string> &words) const;
+    // beamDecodeWords() on the current weights.
+    TransformerBeamOutput beamDecode(const std::vector<std::string> &words, const BeamOptions &options) const;
     // The hand-written decoder of the current weights: immutable, for any thread.
     std::shared_ptr<const TransformerInference> inference() const;
     // Greedy decoding of every pair's source in batches, each output against the task's target.

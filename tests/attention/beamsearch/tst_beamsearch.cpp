@@ -1,6 +1,6 @@
 #include "tests/common/testregistry.h"
 #include "engine/attention/beamevaluation.h"
-#include "engine/attention/beamsearch.h"
+#include "engine/core/beamsearch.h"
 #include "engine/attention/outputlogprob.h"
 #include "engine/core/tokenizer.h"
 #include "tests/common/attentionkindname.h"

@@ -1,4 +1,4 @@
-#include "engine/attention/beamsearch.h"
+#include "engine/core/beamsearch.h"
 
 #include "engine/core/vocabulary.h"
 
