@@ -10,7 +10,7 @@
 #include "engine/attention/alignmentscore.h"
 #include "engine/attention/attentionanalysis.h"
 #include "engine/attention/beamevaluation.h"
-#include "engine/attention/beamsearch.h"
+#include "engine/core/beamsearch.h"
 #include "engine/attention/checkpointformat.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/experiment.h"

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "app/core/benchfigures.h"
-#include "engine/attention/beamsearch.h"
+#include "engine/core/beamsearch.h"
 
 class Seq2SeqModel;
 struct SentencePair;

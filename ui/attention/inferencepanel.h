@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/attention/beamsearch.h"
+#include "engine/core/beamsearch.h"
 #include "engine/attention/decodedsentence.h"
 #include "ui/attention/metatypes.h"
 
