@@ -6,18 +6,6 @@
 
 #include <chrono>
 
-std::vector<SentencePair> probeSet(const DatasetConfig &config, int maxLength, int count)
-{
-    DatasetConfig probe = config;
-    probe.corpusPath.clear();
-    probe.maxLength = maxLength;
-    probe.seed = config.seed + 1;
-    probe.trainSize = 1;
-    probe.valSize = 1;
-    probe.testSize = count;
-    return Dataset::build(probe).test;
-}
-
 std::vector<ExperimentRun> experimentRuns(const std::vector<ModelConfig> &configs, std::uint64_t seed, int repeats)
 {
     std::vector<ExperimentRun> runs;

@@ -206,3 +206,15 @@ int rightSourcePosition(Task task, int sourceWords, int step)
         return -1;
     return task == Task::Reverse ? sourceWords - 1 - step : step;
 }
+
+std::vector<SentencePair> probeSet(const DatasetConfig &config, int maxLength, int count)
+{
+    DatasetConfig probe = config;
+    probe.corpusPath.clear();
+    probe.maxLength = maxLength;
+    probe.seed = config.seed + 1;
+    probe.trainSize = 1;
+    probe.valSize = 1;
+    probe.testSize = count;
+    return Dataset::build(probe).test;
+}
