@@ -48,7 +48,7 @@ int runTransformerTrain(const std::vector<std::string> &arguments)
     cl.parse(arguments);
     const TransformerRunOptions options = readTransformerRunOptions(cl);
     if (!cl.ok())
-        return usageError("train", cl.error());
+        return usageError("train --architecture transformer", cl.error());
     const DatasetConfig &d = options.dataset;
     const TransformerTrainingConfig &t = options.training;
     Dataset data;
@@ -58,7 +58,7 @@ int runTransformerTrain(const std::vector<std::string> &arguments)
         return failure(e.what());
     }
     if (const std::string problem = positionsProblem(options.model, data.maxLength); !problem.empty())
-        return usageError("train", problem);
+        return usageError("train --architecture transformer", problem);
     RunFolder folder(options.out);
     if (std::string problem; !folder.create(&problem))
         return failure(problem);
@@ -130,7 +130,7 @@ int runTransformerReverse(const std::vector<std::string> &arguments)
         cl.fail("--model FILE is required: no Transformer is bundled (train one with attnscope train --architecture "
                 "transformer --out DIR)");
     if (!cl.ok())
-        return usageError("reverse", cl.error());
+        return usageError("reverse --architecture transformer", cl.error());
     try {
         const TransformerCheckpoint checkpoint = checkpointToUse(cl);
         const TransformerModel &model = checkpoint.model;
@@ -173,7 +173,7 @@ int runTransformerEvaluate(const std::vector<std::string> &arguments)
         cl.fail("--probe-max-len and --probe score generated sentences; --corpus scores a file's: give one or the "
                 "other");
     if (!cl.ok())
-        return usageError("evaluate", cl.error());
+        return usageError("evaluate --architecture transformer", cl.error());
     try {
         const TransformerCheckpoint checkpoint = checkpointToUse(cl);
         const TransformerModel &model = checkpoint.model;
@@ -181,7 +181,7 @@ int runTransformerEvaluate(const std::vector<std::string> &arguments)
         int probeMaxLength = 0;
         if (probing) {
             if (!d.corpusPath.empty())
-                return usageError("evaluate", "this model was trained on a corpus: there is no word list to generate "
+                return usageError("evaluate --architecture transformer", "this model was trained on a corpus: there is no word list to generate "
                                               "probe sentences from");
             const int longest = longestProbe(model.config());
             probeMaxLength = cl.integer("probe-max-len", defaultProbeMaxLength(model.config(), generatedMaxLength(d)),
@@ -194,7 +194,7 @@ int runTransformerEvaluate(const std::vector<std::string> &arguments)
                 cl.fail("--probe-max-len " + std::to_string(probeMaxLength) + " is below the trained minimum length " +
                         std::to_string(d.minLength));
             if (!cl.ok())
-                return usageError("evaluate", cl.error());
+                return usageError("evaluate --architecture transformer", cl.error());
         }
         std::vector<SentencePair> sentences;
         if (cl.has("corpus")) {

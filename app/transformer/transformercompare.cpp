@@ -248,7 +248,7 @@ int runTransformerCompare(const std::vector<std::string> &arguments)
         cl.fail("--probe-max-len " + std::to_string(probeMaxLength) + " is past what the positions reach: " +
                 positionsProblem(options.model, probeMaxLength));
     if (!cl.ok())
-        return usageError("compare", cl.error());
+        return usageError("compare --architecture transformer", cl.error());
     Dataset data;
     std::vector<SentencePair> probe;
     try {

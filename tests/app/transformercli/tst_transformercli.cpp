@@ -359,6 +359,11 @@ void TestTransformerCli::badCheckpointsFailClearly()
                                         "1"});
     QVERIFY2(rnn.exitCode == 0 && QFileInfo::exists(rnnProject), qPrintable(rnn.err));
 
+    // A character model's signature is enough for its lab to claim the file.
+    QFile charModel(m_dir.filePath("char.ckpt"));
+    QVERIFY(charModel.open(QIODevice::WriteOnly));
+    charModel.write("ATNSCHAR and then anything");
+    charModel.close();
     const QString rnnFile = QStringLiteral("not a Transformer checkpoint; use --architecture rnn");
     const std::pair<QString, QString> files[] = {
         {m_dir.filePath("absent.ckpt"), "cannot open"},
@@ -367,6 +372,8 @@ void TestTransformerCli::badCheckpointsFailClearly()
         {cut.fileName(), "is truncated"},
         {rnnModel, "it is a file of the Attention lab (AttnScope attention model), " + rnnFile},
         {rnnProject, "it is a file of the Attention lab (AttnScope project), " + rnnFile},
+        {charModel.fileName(), "it is a file of the Character Model lab (AttnScope character model), not a "
+                               "Transformer checkpoint\n"},
     };
     for (const auto &[file, message] : files)
         for (const QStringList &command : {transformer("reverse") + QStringList{"--model", file, "the cat"},
@@ -376,10 +383,16 @@ void TestTransformerCli::badCheckpointsFailClearly()
             QVERIFY2(r.err.contains(message), qPrintable(r.err));
             QVERIFY(r.out.isEmpty());
         }
-    // The other way round: the RNN's commands say it is another AttnScope file.
-    const CliResult r = runAttnscope({"reverse", "--model", m_model, "the cat"});
+    // The other way round: the RNN's commands say it is another AttnScope file, and name the lab
+    // whose file type claims it.
+    CliResult r = runAttnscope({"reverse", "--model", m_model, "the cat"});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains("not an AttnScope checkpoint (it is another kind of AttnScope file"), qPrintable(r.err));
+    r = runAttnscope({"reverse", "--model", charModel.fileName(), "the cat"});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("it is a file of the Character Model lab (AttnScope character model), not an attention "
+                            "model checkpoint\n"),
+             qPrintable(r.err));
 }
 
 // Ctrl+C stops after the batch it falls in and writes what was trained, as the RNN's train does.
