@@ -4,6 +4,7 @@
 #include "app/core/epochline.h"
 #include "app/core/interruptscope.h"
 #include "app/core/runfolder.h"
+#include "app/transformer/transformercommandmodel.h"
 #include "app/transformer/transformerreport.h"
 #include "app/transformer/transformerrun.h"
 #include "app/transformer/transformerrunfiles.h"

@@ -1,8 +1,6 @@
 #include "app/transformer/transformerrun.h"
 
-#include "app/core/commandline.h"
-#include "app/workbench/otherlabfile.h"
-#include "engine/transformer/transformercheckpoint.h"
+#include "engine/transformer/transformermodel.h"
 
 #include <cctype>
 #include <stdexcept>
@@ -59,17 +57,4 @@ TransformerRunEnd trainTransformer(TransformerModel &model, const Dataset &data,
         end.message = message;
     }
     return end;
-}
-
-TransformerCheckpoint checkpointToUse(const CommandLine &cl)
-{
-    const std::string path = cl.text("model");
-    try {
-        return loadTransformerCheckpoint(path);
-    } catch (const TransformerCheckpointError &) {
-        const std::string other = otherLabsFile(path, "transformer", "a Transformer checkpoint");
-        if (!other.empty())
-            throw TransformerCheckpointError("cannot load '" + path + "': " + other);
-        throw;
-    }
 }

@@ -5,9 +5,6 @@
 #include <atomic>
 #include <string>
 
-class CommandLine;
-struct TransformerCheckpoint;
-
 // How a command's training run ended, as metrics.json and comparison.json say it.
 struct TransformerRunEnd {
     enum class Status { Finished, Stopped, Diverged };
@@ -24,7 +21,3 @@ struct TransformerRunEnd {
 TransformerRunEnd trainTransformer(TransformerModel &model, const Dataset &data,
                                    const TransformerTrainingConfig &training,
                                    const TransformerTrainer::Callbacks &callbacks, const std::atomic<bool> *stop);
-
-// The checkpoint of --model FILE. Throws TransformerCheckpointError for a file it cannot read,
-// saying which lab's file it is when it is another lab's.
-TransformerCheckpoint checkpointToUse(const CommandLine &cl);
