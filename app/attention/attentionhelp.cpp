@@ -1,9 +1,9 @@
 #include "app/attention/attentionhelp.h"
 
+#include "app/core/datasetoptions.h"
 #include "app/core/helpformat.h"
 #include "engine/attention/modelconfig.h"
 #include "engine/attention/trainingconfig.h"
-#include "engine/core/datasetconfig.h"
 
 namespace {
 
@@ -12,11 +12,7 @@ std::string runOptions()
 {
     std::string text = "Dataset options:\n";
     text += optionLine("--out DIR", "Where the results go (required); made if it does not exist.");
-    text += optionLine("--words-file FILE", "Words for generated sentences, separated by white space (default: the "
-                                            "34 reference words).");
-    text += optionLine("--words digits|default", "Built-in words instead: the ten digits 0-9 (the course's toy "
-                                                 "exercise) or the 34 reference words.");
-    text += fieldLines(datasetConfigFields(), {{"data-seed", "--seed"}});
+    text += datasetOptionLines();
     text += "Model options:\n" + fieldLines(modelConfigFields());
     text += R"(      bahdanau scores with the decoder state before its recurrent step; luong-dot and luong-general
       (s.h, s.W h) with the state after it, with Luong's attentional layer and input feeding;

@@ -1,6 +1,7 @@
 #include "app/attention/commandmodel.h"
 
 #include "app/core/commandline.h"
+#include "app/workbench/otherlabfile.h"
 #include "engine/attention/checkpointformat.h"
 
 #include <QByteArray>
@@ -8,9 +9,17 @@
 
 Seq2SeqModel modelToUse(const CommandLine &cl)
 {
-    if (cl.has("model"))
-        return Seq2SeqModel::load(cl.text("model"));
-    return bundledModel();
+    if (!cl.has("model"))
+        return bundledModel();
+    const std::string path = cl.text("model");
+    try {
+        return Seq2SeqModel::load(path);
+    } catch (const CheckpointError &) {
+        const std::string other = otherLabsFile(path, "attention", "an attention model checkpoint");
+        if (!other.empty())
+            throw CheckpointError("cannot load '" + path + "': " + other);
+        throw;
+    }
 }
 
 Seq2SeqModel bundledModel()

@@ -5,6 +5,7 @@
 #include "app/attention/runfiles.h"
 #include "app/attention/runoptions.h"
 #include "app/core/commandline.h"
+#include "app/core/epochline.h"
 #include "app/core/interruptscope.h"
 #include "app/core/runfolder.h"
 #include "engine/attention/alignmentscore.h"
@@ -22,7 +23,6 @@
 #include "engine/core/corpusdefaults.h"
 #include "engine/core/dataset.h"
 #include "engine/core/tokenizer.h"
-#include "engine/core/validationfall.h"
 
 #include <QString>
 
@@ -38,25 +38,13 @@ namespace {
 
 constexpr int kExamplesShown = 10;
 
-std::string percent(double share)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.2f%%", 100.0 * share);
-    return buffer;
-}
-
 // `alignment`: the validation set's alignment after this epoch, for a model with attention;
 // `previous`: the epoch before, if there was one, to say why validation fell (validationfall.h).
 void printEpoch(const EpochStats &e, bool best, const AlignmentScore *alignment = nullptr,
                 const EpochStats *previous = nullptr)
 {
-    std::string aligned;
-    if (alignment)
-        aligned = " | val aligned " + percent(alignment->accuracy());
-    const std::string fall = previous ? validationFall(*previous, e) : std::string();
-    std::printf("epoch %3d | train loss %.4f | val loss %.4f | val exact %7s%s | %6.1f s | %6.0f samples/s%s%s%s\n",
-                e.epoch, e.trainLoss, e.valLoss, percent(e.valExactMatch).c_str(), aligned.c_str(), e.seconds,
-                e.samplesPerSecond, best ? " | best" : "", fall.empty() ? "" : " | ", fall.c_str());
+    const std::string aligned = alignment ? " | val aligned " + percentText(alignment->accuracy()) : std::string();
+    std::printf("%s\n", epochLine(e, best, aligned, previous).c_str());
     std::fflush(stdout);
 }
 
@@ -64,17 +52,17 @@ void printReport(const EvaluationReport &report, int examples, DecodeMode mode)
 {
     for (int i = 0; i < std::min<int>(examples, int(report.examples.size())); ++i)
         std::cout << formatExample(report.examples[std::size_t(i)]) << "\n";
-    std::cout << "\nTest exact match: " << percent(report.exactMatch) << " (" << report.sentences
+    std::cout << "\nTest exact match: " << percentText(report.exactMatch) << " (" << report.sentences
               << " sentences, greedy, " << (mode == DecodeMode::Batched ? "in padded batches" : "one at a time")
-              << ") | token accuracy: " << percent(report.tokenAccuracy) << "\n"
+              << ") | token accuracy: " << percentText(report.tokenAccuracy) << "\n"
               << "By length:";
     for (const auto &[length, bucket] : report.byLength)
-        std::cout << "  " << length << ": " << percent(double(bucket.correct) / bucket.total);
+        std::cout << "  " << length << ": " << percentText(double(bucket.correct) / bucket.total);
     std::cout << "\n";
     const LengthAccuracy &unknown = report.withUnknownWords;
     if (unknown.total > 0)
         std::cout << "Sentences with words outside the vocabulary: " << unknown.total << ", exact match "
-                  << percent(double(unknown.correct) / unknown.total) << "\n";
+                  << percentText(double(unknown.correct) / unknown.total) << "\n";
 }
 
 std::string examplesText(const EvaluationReport &report)
@@ -103,7 +91,7 @@ std::string comparisonTable(const std::vector<ExperimentResult> &results, int tr
     for (const ExperimentResult &r : results) {
         std::snprintf(line, sizeof line, "%-14s %11lld %7zu %9.0f %11s %10s\n", r.label.c_str(),
                       static_cast<long long>(r.parameters), r.history.size(), r.seconds,
-                      percent(r.test.exactMatch).c_str(), percent(r.test.tokenAccuracy).c_str());
+                      percentText(r.test.exactMatch).c_str(), percentText(r.test.tokenAccuracy).c_str());
         out << line;
     }
     out << "\nProbe exact match by length (trained on " << trainedMin << "-" << trainedMax << " words; * = beyond):\n";
@@ -125,7 +113,7 @@ std::string comparisonTable(const std::vector<ExperimentResult> &results, int tr
             const auto found = r.probe.byLength.find(length);
             const std::string cell = found == r.probe.byLength.end() || found->second.total == 0
                                          ? "-"
-                                         : percent(double(found->second.correct) / found->second.total);
+                                         : percentText(double(found->second.correct) / found->second.total);
             std::snprintf(line, sizeof line, " %14s", cell.c_str());
             out << line;
         }
@@ -347,8 +335,8 @@ int runCompare(const std::vector<std::string> &arguments)
         }
         const ExperimentResult &r = results.back();
         std::printf("%s\ntest exact match %s, token accuracy %s | %.0f s | %lld parameters\n",
-                    r.outcome.message.c_str(), percent(r.test.exactMatch).c_str(),
-                    percent(r.test.tokenAccuracy).c_str(), r.seconds, static_cast<long long>(r.parameters));
+                    r.outcome.message.c_str(), percentText(r.test.exactMatch).c_str(),
+                    percentText(r.test.tokenAccuracy).c_str(), r.seconds, static_cast<long long>(r.parameters));
     }
 
     std::cout << "\n" << comparisonTable(results, d.minLength, maxLength);

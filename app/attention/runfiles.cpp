@@ -1,5 +1,6 @@
 #include "app/attention/runfiles.h"
 
+#include "app/core/runjson.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/experiment.h"
 #include "engine/attention/lengthreport.h"
@@ -27,14 +28,6 @@
 
 namespace runfiles {
 namespace {
-
-QJsonArray stringArray(const std::vector<std::string> &items)
-{
-    QJsonArray a;
-    for (const auto &s : items)
-        a.append(QString::fromStdString(s));
-    return a;
-}
 
 QJsonObject decodedObject(const DecodedSentence &s, bool replaceUnknown)
 {
@@ -150,24 +143,6 @@ QJsonObject byLengthJson(const std::map<int, LengthAccuracy> &byLength)
     return out;
 }
 
-QJsonObject epochJson(const EpochStats &e)
-{
-    return QJsonObject{{"epoch", e.epoch},
-                       {"train_loss", e.trainLoss},
-                       {"val_loss", e.valLoss},
-                       {"val_exact_match", e.valExactMatch},
-                       {"seconds", e.seconds},
-                       {"samples_per_second", e.samplesPerSecond}};
-}
-
-QJsonArray historyJson(const std::vector<EpochStats> &history)
-{
-    QJsonArray epochs;
-    for (const EpochStats &e : history)
-        epochs.append(epochJson(e));
-    return epochs;
-}
-
 // A share that has no value (no steps to score) is null, as is one that does not apply.
 QJsonValue shareJson(double share)
 {
@@ -180,7 +155,7 @@ QJsonArray historyJson(const std::vector<EpochStats> &history, const std::vector
     QJsonArray epochs;
     for (std::size_t i = 0; i < history.size(); ++i) {
         const EpochStats &e = history[i];
-        QJsonObject epoch = epochJson(e);
+        QJsonObject epoch = epochStatsJson(e);
         epoch.insert("learning_rate", e.learningRate);
         epoch.insert("gradient_norm", e.gradientNorm > 0 ? QJsonValue(e.gradientNorm) : QJsonValue());
         if (i > 0) {
@@ -197,14 +172,6 @@ QJsonArray historyJson(const std::vector<EpochStats> &history, const std::vector
         epochs.append(epoch);
     }
     return epochs;
-}
-
-// The dataset's fields and its word list, which is not one.
-QJsonObject datasetJson(const DatasetConfig &d)
-{
-    QJsonObject dataset = toJson(d, datasetConfigFields());
-    dataset.insert("words", stringArray(d.words));
-    return dataset;
 }
 
 // The settings the run took effect with where a field says "auto", and what the corpus lost:
@@ -404,7 +371,7 @@ bool writeComparison(const QString &path, const std::vector<ExperimentResult> &r
                                   {"exact_match", r.probe.exactMatch},
                                   {"token_accuracy", r.probe.tokenAccuracy}}},
             {"by_length", byLengthJson(r.probe.byLength)},
-            {"history", historyJson(r.history)}});
+            {"history", epochStatsJson(r.history)}});
     }
     QJsonObject root{
         {"runs", runs},

@@ -87,7 +87,7 @@ int runTransformerBench(const std::vector<std::string> &arguments)
     if (!cl.positional().empty())
         cl.fail("unexpected argument '" + cl.positional().front() + "'");
     if (!cl.ok())
-        return usageError("bench", cl.error());
+        return usageError("bench --architecture transformer", cl.error());
 
     const DatasetConfig dataConfig;
     const Dataset data = Dataset::build(dataConfig);

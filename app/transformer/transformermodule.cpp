@@ -1,6 +1,8 @@
-// The Transformer lab in the registry: its window part, and its answer to bench --architecture
-// transformer.
+// The Transformer lab in the registry: its window part, and its answers to train, reverse,
+// evaluate, compare and bench --architecture transformer.
 #include "app/transformer/transformerbench.h"
+#include "app/transformer/transformercommands.h"
+#include "app/transformer/transformerhelp.h"
 #include "app/workbench/labmodule.h"
 #include "ui/transformer/transformerlab.h"
 
@@ -16,6 +18,21 @@ LabModule transformerModule()
                                       "every layer's and head's attention form, epoch by epoch.");
     module.createLab = [](Workbench *workbench) { return new TransformerLab(workbench); };
     module.commands = {
+        {"train", "attnscope train --architecture transformer --out DIR [options]",
+         "train the Transformer to reverse sentences", transformerTrainHelp, runTransformerTrain, "transformer"},
+        {"reverse", "attnscope reverse --architecture transformer --model FILE [--json] \"a sentence\"",
+         "reverse a sentence with a trained Transformer", transformerReverseHelp, runTransformerReverse,
+         "transformer"},
+        {"evaluate",
+         "attnscope evaluate --architecture transformer --model FILE [--corpus FILE] [--examples N]\n"
+         "                   [--probe-max-len N] [--probe N] [--json]",
+         "score a Transformer on its test split and by length", transformerEvaluateHelp, runTransformerEvaluate,
+         "transformer"},
+        {"compare",
+         "attnscope compare --architecture transformer --out DIR [--positions LIST] [--probe-max-len N]\n"
+         "                  [--probe N] [--seeds N] [train options]",
+         "train Transformer variants on the same data and compare them by length", transformerCompareHelp,
+         runTransformerCompare, "transformer"},
         {"bench", "attnscope bench --architecture transformer [--threads N] [--json OUT] [training options]",
          "measure the Transformer's training speed, accuracy and decoding latency", transformerBenchHelp,
          runTransformerBench, "transformer"},

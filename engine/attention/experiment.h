@@ -39,7 +39,6 @@ struct ExperimentRun {
 // training seed), so their spread is what seed noise alone does.
 std::vector<ExperimentRun> experimentRuns(const std::vector<ModelConfig> &configs, std::uint64_t seed, int repeats);
 
-
 // Builds a model for `model` on `data` (vocabulary from its training split) with initial weights
 // from `modelSeed`, trains it with `training` and evaluates it on the test split and on `probe`. As
 // in training, the best epoch is saved to `training.checkpointPath` when it is set.

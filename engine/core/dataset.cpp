@@ -200,6 +200,13 @@ std::vector<SentencePair> previewPairs(const DatasetConfig &config, int count)
     return generate(config, rng, count);
 }
 
+int rightSourcePosition(Task task, int sourceWords, int step)
+{
+    if (step < 0 || step >= sourceWords)
+        return -1;
+    return task == Task::Reverse ? sourceWords - 1 - step : step;
+}
+
 std::vector<SentencePair> probeSet(const DatasetConfig &config, int maxLength, int count)
 {
     DatasetConfig probe = config;
@@ -210,11 +217,4 @@ std::vector<SentencePair> probeSet(const DatasetConfig &config, int maxLength, i
     probe.valSize = 1;
     probe.testSize = count;
     return Dataset::build(probe).test;
-}
-
-int rightSourcePosition(Task task, int sourceWords, int step)
-{
-    if (step < 0 || step >= sourceWords)
-        return -1;
-    return task == Task::Reverse ? sourceWords - 1 - step : step;
 }

@@ -40,10 +40,10 @@ std::vector<std::string> targetFor(Task task, const std::vector<std::string> &so
 // (reverse) or t (copy); -1 past the sentence's words.
 int rightSourcePosition(Task task, int sourceWords, int step);
 
-// A few pairs for a live preview, generated as `build` would.
-std::vector<SentencePair> previewPairs(const DatasetConfig &config, int count);
-
 // Sentences from the dataset's words at lengths `minLength`..`maxLength` (drawn uniformly), with
 // their own seed (the dataset's + 1), so lengths past the trained range can be probed. Generated
 // datasets only.
 std::vector<SentencePair> probeSet(const DatasetConfig &config, int maxLength, int count);
+
+// A few pairs for a live preview, generated as `build` would.
+std::vector<SentencePair> previewPairs(const DatasetConfig &config, int count);

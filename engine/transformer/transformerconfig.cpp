@@ -44,3 +44,19 @@ std::string validate(const TransformerConfig &config)
         problem = "model width must be even for sinusoidal positions (got " + std::to_string(config.modelSize) + ")";
     return problem;
 }
+
+int64_t transformerParameterCount(const TransformerConfig &config, int vocabularySize)
+{
+    const int64_t d = config.modelSize, f = config.feedForwardSize, v = vocabularySize;
+    const int64_t attention = 3 * d * d + 3 * d + d * d + d;  // packed in-projection and out-projection
+    const int64_t feedForward = f * d + f + d * f + d;
+    const int64_t norm = 2 * d;
+    const int64_t encoderLayer = attention + feedForward + 2 * norm;
+    const int64_t decoderLayer = 2 * attention + feedForward + 3 * norm;
+    int64_t count = 2 * v * d + config.layers * (encoderLayer + decoderLayer) + v * d + v;
+    if (config.positions == PositionEncoding::Learned)
+        count += int64_t(config.maxPositions) * d;
+    if (config.preNorm)
+        count += 2 * norm;
+    return count;
+}

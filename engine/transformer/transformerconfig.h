@@ -2,6 +2,7 @@
 
 #include "engine/core/configfield.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -29,3 +30,7 @@ const std::vector<ConfigField<TransformerConfig>> &transformerConfigFields();
 
 // Empty when valid, otherwise a message naming the offending field.
 std::string validate(const TransformerConfig &config);
+
+// The number of weights a network of `config` over `vocabularySize` words has, worked out from the
+// sizes alone: a file's claim can be checked before anything that large is allocated.
+int64_t transformerParameterCount(const TransformerConfig &config, int vocabularySize);

@@ -8,6 +8,8 @@
 #include "engine/transformer/transformernet.h"
 
 #include <algorithm>
+#include <map>
+#include <stdexcept>
 
 namespace {
 
@@ -48,13 +50,69 @@ TransformerNet seededNet(const TransformerConfig &config, int vocabularySize, st
 
 TransformerModel::TransformerModel(const TransformerConfig &config, const Vocabulary &vocabulary, Task task,
                                    std::uint64_t seed)
-    : m_impl(std::make_unique<Impl>(seededNet(config, vocabulary.size(), seed))), m_vocabulary(vocabulary),
-      m_task(task)
+    : TransformerModel(std::make_unique<Impl>(seededNet(config, vocabulary.size(), seed)), vocabulary, task)
+{
+}
+
+TransformerModel::TransformerModel(std::unique_ptr<Impl> impl, const Vocabulary &vocabulary, Task task)
+    : m_impl(std::move(impl)), m_vocabulary(vocabulary), m_task(task)
 {
     m_impl->net->eval();
 }
 
+TransformerModel::TransformerModel(TransformerModel &&) noexcept = default;
+TransformerModel &TransformerModel::operator=(TransformerModel &&) noexcept = default;
 TransformerModel::~TransformerModel() = default;
+
+namespace {
+
+std::string tensorShapeText(const std::vector<int64_t> &shape)
+{
+    std::string text = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        text += (i ? "x" : "") + std::to_string(shape[i]);
+    return text + "]";
+}
+
+}  // namespace
+
+TransformerModel TransformerModel::withParameters(const TransformerConfig &config, const Vocabulary &vocabulary,
+                                                  Task task, const std::vector<NamedTensor> &parameters)
+{
+    std::map<std::string, const NamedTensor *> byName;
+    for (const NamedTensor &tensor : parameters)
+        if (!byName.emplace(tensor.name, &tensor).second)
+            throw std::invalid_argument("tensor '" + tensor.name + "' is given twice");
+    auto impl = std::make_unique<Impl>(TransformerNet(config, vocabulary.size()));
+    torch::NoGradGuard noGrad;
+    const auto named = impl->net->named_parameters(/*recurse=*/true);
+    if (named.size() != byName.size())
+        throw std::invalid_argument(std::to_string(byName.size()) + " tensors are given; the model has " +
+                                    std::to_string(named.size()));
+    for (const auto &item : named) {
+        const auto found = byName.find(item.key());
+        if (found == byName.end())
+            throw std::invalid_argument("there is no tensor '" + item.key() + "'");
+        const NamedTensor &tensor = *found->second;
+        const std::vector<int64_t> expected = item.value().sizes().vec();
+        if (tensor.shape != expected || tensor.values.size() != std::size_t(item.value().numel()))
+            throw std::invalid_argument("tensor '" + item.key() + "' is " + tensorShapeText(tensor.shape) +
+                                        " but the model's is " + tensorShapeText(expected));
+        item.value().copy_(torch::from_blob(const_cast<float *>(tensor.values.data()), expected, torch::kFloat));
+    }
+    return TransformerModel(std::move(impl), vocabulary, task);
+}
+
+std::vector<NamedTensor> TransformerModel::parameters() const
+{
+    std::vector<NamedTensor> tensors;
+    for (const auto &item : m_impl->net->named_parameters(/*recurse=*/true)) {
+        const torch::Tensor values = item.value().detach().to(torch::kFloat).contiguous();
+        const float *first = values.data_ptr<float>();
+        tensors.push_back({item.key(), values.sizes().vec(), std::vector<float>(first, first + values.numel())});
+    }
+    return tensors;
+}
 
 const TransformerConfig &TransformerModel::config() const
 {

@@ -60,6 +60,14 @@ TransformerOutput decodeWords(const TransformerInference &inference, const Vocab
 TransformerBeamOutput beamDecodeWords(const TransformerInference &inference, const Vocabulary &vocabulary,
                                       const std::vector<std::string> &words, const BeamOptions &options);
 
+// One parameter of the network as plain values: its name in the network
+// ("encoder.0.self_attn.in_proj_weight"), its shape and its values, row-major.
+struct NamedTensor {
+    std::string name;
+    std::vector<int64_t> shape;
+    std::vector<float> values;
+};
+
 // A Transformer with what it reads: its shape, its vocabulary and the task it learns. Callers see
 // words, scores and plain weights; the network itself is for the trainer.
 class TransformerModel
@@ -67,6 +75,13 @@ class TransformerModel
 public:
     // Fresh weights, initialised from `seed`: the same seed and settings give the same weights.
     TransformerModel(const TransformerConfig &config, const Vocabulary &vocabulary, Task task, std::uint64_t seed);
+    // A model with the weights of `parameters`, as parameters() gave them: every parameter of the
+    // network `config` makes, by name, in any order. Throws std::invalid_argument naming the first
+    // one missing, extra or of another shape; validate() the config first.
+    static TransformerModel withParameters(const TransformerConfig &config, const Vocabulary &vocabulary, Task task,
+                                           const std::vector<NamedTensor> &parameters);
+    TransformerModel(TransformerModel &&) noexcept;
+    TransformerModel &operator=(TransformerModel &&) noexcept;
     ~TransformerModel();
 
     // decodeWords() on the current weights.
@@ -82,12 +97,17 @@ public:
     const Vocabulary &vocabulary() const { return m_vocabulary; }
     Task task() const { return m_task; }
     int64_t parameterCount() const;
+    // Every parameter of the network, in its order (buffers such as the sinusoidal positions,
+    // which the config makes again, left out).
+    std::vector<NamedTensor> parameters() const;
     TransformerNetImpl &net() const;
 
     std::vector<EpochStats> history;  // one per epoch trained
 
 private:
     struct Impl;
+    TransformerModel(std::unique_ptr<Impl> impl, const Vocabulary &vocabulary, Task task);
+
     std::unique_ptr<Impl> m_impl;
     Vocabulary m_vocabulary;
     Task m_task;

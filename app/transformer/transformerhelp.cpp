@@ -1,0 +1,111 @@
+#include "app/transformer/transformerhelp.h"
+
+#include "app/core/datasetoptions.h"
+#include "app/core/helpformat.h"
+#include "engine/transformer/transformerconfig.h"
+#include "engine/transformer/transformertrainingconfig.h"
+
+namespace {
+
+// The options of train and compare: every field of the three configurations.
+std::string runOptions()
+{
+    std::string text = "Dataset options:\n";
+    text += optionLine("--out DIR", "Where the results go (required); made if it does not exist.");
+    text += datasetOptionLines();
+    text += "Model options:\n" + fieldLines(transformerConfigFields());
+    text += R"(      --max-positions must reach the longest sentence plus two (greedy decoding's steps). Learned
+      positions are trained only up to the longest training sentence; those beyond keep their random
+      initial vectors, so a learned model is expected to fail on longer sentences.
+)";
+    text += "Training options:\n" + fieldLines(transformerTrainingConfigFields());
+    return text;
+}
+
+}  // namespace
+
+std::string transformerTrainHelp()
+{
+    return std::string(R"(Usage: attnscope train --architecture transformer --out DIR [options]
+
+Trains the Transformer lab's encoder-decoder Transformer to reverse (or copy) sentences, generated
+from a word list or read from a corpus file (--corpus): teacher forcing, Adam after a linear warm-up,
+the weights of the epoch with the lowest validation loss kept. It prints every epoch's losses and
+validation exact match, then the test split's scores, and writes DIR/model.ckpt (the Transformer
+checkpoint, which the other commands --architecture transformer and the lab open), metrics.json
+(settings, settings in effect, every epoch, the test split's scores, peak memory), loss_curve.csv
+(every batch's training loss) and examples.txt (every test sentence decoded). Ctrl+C stops after the
+current batch and writes what was trained.
+
+)") + runOptions() +
+           kExitCodes;
+}
+
+std::string transformerReverseHelp()
+{
+    return std::string(R"(Usage: attnscope reverse --architecture transformer --model FILE [--json] "a sentence"
+
+Decodes the sentence greedily with a Transformer checkpoint (attnscope train --architecture
+transformer writes one) and prints the output. --json prints the RNN's keys: the tokens, the output
+and "attention" (output x source: the last decoder layer's cross-attention, the mean of its heads);
+then every layer's and head's weights as [layer][head][row][column]: "encoder_self_attention"
+(source x source), "decoder_self_attention" (output step x "decoder_input_tokens", <SOS> and the
+outputs before the step) and "cross_attention" (output x source). A word outside the model's
+vocabulary is read as <UNK>. A sentence longer than the model's positions reach (--max-positions
+less 2) is cut to fit, with a note.
+
+)") + optionLine("--model FILE", "The Transformer checkpoint (required: no Transformer is bundled).") +
+           optionLine("--json", "Print the output and every attention weight as JSON.") + kExitCodes;
+}
+
+std::string transformerEvaluateHelp()
+{
+    return std::string(R"(Usage: attnscope evaluate --architecture transformer --model FILE [--corpus FILE] [--examples N]
+                          [--probe-max-len N] [--probe N] [--json]
+
+Scores a Transformer checkpoint on its test split, made again from the settings it was trained
+with, decoding greedily in padded batches: exact match, token accuracy, exact match by length, and
+the first --examples N (default 10) sentences. --corpus FILE scores every sentence of FILE instead,
+read with those settings. --probe-max-len N also scores --probe N (default 2000) sentences of every
+length from the trained minimum to N words, generated from the model's words (its vocabulary
+unchanged, seeded with the data seed + 1), to show how it does past the lengths it was trained on;
+--probe N alone goes to 3 x the trained maximum. N may not exceed what the model's positions reach
+(--max-positions less 2), and learned positions past the longest training sentence were never
+trained. A model trained on a corpus has no word list to generate from: its probe is refused.
+--json prints the figures as JSON: "test" and "probe" with the keys of the RNN's metrics.json.
+
+)") + optionLine("--model FILE", "The Transformer checkpoint (required).") +
+           optionLine("--corpus FILE", "Score every sentence of FILE instead of the test split.") +
+           optionLine("--examples N", "Decoded sentences shown (default 10).") +
+           optionLine("--probe-max-len N", "Also score generated sentences up to N words.") +
+           optionLine("--probe N", "Probe sentences (default 2000).") +
+           optionLine("--json", "Print the scores as JSON instead of text.") + kExitCodes;
+}
+
+std::string transformerCompareHelp()
+{
+    return std::string(R"(Usage: attnscope compare --architecture transformer --out DIR [--positions LIST] [--probe-max-len N]
+                         [--probe N] [--seeds N] [train options]
+
+Trains one Transformer per position encoding in --positions LIST (comma-separated; default
+sinusoidal,learned) one after another, on the same data and seed, scoring the test split after
+every epoch, and at the end tests each on the test split and on probe sentences of every length
+from --min-len to --probe-max-len (default 3 x --max-len, at most what --max-positions reaches less
+2; --probe N of them, default 2000, generated from the same words, seeded --data-seed + 1). It
+prints a table and writes DIR/comparison.json (per run, with the RNN compare's keys: test exact
+match and token accuracy, exact match by probe length, epochs, seconds, parameters; and with the
+bench's: "train_samples_per_s", the median of the epochs after the first, and "time_to_acc", the
+wall time from the start until the test exact match first reached 99%) and DIR/<positions>.ckpt.
+Learned positions past the longest training sentence are never trained: a learned model is expected
+to fail there, and the table shows it. It takes the train options except --corpus. --seeds N (1-10,
+default 1) trains each variant N times, its initial weights seeded --seed, --seed + 1, ... (data,
+batch order and dropout unchanged), as DIR/<positions>-seed<S>.ckpt; comparison.json then gives
+each run's model_seed and, under "seed_spread", each variant's mean, min and max exact match.
+
+Compare options:
+)") + optionLine("--positions LIST", "The position encodings to train, comma-separated.") +
+           optionLine("--probe-max-len N", "The longest probe sentences (default 3 x --max-len).") +
+           optionLine("--probe N", "Probe sentences (default 2000).") +
+           optionLine("--seeds N", "Runs per variant, each with its own initial weights (1 to 10, default 1).") +
+           runOptions() + kExitCodes;
+}

@@ -1,0 +1,9 @@
+#pragma once
+
+#include <string>
+
+// What `attnscope <command> --architecture transformer --help` prints, in the RNN's layout.
+std::string transformerTrainHelp();
+std::string transformerReverseHelp();
+std::string transformerEvaluateHelp();
+std::string transformerCompareHelp();
