@@ -1,9 +1,11 @@
-// The Transformer lab in the registry: its window part, and its answers to train, reverse,
+// The Transformer lab in the registry: its window part, its model file, and its answers to train, reverse,
 // evaluate, compare and bench --architecture transformer.
 #include "app/transformer/transformerbench.h"
 #include "app/transformer/transformercommands.h"
 #include "app/transformer/transformerhelp.h"
+#include "app/core/signaturerecogniser.h"
 #include "app/workbench/labmodule.h"
+#include "engine/transformer/transformercheckpoint.h"
 #include "ui/transformer/transformerlab.h"
 
 #include <QObject>
@@ -16,6 +18,10 @@ LabModule transformerModule()
     module.info.switcherName = QObject::tr("Transformer");
     module.info.summary = QObject::tr("Train an encoder-decoder Transformer to reverse sentences, type one and watch "
                                       "every layer's and head's attention form, epoch by epoch.");
+    module.info.fileTypes = {
+        {QObject::tr("AttnScope Transformer model"), {QStringLiteral("ckpt")},
+         QStringLiteral("application/x-attnscope-transformer"), signatureRecogniser(transformercheckpoint::kSignature)},
+    };
     module.createLab = [](Workbench *workbench) { return new TransformerLab(workbench); };
     module.commands = {
         {"train", "attnscope train --architecture transformer --out DIR [options]",

@@ -2,6 +2,7 @@
 
 #include "engine/core/corpusdefaults.h"
 #include "engine/core/dataset.h"
+#include "engine/transformer/transformercheckpoint.h"
 #include "engine/transformer/transformermodel.h"
 #include "engine/transformer/transformertrainer.h"
 #include "ui/transformer/transformerresults.h"
@@ -56,6 +57,8 @@ LabJob transformerTrainingJob(const DatasetConfig &data, const TransformerConfig
             return;
         TransformerTrainingFinished finished{run.epochsDone, training.epochs, run.stopped,
                                              snapshotOf(transformer, run.bestEpoch), transformer.score(dataset.test)};
+        finished.checkpoint =
+            std::make_shared<const std::string>(transformercheckpoint::encode(transformer, data, training));
         finished.trainedMinLength = data.minLength;
         finished.trainedMaxLength = dataset.maxLength;
         if (data.corpusPath.empty()) {

@@ -4,11 +4,13 @@
 #include "ui/core/exportactions.h"
 #include "ui/core/lengthaccuracyplot.h"
 #include "ui/core/lossplot.h"
+#include "ui/core/plotexport.h"
 #include "ui/transformer/transformerjobs.h"
 #include "ui/transformer/transformerresults.h"
 #include "ui/transformer/transformerreversepanel.h"
 #include "ui/transformer/transformersetup.h"
 #include "engine/core/corpusdefaults.h"
+#include "engine/transformer/transformercheckpoint.h"
 #include "engine/core/runfigures.h"
 #include "ui/workbench/runcomparisonview.h"
 #include "ui/workbench/runsummary.h"
@@ -17,6 +19,8 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
@@ -25,6 +29,9 @@
 #include <QSettings>
 #include <QSlider>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <optional>
 
 namespace {
 
@@ -256,6 +263,8 @@ void TransformerLab::finishTraining(const TransformerTrainingFinished &finished)
     emit statusMessage(text, 8000);
     if (!finished.best)
         return;
+    m_checkpoint = finished.checkpoint;
+    document()->setUnsaved();
     SharedRun run;
     run.architecture = tr("Transformer");
     run.label = describeShape(finished.best->config);
@@ -277,6 +286,57 @@ void TransformerLab::takeRun(const SharedRun &run)
 {
     m_comparison->addRun(run);
     updateActions();
+}
+
+bool TransformerLab::open(const QString &path, const FileType &, QString *error)
+{
+    std::optional<TransformerCheckpoint> checkpoint;
+    try {
+        checkpoint.emplace(loadTransformerCheckpoint(QFile::encodeName(path).toStdString()));
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    const TransformerModel &model = checkpoint->model;
+    // The file holds the epoch the run kept: the one of lowest validation loss, as the trainer chose it.
+    const auto best = std::min_element(model.history.begin(), model.history.end(),
+                                       [](const EpochStats &a, const EpochStats &b) { return a.valLoss < b.valLoss; });
+    const int bestEpoch = best == model.history.end() ? 0 : best->epoch;
+    m_checkpoint = std::make_shared<const std::string>(
+        transformercheckpoint::encode(model, checkpoint->dataset, checkpoint->training));
+    m_setup->setConfigs(checkpoint->dataset, model.config(), checkpoint->training);
+    m_history = model.history;
+    m_epochs = int(m_history.size());
+    m_loss->clear();
+    m_loss->setHistory(m_history);
+    // Only the kept epoch's weights are in the file: no other epoch to scrub to.
+    m_snapshots.clear();
+    m_epochSlider->blockSignals(true);
+    m_epochSlider->setRange(0, 0);
+    m_epochSlider->blockSignals(false);
+    m_epochSlider->setEnabled(false);
+    m_epochLabel->setText(tr("only epoch %1 is in the file").arg(bestEpoch));
+    m_loss->setMarker(bestEpoch);
+    m_reverse->setSnapshot(std::make_shared<const TransformerSnapshot>(
+        TransformerSnapshot{model.inference(), model.vocabulary(), model.config(), model.task(), bestEpoch,
+                            model.parameterCount()}));
+    setStatus(tr("%1: %2, trained %3 epochs; epoch %4 kept.")
+                  .arg(QFileInfo(path).fileName(), describeShape(model.config()))
+                  .arg(m_history.size())
+                  .arg(bestEpoch));
+    updateActions();
+    return true;
+}
+
+bool TransformerLab::save(const QString &path, const FileType &, QString *error)
+{
+    if (!m_checkpoint) {
+        if (error)
+            *error = tr("There is no Transformer to save: train one first.");
+        return false;
+    }
+    return writeFileAtomically(path, QByteArray::fromStdString(*m_checkpoint), error);
 }
 
 void TransformerLab::showEpoch(int epoch)

@@ -2,9 +2,11 @@
 
 #include "engine/core/datasetconfig.h"
 #include "engine/core/epochstats.h"
+#include "ui/workbench/document.h"
 #include "ui/workbench/lab.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 class ExportActions;
@@ -22,7 +24,7 @@ struct TransformerTrainingFinished;
 // The Transformer lab: an encoder-decoder Transformer learns the attention lab's tasks live, and
 // people type a sentence to see its output and every head of its three attentions form, epoch by
 // epoch, beside the RNN it replaced.
-class TransformerLab : public Lab
+class TransformerLab : public Lab, public DocumentContent
 {
     Q_OBJECT
 public:
@@ -31,6 +33,7 @@ public:
     QList<LabPage> pages() const override;
     QList<LabDock> docks() const override;
     QList<QAction *> exportActions() const override;
+    DocumentContent *documentContent() override { return this; }
     void saveSettings(QSettings &settings) const override;
     void restoreSettings(QSettings &settings) override;
     bool trains() const override { return true; }
@@ -40,6 +43,13 @@ public:
     void jobBatch(const BatchProgress &progress) override;
     void jobFailed(const QString &message) override;
     void takeRun(const SharedRun &run) override;
+
+    // DocumentContent: the best epoch of the last run, or the model opened, as a Transformer
+    // checkpoint (engine/transformer/transformercheckpoint.h).
+    QString documentName() const override { return tr("Transformer"); }
+    bool hasContent() const override { return m_checkpoint != nullptr; }
+    bool open(const QString &path, const FileType &type, QString *error) override;
+    bool save(const QString &path, const FileType &type, QString *error) override;
 
     TransformerSetup *setup() const { return m_setup; }
     TransformerReversePanel *reversePanel() const { return m_reverse; }
@@ -74,6 +84,7 @@ private:
     QList<QAction *> m_comparisonExports;  // enabled once a run is compared
     std::vector<EpochStats> m_history;
     std::vector<std::shared_ptr<const TransformerSnapshot>> m_snapshots;  // per epoch, from 1
+    std::shared_ptr<const std::string> m_checkpoint;  // what Save writes; null before a run ends
     int m_epochs = 0;
     DatasetConfig m_runData;     // what the run trains on,
     std::uint64_t m_runSeed = 0;  // and the seed of its initial weights

@@ -40,6 +40,7 @@ struct TransformerTrainingFinished {
     TransformerScore probe;
     int trainedMinLength = 0;
     int trainedMaxLength = 0;
+    std::shared_ptr<const std::string> checkpoint;  // the best epoch as File ▸ Save writes it
 };
 
 Q_DECLARE_METATYPE(TransformerEpochDone)

@@ -94,12 +94,14 @@ void TestPackaging::mimeTypesTellTheFilesApart()
     const QString project = QStringLiteral("application/x-attnscope-project");
     const QString model = QStringLiteral("application/x-attnscope-model");
     const QString character = QStringLiteral("application/x-attnscope-charmodel");
-    // Both kinds of model end in .ckpt; a file without a suffix is told by its content alone.
+    const QString transformer = QStringLiteral("application/x-attnscope-transformer");
+    // Every kind of model ends in .ckpt; a file without a suffix is told by its content alone.
     const QList<File> files = {{"ATNSPROJ", QStringLiteral("project.attnscope"), project},
                                {"ATNSPROJ", QStringLiteral("project"), project},
                                {"ATNSCKPT", QStringLiteral("model.ckpt"), model},
                                {"ATNSCHAR", QStringLiteral("character.ckpt"), character},
-                               {"ATNSCHAR", QStringLiteral("character"), character}};
+                               {"ATNSCHAR", QStringLiteral("character"), character},
+                               {"ATNSTFMR", QStringLiteral("transformer.ckpt"), transformer}};
     const QMimeDatabase database;
     for (const File &file : files) {
         const QString path = m_dir.filePath(file.name);
@@ -114,7 +116,7 @@ void TestPackaging::mimeTypesTellTheFilesApart()
     QVERIFY(desktop.open(QIODevice::ReadOnly));
     const QString entry = QString::fromUtf8(desktop.readAll());
     QVERIFY(entry.contains(QStringLiteral("Exec=attnscope %f")));
-    for (const QString &type : {project, model, character})
+    for (const QString &type : {project, model, character, transformer})
         QVERIFY2(entry.contains(type + QLatin1Char(';')), qPrintable(type));
 }
 

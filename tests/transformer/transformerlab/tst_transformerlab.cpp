@@ -8,7 +8,9 @@
 #include "ui/transformer/transformerlab.h"
 #include "ui/transformer/transformerreversepanel.h"
 #include "ui/transformer/transformersetup.h"
+#include "ui/workbench/document.h"
 #include "ui/workbench/runcomparisonview.h"
+#include "ui/workbench/workbenchfiles.h"
 
 #include <QtTest>
 
@@ -210,6 +212,41 @@ void TestTransformerLab::trainsAndShowsEveryHead()
     QVERIFY(!grid->exportCsv(none, &error));
     QVERIFY2(error.contains(QStringLiteral("type a sentence")), qPrintable(error));
     QVERIFY(!QFile::exists(none));
+
+    // File ▸ Save writes the kept epoch; opening it decodes as the run did. A damaged file is
+    // refused with the reason and changes nothing.
+    panel->setText(QStringLiteral("the cat sat on"));
+    const std::vector<std::string> decodedBefore = panel->output().outputTokens;
+    const std::vector<float> crossBefore = panel->output().cross.weights[1][1];
+    Document *document = m_window->document(m_lab);
+    QVERIFY(document->isModified());
+    const QString model = m_dir.filePath(QStringLiteral("transformer.ckpt"));
+    QVERIFY2(document->saveFile(model, &error), qPrintable(error));
+    QVERIFY(!document->isModified());
+    QFile saved(model);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QByteArray bytes = saved.readAll();
+    QVERIFY(bytes.startsWith("ATNSTFMR"));
+    bytes[bytes.size() / 2] = char(bytes[bytes.size() / 2] ^ 0x55);
+    const QString damaged = m_dir.filePath(QStringLiteral("damaged.ckpt"));
+    QFile out(damaged);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(bytes);
+    out.close();
+    QVERIFY(!m_window->files()->openFile(damaged, &error));
+    QVERIFY2(error.contains(QStringLiteral("damaged")) || error.contains(QStringLiteral("checksum")), qPrintable(error));
+    QCOMPARE(panel->output().outputTokens, decodedBefore);
+    QCOMPARE(document->currentFile(), model);
+
+    setField("layers", 1);  // the file's settings come back with it
+    QVERIFY2(m_window->files()->openFile(model, &error), qPrintable(error));
+    QCOMPARE(m_lab->setup()->modelConfig().layers, 2);
+    QCOMPARE(panel->output().outputTokens, decodedBefore);
+    QCOMPARE(panel->output().cross.weights[1][1], crossBefore);
+    QCOMPARE(int(m_lab->history().size()), 3);
+    QVERIFY(!epochs->isEnabled());
+    QVERIFY2(m_lab->statusText().startsWith(QStringLiteral("transformer.ckpt: 2 + 2 layers")),
+             qPrintable(m_lab->statusText()));
 }
 
 void TestTransformerLab::comparesRunsOfEveryLab()
