@@ -35,6 +35,19 @@ std::string modelShapeText(const TransformerConfig &c)
            (c.preNorm ? "pre-LN" : "post-LN");
 }
 
+// The n-best list under the best output, for a person reading it, as the RNN's reverse prints it.
+void printTransformerNBest(const TransformerBeamOutput &decoded, const BeamOptions &beam)
+{
+    std::printf("n-best (beam %d, alpha %g; score = log P / length^alpha):\n", beam.width, beam.alpha);
+    for (std::size_t i = 0; i < decoded.nbest.size(); ++i) {
+        const ScoredTransformerOutput &h = decoded.nbest[i];
+        const std::vector<std::string> &tokens = h.output.outputTokens;
+        const bool ended = !tokens.empty() && tokens.back() == "<EOS>";
+        std::printf("%3zu. score %8.4f  log P %8.4f  %s%s\n", i + 1, h.score, h.logProb, outputText(h.output).c_str(),
+                    ended ? "" : "  (no <EOS>: maximum length)");
+    }
+}
+
 bool writeText(const RunFolder &folder, const std::string &name, const std::string &text, QString *error)
 {
     return writeFileAtomically(folder.file(name), QByteArray::fromStdString(text), error);
@@ -123,10 +136,17 @@ int runTransformerTrain(const std::vector<std::string> &arguments)
 
 int runTransformerReverse(const std::vector<std::string> &arguments)
 {
-    CommandLine cl(arguments, {"model"}, {"json"});
+    CommandLine cl(arguments, {"model", "beam", "alpha", "nbest"}, {"json"});
+    BeamOptions beam;
+    beam.width = cl.integer("beam", beam.width, 1, kMaxBeamWidth);
+    beam.alpha = cl.number("alpha", beam.alpha, 0.0, kMaxLengthAlpha);
+    beam.nbest = cl.integer("nbest", beam.nbest, 1, kMaxBeamWidth);
     if (cl.positional().size() != 1)
         cl.fail("give exactly one sentence (quote it): attnscope reverse --architecture transformer --model FILE "
                 "\"the cat sat\"");
+    else if (cl.ok() && beam.nbest > beam.width)
+        cl.fail("--nbest " + std::to_string(beam.nbest) + " is more than the beam keeps (--beam " +
+                std::to_string(beam.width) + ")");
     else if (!cl.has("model"))
         cl.fail("--model FILE is required: no Transformer is bundled (train one with attnscope train --architecture "
                 "transformer --out DIR)");
@@ -143,15 +163,26 @@ int runTransformerReverse(const std::vector<std::string> &arguments)
             std::cerr << "note: the input was cut to its first " << longest << " tokens (the model's positions reach "
                       << model.config().maxPositions << ")\n";
         }
-        const TransformerOutput output = model.decode(words);
+        const bool searchBeam = beam.width > 1 || beam.nbest > 1;
+        TransformerBeamOutput decoded;
+        if (searchBeam) {
+            decoded = model.beamDecode(words, beam);
+            if (decoded.nbest.empty())
+                return failure("the model gave no finite scores (is it damaged?)");
+        }
+        const TransformerOutput output = searchBeam ? decoded.nbest.front().output : model.decode(words);
         if (cl.flag("json")) {
             std::vector<bool> known;
             for (const std::string &word : words)
                 known.push_back(model.vocabulary().contains(word));
             known.push_back(true);  // <EOS>
-            std::cout << transformerrunfiles::decodedJson(output, known, truncated).toStdString();
+            std::cout << (searchBeam ? transformerrunfiles::beamJson(decoded, beam, model.vocabulary(), known, truncated)
+                                     : transformerrunfiles::decodedJson(output, known, truncated))
+                             .toStdString();
         } else {
             std::cout << outputText(output) << "\n";
+            if (searchBeam)
+                printTransformerNBest(decoded, beam);
         }
     } catch (const TransformerCheckpointError &e) {
         return failure(e.what());

@@ -43,9 +43,11 @@ current batch and writes what was trained.
 
 std::string transformerReverseHelp()
 {
-    return std::string(R"(Usage: attnscope reverse --architecture transformer --model FILE [--json] "a sentence"
+    return std::string(R"(Usage: attnscope reverse --architecture transformer --model FILE [--json]
+                         [--beam K] [--alpha A] [--nbest N] "a sentence"
 
-Decodes the sentence greedily with a Transformer checkpoint (attnscope train --architecture
+Decodes the sentence greedily (or with a beam of K, each hypothesis with its own key/value cache)
+with a Transformer checkpoint (attnscope train --architecture
 transformer writes one) and prints the output. --json prints the RNN's keys: the tokens, the output
 and "attention" (output x source: the last decoder layer's cross-attention, the mean of its heads);
 then every layer's and head's weights as [layer][head][row][column]: "encoder_self_attention"
@@ -55,7 +57,11 @@ vocabulary is read as <UNK>. A sentence longer than the model's positions reach 
 less 2) is cut to fit, with a note.
 
 )") + optionLine("--model FILE", "The Transformer checkpoint (required: no Transformer is bundled).") +
-           optionLine("--json", "Print the output and every attention weight as JSON.") + kExitCodes;
+           optionLine("--json", "Print the output and every attention weight as JSON; with a beam, also \"beam\", "
+                                "\"nbest\" and \"beam_steps\" as the RNN's reverse does.") +
+           optionLine("--beam K", "Keep the K best hypotheses at each step (1-64; default 1: greedy).") +
+           optionLine("--alpha A", "Length normalisation: score = log P / length^A (0-2; default 0.6).") +
+           optionLine("--nbest N", "Print the N best hypotheses (at most K; default 1).") + kExitCodes;
 }
 
 std::string transformerEvaluateHelp()

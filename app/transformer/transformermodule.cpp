@@ -26,7 +26,9 @@ LabModule transformerModule()
     module.commands = {
         {"train", "attnscope train --architecture transformer --out DIR [options]",
          "train the Transformer to reverse sentences", transformerTrainHelp, runTransformerTrain, "transformer"},
-        {"reverse", "attnscope reverse --architecture transformer --model FILE [--json] \"a sentence\"",
+        {"reverse",
+         "attnscope reverse --architecture transformer --model FILE [--json]\n"
+         "                  [--beam K] [--alpha A] [--nbest N] \"a sentence\"",
          "reverse a sentence with a trained Transformer", transformerReverseHelp, runTransformerReverse,
          "transformer"},
         {"evaluate",

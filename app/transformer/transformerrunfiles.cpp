@@ -147,7 +147,7 @@ std::string lossCurveCsv(const std::vector<BatchProgress> &batches)
     return csv;
 }
 
-QString decodedJson(const TransformerOutput &output, const std::vector<bool> &sourceKnown, bool inputTruncated)
+QJsonObject decodedObject(const TransformerOutput &output, const std::vector<bool> &sourceKnown, bool inputTruncated)
 {
     std::vector<std::string> words = output.outputTokens;
     if (!words.empty() && words.back() == "<EOS>")
@@ -177,6 +177,44 @@ QString decodedJson(const TransformerOutput &output, const std::vector<bool> &so
                            {"encoder_self_attention", layeredJson(output.encoderSelf)},
                            {"decoder_self_attention", layeredJson(output.decoderSelf)},
                            {"cross_attention", layeredJson(output.cross)}};
+    return root;
+}
+
+QString decodedJson(const TransformerOutput &output, const std::vector<bool> &sourceKnown, bool inputTruncated)
+{
+    return QString::fromUtf8(
+        QJsonDocument(decodedObject(output, sourceKnown, inputTruncated)).toJson(QJsonDocument::Indented));
+}
+
+QString beamJson(const TransformerBeamOutput &decoded, const BeamOptions &options, const Vocabulary &vocabulary,
+                 const std::vector<bool> &sourceKnown, bool inputTruncated)
+{
+    QJsonObject root = decodedObject(decoded.nbest.front().output, sourceKnown, inputTruncated);
+    root.insert("beam", QJsonObject{{"width", options.width}, {"alpha", options.alpha}, {"nbest", options.nbest}});
+    QJsonArray nbest;
+    for (const ScoredTransformerOutput &h : decoded.nbest) {
+        std::vector<std::string> words = h.output.outputTokens;
+        if (!words.empty() && words.back() == "<EOS>")
+            words.pop_back();
+        nbest.append(QJsonObject{{"tokens", stringArray(h.output.outputTokens)},
+                                 {"output", QString::fromStdString(joinTokens(words))},
+                                 {"score", h.score},
+                                 {"log_prob", h.logProb}});
+    }
+    root.insert("nbest", nbest);
+    QJsonArray steps;
+    for (std::size_t t = 0; t < decoded.steps.size(); ++t) {
+        QJsonArray kept;
+        for (const BeamStepEntry &e : decoded.steps[t].kept) {
+            QJsonArray tokens;
+            for (int id : e.tokens)
+                tokens.append(QString::fromStdString(vocabulary.word(id)));
+            kept.append(QJsonObject{
+                {"tokens", tokens}, {"score", e.score}, {"log_prob", e.logProb}, {"finished", e.finished}});
+        }
+        steps.append(QJsonObject{{"step", int(t) + 1}, {"kept", kept}});
+    }
+    root.insert("beam_steps", steps);
     return QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
 }
 

@@ -33,5 +33,9 @@ std::string lossCurveCsv(const std::vector<BatchProgress> &batches);
 // "layers", "heads" and every layer's and head's weights: "encoder_self_attention",
 // "decoder_self_attention" and "cross_attention", each [layer][head][row][column].
 QString decodedJson(const TransformerOutput &output, const std::vector<bool> &sourceKnown, bool inputTruncated);
+// decodedJson() of the best hypothesis, plus the RNN's beam keys: "beam" (the options), "nbest"
+// (tokens, output, score, log_prob, best first) and "beam_steps" (the hypotheses each step kept).
+QString beamJson(const TransformerBeamOutput &decoded, const BeamOptions &options, const Vocabulary &vocabulary,
+                 const std::vector<bool> &sourceKnown, bool inputTruncated);
 
 }  // namespace transformerrunfiles

@@ -58,6 +58,7 @@ private slots:
     void trainWritesAllFiles();
     void reverseJsonHoldsEveryLayersAndHeadsWeights();
     void reverseCutsWhatThePositionsDoNotReach();
+    void reverseSearchesABeam();
     void evaluateScoresTheTestSplitAndLongerSentences();
     void compareSetsThePositionEncodingsSideBySide();
     void badCheckpointsFailClearly();
@@ -100,6 +101,11 @@ void TestTransformerCli::badOptionsExitWithTwo_data()
                                              << "--model FILE is required";
     QTest::newRow("reverse without sentence") << transformer("reverse") + QStringList{"--model", "m.ckpt"}
                                               << "exactly one sentence";
+    QTest::newRow("reverse n-best beyond the beam")
+        << transformer("reverse") + QStringList{"--model", "m.ckpt", "--beam", "2", "--nbest", "3", "the cat"}
+        << "--nbest 3 is more than the beam keeps (--beam 2)";
+    QTest::newRow("reverse beam of zero") << transformer("reverse") + QStringList{"--model", "m.ckpt", "--beam", "0", "the cat"}
+                                          << "--beam expects";
     QTest::newRow("evaluate without --model") << transformer("evaluate") << "--model FILE is required";
     QTest::newRow("evaluate zero probe") << transformer("evaluate") + QStringList{"--model", "m.ckpt", "--probe", "0"}
                                          << "--probe expects";
@@ -244,6 +250,41 @@ void TestTransformerCli::reverseJsonHoldsEveryLayersAndHeadsWeights()
     QVERIFY(std::abs(json["attention"].toArray()[0].toArray()[1].toDouble() - mean) < 1e-6);
 }
 
+void TestTransformerCli::reverseSearchesABeam()
+{
+    QVERIFY(!m_model.isEmpty());
+    const CliResult greedy = runAttnscope(transformer("reverse") + QStringList{"--model", m_model, "--json", "red cat"});
+    QVERIFY2(greedy.exitCode == 0, qPrintable(greedy.err));
+    const QJsonObject greedyJson = QJsonDocument::fromJson(greedy.out.toUtf8()).object();
+    // A beam of one is greedy decoding, and says which hypotheses it kept.
+    const CliResult one = runAttnscope(transformer("reverse") + QStringList{"--model", m_model, "--json", "--beam", "1",
+                                                                            "--nbest", "1", "red cat"});
+    QVERIFY2(one.exitCode == 0, qPrintable(one.err));
+    QCOMPARE(QJsonDocument::fromJson(one.out.toUtf8()).object()["output_tokens"], greedyJson["output_tokens"]);
+
+    const CliResult r = runAttnscope(transformer("reverse") + QStringList{"--model", m_model, "--json", "--beam", "3",
+                                                                          "--nbest", "3", "red cat"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject json = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(json["beam"].toObject()["width"].toInt(), 3);
+    const QJsonArray nbest = json["nbest"].toArray();
+    QCOMPARE(nbest.size(), 3);
+    for (int i = 1; i < nbest.size(); ++i)
+        QVERIFY(nbest[i - 1].toObject()["score"].toDouble() >= nbest[i].toObject()["score"].toDouble());
+    // The top line is the best hypothesis, with its attention.
+    QCOMPARE(json["output_tokens"], nbest[0].toObject()["tokens"]);
+    QCOMPARE(json["cross_attention"].toArray()[0].toArray()[0].toArray().size(), json["output_tokens"].toArray().size());
+    const QJsonArray steps = json["beam_steps"].toArray();
+    QVERIFY(!steps.isEmpty());
+    QVERIFY(steps[0].toObject()["kept"].toArray().size() <= 3);
+
+    const CliResult text = runAttnscope(transformer("reverse") + QStringList{"--model", m_model, "--beam", "3",
+                                                                             "--nbest", "2", "red cat"});
+    QVERIFY2(text.exitCode == 0, qPrintable(text.err));
+    QVERIFY2(text.out.contains(QStringLiteral("n-best (beam 3, alpha 0.6")), qPrintable(text.out));
+    QCOMPARE(text.out.count(QStringLiteral(". score ")), 2);
+}
+
 void TestTransformerCli::reverseCutsWhatThePositionsDoNotReach()
 {
     QVERIFY(!m_model.isEmpty());
@@ -383,11 +424,13 @@ void TestTransformerCli::badCheckpointsFailClearly()
             QVERIFY2(r.err.contains(message), qPrintable(r.err));
             QVERIFY(r.out.isEmpty());
         }
-    // The other way round: the RNN's commands say it is another AttnScope file, and name the lab
-    // whose file type claims it.
+    // The other way round: the RNN's commands name the lab whose file type claims it, and the
+    // architecture to ask for.
     CliResult r = runAttnscope({"reverse", "--model", m_model, "the cat"});
     QCOMPARE(r.exitCode, 1);
-    QVERIFY2(r.err.contains("not an AttnScope checkpoint (it is another kind of AttnScope file"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("it is a file of the Transformer lab (AttnScope Transformer model), not an attention "
+                            "model checkpoint; use --architecture transformer"),
+             qPrintable(r.err));
     r = runAttnscope({"reverse", "--model", charModel.fileName(), "the cat"});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains("it is a file of the Character Model lab (AttnScope character model), not an attention "
