@@ -206,6 +206,68 @@ TransformerInference::~TransformerInference() = default;
 
 DecodedIds TransformerInference::decode(const std::vector<int> &sourceIds, int maxSteps, bool recordAttention) const
 {
+    return run(sourceIds, maxSteps, recordAttention, nullptr, nullptr);
+}
+
+DecodedIds TransformerInference::teacherForced(const std::vector<int> &sourceIds, const std::vector<int> &outputIds,
+                                               AttentionInputs &inputs) const
+{
+    const int vocabularySize = int(m_weights->targetEmbedding.size()) / m_weights->width;
+    for (const std::vector<int> *ids : {&sourceIds, &outputIds})
+        for (int id : *ids)
+            if (id < 0 || id >= vocabularySize)
+                throw std::invalid_argument("no token " + std::to_string(id) + " in a vocabulary of " +
+                                            std::to_string(vocabularySize));
+    inputs = {};
+    return run(sourceIds, int(outputIds.size()), true, &outputIds, &inputs);
+}
+
+int TransformerInference::layers() const
+{
+    return int(m_weights->decoder.size());
+}
+
+int TransformerInference::heads() const
+{
+    return m_weights->heads;
+}
+
+bool TransformerInference::preNorm() const
+{
+    return m_weights->preNorm;
+}
+
+HeadProjections TransformerInference::headProjections(TransformerAttentionKind kind, int layer, int head) const
+{
+    const Weights &w = *m_weights;
+    const std::vector<Layer> &stack = kind == TransformerAttentionKind::EncoderSelf ? w.encoder : w.decoder;
+    if (layer < 0 || layer >= int(stack.size()) || head < 0 || head >= w.heads)
+        throw std::invalid_argument("no head " + std::to_string(head + 1) + " in layer " + std::to_string(layer + 1) +
+                                    " of a model of " + std::to_string(stack.size()) + " layers and " +
+                                    std::to_string(w.heads) + " heads");
+    const Linear &in = (kind == TransformerAttentionKind::Cross ? stack[std::size_t(layer)].cross
+                                                                : stack[std::size_t(layer)].self).in;
+    HeadProjections p;
+    p.modelSize = w.width;
+    p.headSize = w.width / w.heads;
+    // The packed projection's output columns: the queries', keys' and values' in turn, each head's
+    // d_k of them side by side.
+    const auto part = [&](int which, std::vector<float> &weight, std::vector<float> &bias) {
+        const int first = which * w.width + head * p.headSize;
+        for (int i = 0; i < w.width; ++i)
+            for (int c = 0; c < p.headSize; ++c)
+                weight.push_back(in.transposed[std::size_t(i) * in.out + std::size_t(first + c)]);
+        bias.assign(in.bias.begin() + first, in.bias.begin() + first + p.headSize);
+    };
+    part(0, p.wq, p.bq);
+    part(1, p.wk, p.bk);
+    part(2, p.wv, p.bv);
+    return p;
+}
+
+DecodedIds TransformerInference::run(const std::vector<int> &sourceIds, int maxSteps, bool recordAttention,
+                                     const std::vector<int> *forcedOutput, AttentionInputs *inputs) const
+{
     const Weights &w = *m_weights;
     const int d = w.width;
     const int headSize = d / w.heads;
@@ -268,6 +330,8 @@ DecodedIds TransformerInference::decode(const std::vector<int> &sourceIds, int m
             for (auto &head : *weights)
                 head.assign(std::size_t(sourceLength) * sourceLength, 0.0f);
         sublayer(memory, sourceLength, layer.norm1, [&](const float *in, float *out) {
+            if (inputs)
+                inputs->encoderSelf.emplace_back(in, in + std::size_t(sourceLength) * d);
             projected.resize(std::size_t(sourceLength) * 3 * d);
             mixed.resize(std::size_t(sourceLength) * d);
             apply(layer.self.in, in, sourceLength, projected.data());
@@ -279,6 +343,11 @@ DecodedIds TransformerInference::decode(const std::vector<int> &sourceIds, int m
     }
     if (w.preNorm)
         layerNorm(w.encoderNorm, memory.data(), sourceLength, d, memory.data());
+    if (inputs) {
+        inputs->memory = memory;
+        inputs->decoderSelf.assign(std::size_t(layers), {});
+        inputs->crossQueries.assign(std::size_t(layers), {});
+    }
     decoded.encoderSelf.rows = decoded.encoderSelf.columns = recordAttention ? sourceLength : 0;
 
     // Each decoder layer's cross-attention keys and values of the source (sourceLength x 2d), and
@@ -306,6 +375,8 @@ DecodedIds TransformerInference::decode(const std::vector<int> &sourceIds, int m
             std::vector<float> &cachedKeys = selfKeys[std::size_t(l)];
             std::vector<float> &cachedValues = selfValues[std::size_t(l)];
             sublayer(x, 1, layer.norm1, [&](const float *in, float *out) {
+                if (inputs)
+                    inputs->decoderSelf[std::size_t(l)].insert(inputs->decoderSelf[std::size_t(l)].end(), in, in + d);
                 projected.resize(std::size_t(3) * d);
                 mixed.resize(std::size_t(d));
                 apply(layer.self.in, in, 1, projected.data());
@@ -323,6 +394,8 @@ DecodedIds TransformerInference::decode(const std::vector<int> &sourceIds, int m
                                                                     stepWeights[std::size_t(h)].begin(),
                                                                     stepWeights[std::size_t(h)].end());
             sublayer(x, 1, layer.norm2, [&](const float *in, float *out) {
+                if (inputs)
+                    inputs->crossQueries[std::size_t(l)].insert(inputs->crossQueries[std::size_t(l)].end(), in, in + d);
                 projected.resize(std::size_t(d));
                 apply(layer.cross.in, in, 1, projected.data(), 0, d);
                 for (auto &head : stepWeights)
@@ -342,8 +415,13 @@ DecodedIds TransformerInference::decode(const std::vector<int> &sourceIds, int m
         if (w.preNorm)
             layerNorm(w.decoderNorm, x.data(), 1, d, x.data());
         apply(w.output, x.data(), 1, logits.data());
-        previous = int(std::max_element(logits.begin(), logits.end()) - logits.begin());
-        decoded.output.push_back(previous);
+        const int chosen = int(std::max_element(logits.begin(), logits.end()) - logits.begin());
+        decoded.output.push_back(chosen);
+        if (forcedOutput) {
+            previous = (*forcedOutput)[std::size_t(step)];
+            continue;
+        }
+        previous = chosen;
         if (previous == Vocabulary::kEos)
             break;
     }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/core/attentionhead.h"
+
 #include <memory>
 #include <vector>
 
@@ -22,6 +24,22 @@ struct DecodedIds {
     LayeredAttention cross;        // output x source
 };
 
+// The Transformer's three attentions.
+enum class TransformerAttentionKind {
+    EncoderSelf,  // the source over itself
+    DecoderSelf,  // each output step over the steps up to it (causal)
+    Cross,        // each output step over the encoder's output
+};
+
+// The rows each attention projected its queries, keys and values from in one pass, d_model floats
+// each: the sublayer's input after its layer norm (pre-LN) or as it came (post-LN).
+struct AttentionInputs {
+    std::vector<std::vector<float>> encoderSelf;   // [layer]: source x d_model
+    std::vector<std::vector<float>> decoderSelf;   // [layer]: steps x d_model, queries and keys alike
+    std::vector<std::vector<float>> crossQueries;  // [layer]: steps x d_model
+    std::vector<float> memory;  // source x d_model: the encoder's output, every cross-attention's keys and values
+};
+
 // Greedy decoding of one sentence written out over plain float arrays, on the calling thread: the
 // arithmetic of greedyDecode() with the key/value cache, without LibTorch's cost per op, which
 // is most of a step's time when each product has one row. Built from a copy of the network's
@@ -34,8 +52,22 @@ public:
 
     // sourceIds: the sentence's ids, <EOS> last. At most maxSteps tokens.
     DecodedIds decode(const std::vector<int> &sourceIds, int maxSteps, bool recordAttention) const;
+    // Decoding that reads `outputIds` back in place of its own choices (teacher forcing): one step
+    // per id, every attention recorded, and `inputs` filled. Its output is still what the model
+    // chose at each step.
+    DecodedIds teacherForced(const std::vector<int> &sourceIds, const std::vector<int> &outputIds,
+                             AttentionInputs &inputs) const;
+    // One head's projections in layer `layer` of `kind`. Throws std::invalid_argument for a layer or
+    // head the model lacks.
+    HeadProjections headProjections(TransformerAttentionKind kind, int layer, int head) const;
+    int layers() const;
+    int heads() const;
+    bool preNorm() const;
 
 private:
+    DecodedIds run(const std::vector<int> &sourceIds, int maxSteps, bool recordAttention,
+                   const std::vector<int> *forcedOutput, AttentionInputs *inputs) const;
+
     struct Weights;
     std::unique_ptr<const Weights> m_weights;
 };
