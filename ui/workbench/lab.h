@@ -19,6 +19,7 @@ class QSettings;
 class QWidget;
 class Workbench;
 struct BatchProgress;
+struct SharedAttentionHead;
 struct SharedEmbeddings;
 
 // Where a lab's dock goes when the window is first laid out: an area, or tabbed with another dock.
@@ -61,6 +62,9 @@ public:
 
     // Embeddings another lab shares (Workbench::shareEmbeddings).
     virtual void takeEmbeddings(const SharedEmbeddings &) {}
+    // A trained attention head another lab shares (Workbench::shareAttentionHead); true when this lab
+    // shows it, and wants to be shown.
+    virtual bool takeAttentionHead(const SharedAttentionHead &) { return false; }
 
     // The reports of this lab's jobs, on the GUI thread.
     virtual void jobStarted(const QString &) {}

@@ -52,6 +52,7 @@ public:
     void submit(Lab *lab, LabJob job, RunState::Phase phase) override;
     Document *document(const Lab *lab) const override;
     void shareEmbeddings(const Lab *from, const SharedEmbeddings &embeddings) override;
+    bool shareAttentionHead(const Lab *from, const SharedAttentionHead &head) override;
     bool saveAs(Lab *lab, const FileType &type) override;
 
     // The labs, in the switcher's order; the one shown (null on the start page).

@@ -10,10 +10,11 @@ class Lab;
 class QAction;
 class QWidget;
 struct FileType;
+struct SharedAttentionHead;
 struct SharedEmbeddings;
 
 // What a lab sees of the window that hosts it: the run's state and controls, the worker (through
-// submit), its own document and the embeddings other labs share. Labs never see the window itself.
+// submit), its own document and the embeddings and heads other labs share. Labs never see the window itself.
 class Workbench
 {
 public:
@@ -34,4 +35,7 @@ public:
 
     // Offers `embeddings` to every other lab (Lab::takeEmbeddings).
     virtual void shareEmbeddings(const Lab *from, const SharedEmbeddings &embeddings) = 0;
+    // Offers `head` to every other lab (Lab::takeAttentionHead) and shows the first that takes it.
+    // False when none does.
+    virtual bool shareAttentionHead(const Lab *from, const SharedAttentionHead &head) = 0;
 };
