@@ -222,16 +222,6 @@ DecodedIds TransformerInference::teacherForced(const std::vector<int> &sourceIds
     return run(sourceIds, int(outputIds.size()), true, &outputIds, &inputs);
 }
 
-int TransformerInference::layers() const
-{
-    return int(m_weights->decoder.size());
-}
-
-int TransformerInference::heads() const
-{
-    return m_weights->heads;
-}
-
 bool TransformerInference::preNorm() const
 {
     return m_weights->preNorm;

@@ -60,9 +60,7 @@ public:
     // One head's projections in layer `layer` of `kind`. Throws std::invalid_argument for a layer or
     // head the model lacks.
     HeadProjections headProjections(TransformerAttentionKind kind, int layer, int head) const;
-    int layers() const;
-    int heads() const;
-    bool preNorm() const;
+    bool preNorm() const;  // layer norm before each sublayer
 
 private:
     DecodedIds run(const std::vector<int> &sourceIds, int maxSteps, bool recordAttention,
