@@ -107,6 +107,39 @@ SelfAttentionInputs SelfAttentionInputs::fromEmbeddings(const std::vector<std::s
     return inputs;
 }
 
+SelfAttentionInputs SelfAttentionInputs::fromHead(const AttentionHead &head)
+{
+    const HeadProjections &p = head.projections;
+    const std::size_t n = head.tokens.size();
+    const std::size_t weights = std::size_t(p.modelSize) * std::size_t(p.headSize);
+    if (n < 1 || p.modelSize < 1 || p.headSize < 1 || head.x.size() != n * std::size_t(p.modelSize)
+        || p.wq.size() != weights || p.wk.size() != weights || p.wv.size() != weights
+        || p.bq.size() != std::size_t(p.headSize) || p.bk.size() != std::size_t(p.headSize)
+        || p.bv.size() != std::size_t(p.headSize))
+        throw std::invalid_argument("the shared head's matrices do not fit its " + std::to_string(n) + " tokens, d_model "
+                                    + std::to_string(p.modelSize) + " and d_k " + std::to_string(p.headSize));
+    SelfAttentionInputs inputs;
+    inputs.tokens = head.tokens;
+    inputs.known.assign(n, true);
+    inputs.x = Matrix(int(n), p.modelSize + 1, 1.0);
+    for (int r = 0; r < int(n); ++r)
+        for (int c = 0; c < p.modelSize; ++c)
+            inputs.x.at(r, c) = double(head.x[std::size_t(r) * std::size_t(p.modelSize) + std::size_t(c)]);
+    const auto folded = [&](const std::vector<float> &weight, const std::vector<float> &bias) {
+        Matrix w(p.modelSize + 1, p.headSize);
+        for (int r = 0; r < p.modelSize; ++r)
+            for (int c = 0; c < p.headSize; ++c)
+                w.at(r, c) = double(weight[std::size_t(r) * std::size_t(p.headSize) + std::size_t(c)]);
+        for (int c = 0; c < p.headSize; ++c)
+            w.at(p.modelSize, c) = double(bias[std::size_t(c)]);
+        return w;
+    };
+    inputs.wq = folded(p.wq, p.bq);
+    inputs.wk = folded(p.wk, p.bk);
+    inputs.wv = folded(p.wv, p.bv);
+    return inputs;
+}
+
 EmbeddingTable SelfAttentionInputs::projectEmbeddings(const EmbeddingTable &table, int dimensions)
 {
     const int rows = int(table.words.size());

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/core/attentionhead.h"
 #include "engine/core/embeddingtable.h"
 #include "engine/selfattention/matrix.h"
 
@@ -27,6 +28,10 @@ struct SelfAttentionInputs {
     // there is none); d_model is embeddings.dimensions; W as in random().
     static SelfAttentionInputs fromEmbeddings(const std::vector<std::string> &tokens, const EmbeddingTable &embeddings,
                                               int dK, std::uint64_t seed);
+    // A trained head's X and projections, its biases folded in exactly: X gets a last column of 1s
+    // and each W a last row holding its bias, so that X W = x W + b row by row and the weights are
+    // the head's. Throws std::invalid_argument when the sizes do not fit together.
+    static SelfAttentionInputs fromHead(const AttentionHead &head);
     // The table projected onto its first `dimensions` principal components (PCA over all its
     // words), then scaled as a whole so its values spread like the random ones (same root mean
     // square): angles and relative lengths survive, and softmax sees scores of the same size.

@@ -106,7 +106,8 @@ int TransformerInference::heads() const
     return m_weights->heads;
 }
 
-DecodingState TransformerInference::start(const std::vector<int> &sourceIds, bool recordAttention) const
+DecodingState TransformerInference::start(const std::vector<int> &sourceIds, bool recordAttention,
+                                          AttentionInputs *inputs) const
 {
     using namespace floatlayers;
     const Weights &w = *m_weights;
@@ -136,6 +137,8 @@ DecodingState TransformerInference::start(const std::vector<int> &sourceIds, boo
                 headWeights[std::size_t(h)] = head.data();
             }
         sublayers.run(memory, sourceLength, layer.norm1, [&](const float *in, float *out) {
+            if (inputs)
+                inputs->encoderSelf.emplace_back(in, in + std::size_t(sourceLength) * d);
             projected.resize(std::size_t(sourceLength) * 3 * d);
             mixed.resize(std::size_t(sourceLength) * d);
             apply(layer.self.in, in, sourceLength, projected.data());
@@ -151,6 +154,11 @@ DecodingState TransformerInference::start(const std::vector<int> &sourceIds, boo
 
     // Each decoder layer's cross-attention keys and values of the source, projected once.
     const int layers = int(w.decoder.size());
+    if (inputs) {
+        inputs->memory = memory;
+        inputs->decoderSelf.assign(std::size_t(layers), {});
+        inputs->crossQueries.assign(std::size_t(layers), {});
+    }
     state.crossKeysValues.resize(std::size_t(layers));
     for (int l = 0; l < layers; ++l) {
         std::vector<float> &keysValues = state.crossKeysValues[std::size_t(l)];
@@ -189,12 +197,15 @@ void reorderRows(DecodingState &state, const std::vector<int> &parents)
 }  // namespace
 
 DecodingStep TransformerInference::step(DecodingState &state, const std::vector<int> &parents,
-                                        const std::vector<int> &tokens, bool recordAttention) const
+                                        const std::vector<int> &tokens, bool recordAttention,
+                                        AttentionInputs *inputs) const
 {
     using namespace floatlayers;
     if (parents.empty() || parents.size() != tokens.size())
         throw std::invalid_argument("decoding step: " + std::to_string(tokens.size()) + " tokens for " +
                                     std::to_string(parents.size()) + " parent rows");
+    if (inputs && (tokens.size() != 1 || int(inputs->decoderSelf.size()) != int(m_weights->decoder.size())))
+        throw std::invalid_argument("decoding step: inputs are recorded for one row, after start() recorded its own");
     const Weights &w = *m_weights;
     const int d = w.width;
     const int headSize = d / w.heads;
@@ -234,6 +245,8 @@ DecodingStep TransformerInference::step(DecodingState &state, const std::vector<
     for (int l = 0; l < layers; ++l) {
         const Layer &layer = w.decoder[std::size_t(l)];
         sublayers.run(x, rows, layer.norm1, [&](const float *in, float *out) {
+            if (inputs)
+                inputs->decoderSelf[std::size_t(l)].insert(inputs->decoderSelf[std::size_t(l)].end(), in, in + d);
             projected.resize(std::size_t(rows) * 3 * d);
             apply(layer.self.in, in, rows, projected.data());
             for (int r = 0; r < rows; ++r) {
@@ -248,6 +261,8 @@ DecodingStep TransformerInference::step(DecodingState &state, const std::vector<
             apply(layer.self.out, mixed.data(), rows, out);
         });
         sublayers.run(x, rows, layer.norm2, [&](const float *in, float *out) {
+            if (inputs)
+                inputs->crossQueries[std::size_t(l)].insert(inputs->crossQueries[std::size_t(l)].end(), in, in + d);
             projected.resize(std::size_t(rows) * d);
             apply(layer.cross.in, in, rows, projected.data(), 0, d);
             const float *keysValues = state.crossKeysValues[std::size_t(l)].data();
@@ -318,4 +333,63 @@ DecodedIds TransformerInference::decode(const std::vector<int> &sourceIds, int m
     if (recordAttention)
         unpackAttention(attention, int(decoded.output.size()), state.sourceLength, decoded);
     return decoded;
+}
+
+DecodedIds TransformerInference::teacherForced(const std::vector<int> &sourceIds, const std::vector<int> &outputIds,
+                                               AttentionInputs &inputs) const
+{
+    const int vocabularySize = int(m_weights->targetEmbedding.size()) / m_weights->width;
+    for (const std::vector<int> *ids : {&sourceIds, &outputIds})
+        for (int id : *ids)
+            if (id < 0 || id >= vocabularySize)
+                throw std::invalid_argument("no token " + std::to_string(id) + " in a vocabulary of " +
+                                            std::to_string(vocabularySize));
+    inputs = {};
+    DecodingState state = start(sourceIds, true, &inputs);
+    DecodedIds decoded;
+    std::vector<float> attention;
+    int previous = Vocabulary::kSos;
+    for (int id : outputIds) {
+        const DecodingStep next = step(state, {0}, {previous}, true, &inputs);
+        decoded.output.push_back(int(std::max_element(next.logits.begin(), next.logits.end()) - next.logits.begin()));
+        attention.insert(attention.end(), next.attention.begin(), next.attention.end());
+        previous = id;
+    }
+    decoded.encoderSelf = std::move(state.encoderSelf);
+    unpackAttention(attention, int(decoded.output.size()), state.sourceLength, decoded);
+    return decoded;
+}
+
+bool TransformerInference::preNorm() const
+{
+    return m_weights->preNorm;
+}
+
+HeadProjections TransformerInference::headProjections(TransformerAttentionKind kind, int layer, int head) const
+{
+    const Weights &w = *m_weights;
+    const std::vector<floatlayers::Layer> &stack = kind == TransformerAttentionKind::EncoderSelf ? w.encoder : w.decoder;
+    if (layer < 0 || layer >= int(stack.size()) || head < 0 || head >= w.heads)
+        throw std::invalid_argument("no head " + std::to_string(head + 1) + " in layer " + std::to_string(layer + 1) +
+                                    " of a model of " + std::to_string(stack.size()) + " layers and " +
+                                    std::to_string(w.heads) + " heads");
+    const floatlayers::Linear &in = (kind == TransformerAttentionKind::Cross ? stack[std::size_t(layer)].cross
+                                                                             : stack[std::size_t(layer)].self)
+                                        .in;
+    HeadProjections p;
+    p.modelSize = w.width;
+    p.headSize = w.width / w.heads;
+    // The packed projection's output columns: the queries', keys' and values' in turn, each head's
+    // d_k of them side by side.
+    const auto part = [&](int which, std::vector<float> &weight, std::vector<float> &bias) {
+        const int first = which * w.width + head * p.headSize;
+        for (int i = 0; i < w.width; ++i)
+            for (int c = 0; c < p.headSize; ++c)
+                weight.push_back(in.transposed[std::size_t(i) * in.out + std::size_t(first + c)]);
+        bias.assign(in.bias.begin() + first, in.bias.begin() + first + p.headSize);
+    };
+    part(0, p.wq, p.bq);
+    part(1, p.wk, p.bk);
+    part(2, p.wv, p.bv);
+    return p;
 }

@@ -435,8 +435,14 @@ void AttentionHeatmap::adaptToViewport()
     fitTitle();
     updateFootnote();
     updateGeometry();
-    if (columns() == 0 || rows() == 0)
+    if (columns() == 0 || rows() == 0) {
+        // A message is wrapped to the width the plot had: again to this one.
+        if (m_message->visible()) {
+            updateLayout();
+            showPlotMessage(*this, *m_message, m_message->text().replace(QLatin1Char('\n'), QLatin1Char(' ')));
+        }
         return;
+    }
     // A margin-group member reports max(current, own) margins, so a margin grown for rotated labels
     // would never shrink back; the axis rect alone should decide.
     m_scale->setMargins(QMargins());

@@ -37,6 +37,7 @@ QString softmaxTable(const QStringList &tokens, const std::vector<double> &score
                      const std::vector<double> &weights, int chosen, const QString &scoreName)
 {
     const auto tr = [](const char *text) { return QCoreApplication::translate("explanationtext", text); };
+    // A masked key's score is −∞ and its weight 0.
     const double highest = *std::max_element(scores.begin(), scores.end());
     double sum = 0;
     for (double w : weights)
@@ -49,7 +50,8 @@ QString softmaxTable(const QStringList &tokens, const std::vector<double> &score
         const QString cell =
             isChosen ? QStringLiteral("<td bgcolor=\"#ffd54f\"><b>%1</b></td>") : QStringLiteral("<td>%1</td>");
         html += QStringLiteral("<tr>") + cell.arg(tokens.value(int(k)).toHtmlEscaped())
-              + cell.arg(number(scores[k])) + cell.arg(number(std::exp(scores[k] - highest)))
+              + cell.arg(std::isinf(scores[k]) ? QStringLiteral("−∞") : number(scores[k]))
+              + cell.arg(number(std::exp(scores[k] - highest)))
               + cell.arg(number(weights[k])) + QStringLiteral("</tr>");
     }
     html += QStringLiteral("<tr><td colspan=\"3\">%1</td><td>%2</td></tr></table>")

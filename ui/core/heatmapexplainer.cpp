@@ -61,9 +61,13 @@ void HeatmapExplainer::explainSelected()
 {
     showSelected();
     if (!m_placed) {
-        // First opened at the window's right edge, over the docks, so the heatmap stays in view.
+        // First opened at the window's edge away from the heatmap, over the docks or the page beside
+        // it, so the heatmap stays in view.
         const QRect window = m_heatmap->window()->geometry();
-        m_dialog->move(std::max(window.left(), window.right() - m_dialog->width()), window.top() + 40);
+        const QPoint heatmapCentre = m_heatmap->mapToGlobal(m_heatmap->rect().center());
+        const bool heatmapOnTheRight = heatmapCentre.x() > window.center().x();
+        m_dialog->move(heatmapOnTheRight ? window.left() : std::max(window.left(), window.right() - m_dialog->width()),
+                       window.top() + 40);
         m_placed = true;
     }
     m_dialog->show();

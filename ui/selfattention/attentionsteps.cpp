@@ -8,12 +8,21 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace {
 
 enum MatrixIndex { kX, kWq, kWk, kWv, kQ, kK, kV, kScores, kWeights, kOutput, kMatrixCount };
 // Tables per row at most, however wide the column.
 constexpr int kMaxPerRow = 4;
+
+// Random numbers are tenths, shown exactly with one decimal; trained ones need more.
+int decimalsFor(const Matrix &m)
+{
+    const bool tenths = std::all_of(m.values.begin(), m.values.end(),
+                                    [](double x) { return std::abs(x * 10 - std::round(x * 10)) < 1e-9; });
+    return tenths ? 1 : 2;
+}
 
 QStringList numbered(int count)
 {
@@ -59,14 +68,13 @@ AttentionSteps::AttentionSteps(QWidget *parent) : QGroupBox(tr("2. Step by step"
     layout->addWidget(m_hiddenNote);
 }
 
-void AttentionSteps::showResult(const ScaledDotProductAttention &a, const QStringList &tokens, bool revealed,
-                                bool exact)
+void AttentionSteps::showResult(const ScaledDotProductAttention &a, const QStringList &tokens, bool revealed)
 {
     // Random X and W are tenths and Q, K, V sums of their products: shown exactly.
-    m_matrices[kX]->setMatrix(a.x, tokens, numbered(a.dModel()), exact ? 1 : 2);
-    m_matrices[kWq]->setMatrix(a.wq, numbered(a.dModel()), numbered(a.dK()), 1);
-    m_matrices[kWk]->setMatrix(a.wk, numbered(a.dModel()), numbered(a.dK()), 1);
-    m_matrices[kWv]->setMatrix(a.wv, numbered(a.dModel()), numbered(a.dK()), 1);
+    m_matrices[kX]->setMatrix(a.x, tokens, numbered(a.dModel()), decimalsFor(a.x));
+    m_matrices[kWq]->setMatrix(a.wq, numbered(a.dModel()), numbered(a.dK()), decimalsFor(a.wq));
+    m_matrices[kWk]->setMatrix(a.wk, numbered(a.dModel()), numbered(a.dK()), decimalsFor(a.wk));
+    m_matrices[kWv]->setMatrix(a.wv, numbered(a.dModel()), numbered(a.dK()), decimalsFor(a.wv));
     m_matrices[kQ]->setMatrix(a.q, tokens, numbered(a.dK()), 2);
     m_matrices[kK]->setMatrix(a.k, tokens, numbered(a.dK()), 2);
     m_matrices[kV]->setMatrix(a.v, tokens, numbered(a.dK()), 2);

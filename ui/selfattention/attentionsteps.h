@@ -18,8 +18,9 @@ class AttentionSteps : public QGroupBox
 public:
     explicit AttentionSteps(QWidget *parent = nullptr);
 
-    // `exact`: X holds tenths, shown to one decimal. Rows are labelled with `tokens`.
-    void showResult(const ScaledDotProductAttention &result, const QStringList &tokens, bool revealed, bool exact);
+    // Rows are labelled with `tokens`; X and W to one decimal when they hold tenths (random ones), two
+    // otherwise.
+    void showResult(const ScaledDotProductAttention &result, const QStringList &tokens, bool revealed);
     // Empty tables; the scores' title names `dK`, the d_k they would be divided by.
     void showNothing(int dK);
     // Lays the tables out for `width` pixels; returns at once when the number per row is unchanged.

@@ -2,16 +2,26 @@
 
 #include <QHeaderView>
 #include <QLocale>
+#include <QScrollBar>
 
+#include <algorithm>
 #include <cmath>
+
+namespace {
+
+// The most rows and columns shown at once: the exercise's matrices are at most 8 x 8.
+constexpr int kMostRowsShown = 12;
+constexpr int kMostColumnsShown = 10;
+
+}  // namespace
 
 MatrixTable::MatrixTable(QWidget *parent) : QTableWidget(parent)
 {
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
     setFocusPolicy(Qt::NoFocus);
-    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
@@ -63,11 +73,15 @@ double MatrixTable::value(int row, int column) const
 QSize MatrixTable::sizeHint() const
 {
     int width = verticalHeader()->sizeHint().width();
-    for (int c = 0; c < columnCount(); ++c)
+    for (int c = 0; c < std::min(columnCount(), kMostColumnsShown); ++c)
         width += horizontalHeader()->sectionSize(c);
     int height = horizontalHeader()->sizeHint().height();
-    for (int r = 0; r < rowCount(); ++r)
+    for (int r = 0; r < std::min(rowCount(), kMostRowsShown); ++r)
         height += verticalHeader()->sectionSize(r);
+    if (rowCount() > kMostRowsShown)
+        width += verticalScrollBar()->sizeHint().width();
+    if (columnCount() > kMostColumnsShown)
+        height += horizontalScrollBar()->sizeHint().height();
     const int frame = 2 * frameWidth();
     return QSize(width + frame, height + frame);
 }

@@ -6,7 +6,8 @@
 
 // A small read-only matrix: row and column headers, numbers to a fixed number of decimals (full
 // precision in the tooltip), and exactly as large as its contents so a grid of them needs no
-// scroll bars of its own.
+// scroll bars of its own; a large one (a trained head's, d_model 128) shows its first rows and
+// columns and scrolls.
 class MatrixTable : public QTableWidget
 {
     Q_OBJECT

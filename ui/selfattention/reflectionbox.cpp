@@ -5,6 +5,7 @@
 #include "ui/core/explanationtext.h"
 
 #include <QBoxLayout>
+#include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QToolButton>
@@ -38,6 +39,9 @@ QString reversedSentence(const std::vector<std::string> &words)
     return reversed.join(QLatin1Char(' '));
 }
 
+// Tag buttons per row: a long sentence (a Transformer head's) would widen the box past the page.
+constexpr int kTagsPerRow = 4;
+
 } // namespace
 
 ReflectionBox::ReflectionBox(Compute compute, QWidget *parent)
@@ -54,8 +58,9 @@ ReflectionBox::ReflectionBox(Compute compute, QWidget *parent)
     m_answers = label("reflectionAnswers");
     m_parts = label("reflectionParts");
     m_comparisonResult = label("reflectionComparison");
-    m_tagRow = new QHBoxLayout;
+    m_tagRow = new QGridLayout;
     m_tagRow->setContentsMargins(0, 0, 0, 0);
+    m_tagRow->setColumnStretch(kTagsPerRow, 1);
 
     m_comparison = new QLineEdit;
     m_comparison->setObjectName(QStringLiteral("reflectionSentence"));
@@ -180,11 +185,9 @@ void ReflectionBox::rebuildTagButtons()
         button->setText(QStringLiteral("%1: %2").arg(m_shown.value(i), partLabel(m_tags[std::size_t(i)])));
         button->setToolTip(tr("Click to tag this word as the next part of speech"));
         connect(button, &QToolButton::clicked, this, [this, i] { cycleTag(i); });
-        m_tagRow->insertWidget(i, button);
+        m_tagRow->addWidget(button, i / kTagsPerRow, i % kTagsPerRow);
         m_tagButtons.push_back(button);
     }
-    if (m_tagRow->count() == int(m_tagButtons.size()))
-        m_tagRow->addStretch(1);
 }
 
 void ReflectionBox::showParts()

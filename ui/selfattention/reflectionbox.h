@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-class QHBoxLayout;
+class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QToolButton;
@@ -49,7 +49,7 @@ private:
 
     Compute m_compute;
     QLabel *m_answers;
-    QHBoxLayout *m_tagRow;
+    QGridLayout *m_tagRow;
     std::vector<QToolButton *> m_tagButtons;
     QLabel *m_parts;
     QLineEdit *m_comparison;

@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QToolButton>
 
@@ -55,18 +56,18 @@ SelfAttentionControls::SelfAttentionControls(QWidget *parent) : QWidget(parent)
     m_positions->setObjectName(QStringLiteral("positions"));
     m_positions->setToolTip(tr("Add sinusoidal position encodings to X, so that word order can change the weights; "
                                "without them, reordering the words only reorders the matrix"));
-    auto *course = new QToolButton;
-    course->setText(tr("&Course sentences"));
-    course->setPopupMode(QToolButton::InstantPopup);
-    auto *courseMenu = new QMenu(course);
+    m_course = new QToolButton;
+    m_course->setText(tr("&Course sentences"));
+    m_course->setPopupMode(QToolButton::InstantPopup);
+    auto *courseMenu = new QMenu(m_course);
     for (const std::string &text : courseSentences()) {
         const QString sentence = QString::fromStdString(text);
         courseMenu->addAction(sentence, this, [this, sentence] { setSentence(sentence); });
     }
-    course->setMenu(courseMenu);
+    m_course->setMenu(courseMenu);
     auto *sentenceRow = new QHBoxLayout;
     sentenceRow->addWidget(m_sentence, 1);
-    sentenceRow->addWidget(course);
+    sentenceRow->addWidget(m_course);
 
     auto *sentenceLabel = new QLabel(tr("&Sentence:"));
     sentenceLabel->setBuddy(m_sentence);
@@ -95,7 +96,11 @@ SelfAttentionControls::SelfAttentionControls(QWidget *parent) : QWidget(parent)
     controls->setColumnStretch(8, 1);
 
     connect(m_sentence, &QLineEdit::textChanged, this, &SelfAttentionControls::changed);
-    connect(m_source, &QComboBox::currentIndexChanged, this, &SelfAttentionControls::changed);
+    m_randomOnly = {dModelLabel, m_dModel, dKLabel, m_dK, seedLabel, m_seed, m_positions};
+    connect(m_source, &QComboBox::currentIndexChanged, this, [this] {
+        showSource();
+        emit changed();
+    });
     for (QSpinBox *box : {m_dModel, m_dK, m_seed})
         connect(box, &QSpinBox::valueChanged, this, &SelfAttentionControls::changed);
     connect(m_predictFirst, &QCheckBox::toggled, this, &SelfAttentionControls::changed);
@@ -105,12 +110,15 @@ SelfAttentionControls::SelfAttentionControls(QWidget *parent) : QWidget(parent)
 
 QString SelfAttentionControls::sentence() const
 {
-    return m_sentence->text();
+    return m_showingHead ? m_typed : m_sentence->text();
 }
 
 void SelfAttentionControls::setSentence(const QString &sentence)
 {
-    m_sentence->setText(sentence);
+    if (m_showingHead)
+        m_typed = sentence;
+    else
+        m_sentence->setText(sentence);
 }
 
 SelfAttentionControls::Source SelfAttentionControls::source() const
@@ -121,6 +129,33 @@ SelfAttentionControls::Source SelfAttentionControls::source() const
 void SelfAttentionControls::setSource(Source source)
 {
     m_source->setCurrentIndex(std::max(0, m_source->findData(int(source))));
+}
+
+void SelfAttentionControls::offerHead(const QString &description, const QString &words)
+{
+    m_headWords = words;
+    const QString name = tr("Trained head: %1").arg(description);
+    const int index = m_source->findData(int(Source::Head));
+    if (index < 0)
+        m_source->addItem(name, int(Source::Head));
+    else
+        m_source->setItemText(index, name);
+    showSource();
+}
+
+void SelfAttentionControls::showSource()
+{
+    // The head's X is its layer's input on its own sentence, positions included.
+    const bool head = source() == Source::Head;
+    const QSignalBlocker quiet(m_sentence);
+    if (head && !m_showingHead)
+        m_typed = m_sentence->text();
+    m_sentence->setText(head ? m_headWords : m_showingHead ? m_typed : m_sentence->text());
+    m_showingHead = head;
+    m_sentence->setEnabled(!head);
+    m_course->setEnabled(!head);
+    for (QWidget *field : std::as_const(m_randomOnly))
+        field->setVisible(!head);
 }
 
 int SelfAttentionControls::dModel() const
@@ -177,6 +212,7 @@ void SelfAttentionControls::saveSettings(QSettings &settings) const
 {
     settings.beginGroup(QStringLiteral("selfAttention"));
     settings.setValue(QStringLiteral("sentence"), sentence());
+    // A shared head is not kept: the next session starts from random numbers.
     settings.setValue(QStringLiteral("source"), source() == Source::Trained ? QStringLiteral("trained")
                                                                             : QStringLiteral("random"));
     settings.setValue(QStringLiteral("dModel"), dModel());

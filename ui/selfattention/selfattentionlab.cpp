@@ -28,3 +28,9 @@ void SelfAttentionLab::takeEmbeddings(const SharedEmbeddings &embeddings)
 {
     m_panel->setEmbeddings(embeddings);
 }
+
+bool SelfAttentionLab::takeAttentionHead(const SharedAttentionHead &head)
+{
+    m_panel->setAttentionHead(head);
+    return true;
+}

@@ -12,6 +12,7 @@
 #include "ui/selfattention/reflectionbox.h"
 #include "ui/selfattention/selfattentionexplanationtext.h"
 #include "ui/selfattention/selfattentioncontrols.h"
+#include "ui/selfattention/sourcedescription.h"
 
 #include <QBoxLayout>
 #include <QGroupBox>
@@ -32,6 +33,8 @@ using Source = SelfAttentionControls::Source;
 constexpr int kTwoColumnWidth = 900;
 // Heatmap and arrows side by side when their column is at least this wide.
 constexpr int kSideBySideViews = 640;
+// What the scroll bar, the margins and the spacing between the columns take of the panel's width.
+constexpr int kColumnMargins = 50;
 // The least height the heatmap and arrows are drawn at beside the tables.
 constexpr int kSmallestPlotHeight = 320;
 
@@ -54,7 +57,9 @@ SelfAttentionPanel::SelfAttentionPanel(QWidget *parent) : QWidget(parent)
     m_explanation = new QLabel;
     m_explanation->setObjectName(QStringLiteral("selfAttentionExplanation"));
     m_explanation->setWordWrap(true);
+    m_explanation->setTextFormat(Qt::RichText);
     m_explanation->setStyleSheet(QStringLiteral("color: #505050;"));
+    connect(m_explanation, &QLabel::linkActivated, this, [this] { m_controls->setSource(Source::Random); });
 
     // 1. Prediction.
     m_prediction = new PredictionTable;
@@ -185,6 +190,19 @@ void SelfAttentionPanel::setEmbeddings(const SharedEmbeddings &embeddings)
         m_stale = true;
 }
 
+void SelfAttentionPanel::setAttentionHead(const SharedAttentionHead &head)
+{
+    m_head = head;
+    QStringList words;
+    for (const std::string &token : head.head.tokens)
+        words << QString::fromStdString(token);
+    m_controls->offerHead(head.description, words.join(QLatin1Char(' ')));
+    if (m_controls->source() == Source::Head)
+        onInputChanged();  // a new head: choosing the source again would not announce it
+    else
+        m_controls->setSource(Source::Head);
+}
+
 void SelfAttentionPanel::saveSettings(QSettings &settings) const
 {
     m_controls->saveSettings(settings);
@@ -296,13 +314,28 @@ bool SelfAttentionPanel::buildInputs(SelfAttentionInputs *inputs)
 {
     QString error;
     std::vector<std::string> words;
-    const bool built = wordsOf(m_controls->sentence(), &words, &error) && inputsFor(words, inputs, &error);
+    bool built = false;
+    if (m_controls->source() == Source::Head) {
+        try {
+            *inputs = SelfAttentionInputs::fromHead(m_head.head);
+            built = true;
+        } catch (const std::exception &e) {
+            error = tr("Cannot use the shared head: %1").arg(QString::fromStdString(e.what()));
+        }
+    } else {
+        built = wordsOf(m_controls->sentence(), &words, &error) && inputsFor(words, inputs, &error);
+    }
     setInputMessage(built ? QString() : error);
     return built;
 }
 
 bool SelfAttentionPanel::wordsOf(const QString &sentence, std::vector<std::string> *words, QString *error) const
 {
+    if (m_controls->source() == Source::Head) {
+        *error = tr("The trained head's X belongs to its own sentence: choose random or trained embeddings to "
+                    "compute another.");
+        return false;
+    }
     const bool trained = m_controls->source() == Source::Trained;
     if (trained && !m_embeddings.table) {
         *error = tr("There are no trained embeddings yet: train or open a model in the Attention lab, "
@@ -366,7 +399,7 @@ void SelfAttentionPanel::showResults()
         m_heatmap->showMessage(message);
         m_arrows->showMessage(message);
     } else {
-        m_steps->showResult(m_result, m_tokens, revealed, m_controls->source() == Source::Random);
+        m_steps->showResult(m_result, m_tokens, revealed);
         if (revealed) {
             m_heatmap->setMatrix(m_tokens, m_tokens, toFloats(m_result.weights));
             m_arrows->setWeights(m_tokens, toFloats(m_result.weights));
@@ -395,25 +428,8 @@ void SelfAttentionPanel::showResults()
 
 void SelfAttentionPanel::updateSourceControls()
 {
-    const QString positions = m_controls->positions()
-                                  ? tr(" Each row of X also has its position added (sinusoidal, as in the "
-                                       "Transformer), so the same word reads differently in another place.")
-                                  : QString();
-    if (m_controls->source() == Source::Random) {
-        m_explanation->setText(tr("X: each word gets d_model numbers drawn from the seed and the word itself "
-                                  "(multiples of 0.1 between −1 and 1), so a repeated word has the same row. "
-                                  "W_Q, W_K and W_V are drawn from the seed the same way.")
-                               + positions);
-        return;
-    }
-    const QString model = m_embeddings.description.isEmpty() ? tr("the trained model") : m_embeddings.description;
-    m_explanation->setText(tr("X: the word embeddings of %1, projected onto their first d_model principal "
-                              "components (PCA over the whole vocabulary) and scaled to the spread of the random "
-                              "numbers, so the tables stay small and similar words keep similar rows; words the "
-                              "model does not know (marked *) use the <UNK> row. W_Q, W_K and W_V stay random from "
-                              "the seed: the model has no query, key and value projections to borrow.")
-                               .arg(model.toHtmlEscaped())
-                           + positions);
+    m_explanation->setText(
+        sourceDescription(m_controls->source(), m_controls->positions(), m_embeddings.description, m_head));
 }
 
 void SelfAttentionPanel::arrangeForWidth(int width)
@@ -423,7 +439,8 @@ void SelfAttentionPanel::arrangeForWidth(int width)
     // Long wrapped texts would widen the left column without end; the pictures need the room.
     const int leftWidth = twoColumns ? width * 45 / 100 : width;
     m_left->setMaximumWidth(twoColumns ? leftWidth : QWIDGETSIZE_MAX);
-    const int viewsWidth = twoColumns ? width - std::min(leftWidth, m_left->sizeHint().width()) : width;
+    const int viewsWidth =
+        (twoColumns ? width - std::min(leftWidth, m_left->sizeHint().width()) : width) - kColumnMargins;
     const bool sideBySide = viewsWidth >= kSideBySideViews;
     m_views->setDirection(sideBySide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
     // Beside the tall tables the pictures would stretch to their height; they stay as tall as the view.

@@ -2,6 +2,7 @@
 
 #include "engine/core/embeddingtable.h"
 #include "engine/selfattention/scaleddotproductattention.h"
+#include "ui/workbench/sharedattentionhead.h"
 #include "ui/workbench/sharedembeddings.h"
 
 #include <QWidget>
@@ -26,7 +27,8 @@ struct SelfAttentionInputs;
 // each other word, then reveal the computed scaled dot-product attention step by step
 // (X, W_Q, W_K, W_V, Q, K, V, scores, weights, output), as a heatmap, as arrows, and as the
 // difference from the prediction, then answer the reflection questions from the weights. X comes
-// from a seed or from trained embeddings, with or without positions.
+// from a seed or from trained embeddings, with or without positions; or X and the projections come
+// from a trained head.
 class SelfAttentionPanel : public QWidget
 {
     Q_OBJECT
@@ -38,6 +40,9 @@ public:
 
     // The trained embeddings the Trained source uses (another lab's, Workbench::shareEmbeddings).
     void setEmbeddings(const SharedEmbeddings &embeddings);
+    // A trained head (another lab's, Workbench::shareAttentionHead) becomes the source of X, W_Q, W_K
+    // and W_V, its biases folded in; the source can be switched back to random numbers.
+    void setAttentionHead(const SharedAttentionHead &head);
 
     // The sentence, the source of X, d_model, d_k, the seed and predict-first.
     SelfAttentionControls *controls() const { return m_controls; }
@@ -105,6 +110,7 @@ private:
     QBoxLayout *m_views;  // heatmap and arrows: side by side when there is room
 
     SharedEmbeddings m_embeddings;
+    SharedAttentionHead m_head;
     EmbeddingTable m_projected;        // m_embeddings in m_projectedDimensions
     const void *m_projectedFrom = nullptr;
     int m_projectedDimensions = 0;

@@ -102,6 +102,8 @@ TransformerLab::TransformerLab(Workbench *workbench)
 
     connect(m_setup, &TransformerSetup::changed, this, &Lab::actionsChanged);
     connect(m_reverse, &TransformerReversePanel::decoded, this, &TransformerLab::updateActions);
+    connect(m_reverse, &TransformerReversePanel::headOffered, this,
+            [this](const SharedAttentionHead &head) { this->workbench()->shareAttentionHead(this, head); });
     connect(runState(), &RunState::changed, this, &TransformerLab::updateActions);
     onResult(&TransformerLab::addEpoch);
     onResult(&TransformerLab::finishTraining);

@@ -1,11 +1,15 @@
 #include "ui/transformer/transformerreversepanel.h"
 
 #include "engine/core/tokenizer.h"
+#include "engine/transformer/headexplanation.h"
 #include "engine/transformer/headscores.h"
 #include "ui/core/attentionheatmap.h"
+#include "ui/core/heatmapexplainer.h"
+#include "ui/transformer/headexplanationtext.h"
 #include "ui/transformer/headgrid.h"
 #include "ui/transformer/transformerresults.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -13,6 +17,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QSplitter>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -37,7 +42,7 @@ QStringList qtTokens(const std::vector<std::string> &tokens)
 
 TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     : QWidget(parent), m_input(new QLineEdit), m_outputView(new QLabel), m_modelInfo(new QLabel),
-      m_kind(new QComboBox), m_grid(new HeadGrid), m_heatmap(new AttentionHeatmap)
+      m_kind(new QComboBox), m_grid(new HeadGrid), m_heatmap(new AttentionHeatmap), m_cellInfo(new QLabel)
 {
     m_input->setObjectName(QStringLiteral("transformerSentence"));
     m_input->setPlaceholderText(tr("Type a sentence, e.g. the quick brown fox jumps"));
@@ -66,7 +71,7 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     m_leftColumn->addWidget(m_grid);
     auto *views = new QSplitter(Qt::Horizontal);
     views->addWidget(m_leftColumn);
-    views->addWidget(m_heatmap);
+    views->addWidget(createHeadView());
     views->setStretchFactor(0, 1);
     views->setStretchFactor(1, 1);
     auto *layout = new QVBoxLayout(this);
@@ -74,10 +79,53 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     layout->addWidget(m_modelInfo);
     layout->addWidget(views, 1);
 
-    connect(m_input, &QLineEdit::textChanged, this, &TransformerReversePanel::decode);
-    connect(m_kind, &QComboBox::currentIndexChanged, this, &TransformerReversePanel::showAttention);
+    connect(m_input, &QLineEdit::textChanged, this, [this] {
+        m_row = m_column = -1;  // another sentence: the cell no longer means the same
+        decode();
+    });
+    connect(m_kind, &QComboBox::currentIndexChanged, this, [this] {
+        m_row = m_column = -1;
+        showAttention();
+    });
     connect(m_grid, &HeadGrid::headSelected, this, &TransformerReversePanel::showHead);
+    connect(m_heatmap, &AttentionHeatmap::cellSelected, this, [this](int row, int column) { showCell(row, column); });
     setSnapshot(nullptr);
+}
+
+QWidget *TransformerReversePanel::createHeadView()
+{
+    // The attention lab's presentation: what the selected cell is, and the buttons that act on it.
+    m_explainer = new HeatmapExplainer(m_heatmap, this, [this](int row, int column) {
+        return m_snapshot && hasOutput() ? headExplanationHtml(*m_snapshot, m_output, attentionKind(),
+                                                               m_grid->selectedLayer(), m_grid->selectedHead(), row,
+                                                               column)
+                                         : QString();
+    });
+    m_openInExplorer = new QAction(tr("Open in Self-Attention E&xplorer"), this);
+    m_openInExplorer->setObjectName(QStringLiteral("openHeadInExplorer"));
+    connect(m_openInExplorer, &QAction::triggered, this, &TransformerReversePanel::offerHead);
+    m_heatmap->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_heatmap->addAction(m_explainer->action());
+    m_heatmap->addAction(m_openInExplorer);
+    m_cellInfo->setObjectName(QStringLiteral("transformerCellInfo"));
+    m_cellInfo->setWordWrap(true);
+    m_cellInfo->setTextFormat(Qt::RichText);
+    auto *explainButton = new QToolButton;
+    explainButton->setDefaultAction(m_explainer->action());
+    auto *openButton = new QToolButton;
+    openButton->setObjectName(QStringLiteral("openHeadInExplorerButton"));
+    openButton->setDefaultAction(m_openInExplorer);
+    auto *buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    buttons->addWidget(explainButton);
+    buttons->addWidget(openButton);
+    auto *view = new QWidget;
+    auto *layout = new QVBoxLayout(view);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_heatmap, 1);
+    layout->addWidget(m_cellInfo);
+    layout->addLayout(buttons);
+    return view;
 }
 
 void TransformerReversePanel::setSnapshot(std::shared_ptr<const TransformerSnapshot> snapshot)
@@ -91,6 +139,7 @@ void TransformerReversePanel::setSnapshot(std::shared_ptr<const TransformerSnaps
         m_outputView->clear();
         m_grid->setAttention({});
         m_heatmap->showMessage(tr("No model yet"));
+        showCell(-1, -1);
         return;
     }
     m_modelInfo->setText(tr("Epoch %1 · %2 + %2 layers · %3 heads · width %4 · %5 parameters · %6 words")
@@ -130,6 +179,16 @@ TransformerReversePanel::Kind TransformerReversePanel::kind() const
     return Kind(m_kind->currentData().toInt());
 }
 
+TransformerAttentionKind TransformerReversePanel::attentionKind() const
+{
+    switch (kind()) {
+    case Kind::EncoderSelf: return TransformerAttentionKind::EncoderSelf;
+    case Kind::DecoderSelf: return TransformerAttentionKind::DecoderSelf;
+    case Kind::Cross: break;
+    }
+    return TransformerAttentionKind::Cross;
+}
+
 void TransformerReversePanel::decode()
 {
     m_output = {};
@@ -138,6 +197,7 @@ void TransformerReversePanel::decode()
         m_outputView->clear();
         m_grid->setAttention({});
         m_heatmap->showMessage(m_snapshot ? tr("Type a sentence") : tr("No model yet"));
+        showCell(-1, -1);
         emit decoded();
         return;
     }
@@ -147,6 +207,7 @@ void TransformerReversePanel::decode()
         m_outputView->setText(QString::fromUtf8(error.what()));
         m_grid->setAttention({});
         m_heatmap->showMessage(tr("Too long for this model"));
+        showCell(-1, -1);
         emit decoded();
         return;
     }
@@ -194,15 +255,6 @@ void TransformerReversePanel::showAttention()
     showHead(m_grid->selectedLayer(), m_grid->selectedHead());
 }
 
-void TransformerReversePanel::showHead(int layer, int head)
-{
-    const LayeredAttention &attention = shownAttention();
-    if (layer >= int(attention.weights.size()) || head >= int(attention.weights[std::size_t(layer)].size()))
-        return;
-    m_heatmap->setMatrix(columnTokens(), rowTokens(), attention.weights[std::size_t(layer)][std::size_t(head)]);
-    m_heatmap->setTitle(tr("Layer %1, head %2").arg(layer + 1).arg(head + 1));
-}
-
 QStringList TransformerReversePanel::rowTokens() const
 {
     return qtTokens(kind() == Kind::EncoderSelf ? m_output.sourceTokens : m_output.outputTokens);
@@ -215,4 +267,89 @@ QStringList TransformerReversePanel::columnTokens() const
     // A decoder step reads the token before it: <SOS>, then each output but the last.
     const QStringList output = qtTokens(m_output.outputTokens);
     return QStringList{QStringLiteral("<SOS>")} + output.mid(0, output.size() - 1);
+}
+
+void TransformerReversePanel::showHead(int layer, int head)
+{
+    const LayeredAttention &attention = shownAttention();
+    if (layer >= int(attention.weights.size()) || head >= int(attention.weights[std::size_t(layer)].size()))
+        return;
+    const int row = m_row;
+    const int column = m_column;
+    m_heatmap->setMatrix(columnTokens(), rowTokens(), attention.weights[std::size_t(layer)][std::size_t(head)]);
+    m_heatmap->setTitle(tr("Layer %1, head %2").arg(layer + 1).arg(head + 1));
+    // The same cell in another head: the explanation window follows it there.
+    if (row >= 0 && row < m_heatmap->rows() && column >= 0 && column < m_heatmap->columns())
+        m_heatmap->selectCell(row, column);
+    else
+        showCell(-1, -1);
+    m_explainer->refresh();
+}
+
+void TransformerReversePanel::showCell(int row, int column)
+{
+    m_row = row;
+    m_column = column;
+    const bool encoderSelf = kind() == Kind::EncoderSelf;
+    m_openInExplorer->setEnabled(hasOutput() && encoderSelf);
+    m_openInExplorer->setToolTip(
+        encoderSelf ? tr("Take this head's X, W_Q, W_K and W_V on this sentence to the self-attention explorer, "
+                         "its biases folded in")
+                    : tr("Only a head of the encoder's self-attention fits the explorer: it has one X for queries "
+                         "and keys, and no causal mask"));
+    if (!hasOutput()) {
+        m_cellInfo->clear();
+        return;
+    }
+    if (row < 0 || column < 0 || row >= m_heatmap->rows() || column >= m_heatmap->columns()) {
+        m_cellInfo->setText(tr("<small>Click a cell to follow one weight; double-click it (or %1) to see how it is "
+                               "computed.</small>")
+                                .arg(m_explainer->action()->shortcut().toString(QKeySequence::NativeText)));
+        return;
+    }
+    const QString rowWord = rowTokens().value(row).toHtmlEscaped();
+    const QString columnWord = columnTokens().value(column).toHtmlEscaped();
+    const QString weight = QLocale().toString(double(m_heatmap->weight(row, column)), 'f', 3);
+    switch (kind()) {
+    case Kind::EncoderSelf:
+        m_cellInfo->setText(tr("Input <b>%1</b> attends to input <b>%2</b> with weight <b>%3</b>")
+                                .arg(rowWord, columnWord, weight));
+        break;
+    case Kind::DecoderSelf:
+        m_cellInfo->setText(tr("Step %1 (output <b>%2</b>) attends to step %3's input <b>%4</b> with weight <b>%5</b>")
+                                .arg(row + 1)
+                                .arg(rowWord)
+                                .arg(column + 1)
+                                .arg(columnWord, weight));
+        break;
+    case Kind::Cross:
+        m_cellInfo->setText(tr("Output <b>%1</b> looks at input <b>%2</b> with weight <b>%3</b>")
+                                .arg(rowWord, columnWord, weight));
+        break;
+    }
+}
+
+QString TransformerReversePanel::cellText() const
+{
+    return m_cellInfo->text();
+}
+
+void TransformerReversePanel::offerHead()
+{
+    if (!m_snapshot || !hasOutput() || kind() != Kind::EncoderSelf)
+        return;
+    const int layer = m_grid->selectedLayer();
+    const int head = m_grid->selectedHead();
+    SharedAttentionHead shared;
+    try {
+        shared.head = encoderSelfAttentionHead(*m_snapshot->inference, m_snapshot->vocabulary, m_output, layer, head);
+    } catch (const std::exception &error) {
+        m_cellInfo->setText(tr("Cannot open this head: %1").arg(QString::fromStdString(error.what()).toHtmlEscaped()));
+        return;
+    }
+    shared.description = tr("Transformer encoder layer %1, head %2, epoch %3")
+                             .arg(layer + 1)
+                             .arg(head + 1)
+                             .arg(m_snapshot->epoch);
+    emit headOffered(shared);
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/transformer/transformermodel.h"
+#include "ui/workbench/sharedattentionhead.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -9,6 +10,8 @@
 
 class AttentionHeatmap;
 class HeadGrid;
+class HeatmapExplainer;
+class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -18,7 +21,8 @@ struct TransformerSnapshot;
 // Type a sentence and see the Transformer's output, then every head of one of its three
 // attentions (the encoder's self-attention, the decoder's, the decoder's over the encoder) as a
 // grid, layers down and heads across; the head picked there is drawn full size beside it, with the
-// heatmap's hover, click and keyboard.
+// heatmap's hover, click and keyboard, and Explain This Weight for the selected cell. A head of the
+// encoder's self-attention can be opened in the self-attention explorer.
 class TransformerReversePanel : public QWidget
 {
     Q_OBJECT
@@ -35,18 +39,29 @@ public:
     QString text() const;
     void setKind(Kind kind);
     Kind kind() const;
+    TransformerAttentionKind attentionKind() const;  // the engine's name for kind()
     const TransformerOutput &output() const { return m_output; }
     bool hasOutput() const { return !m_output.outputTokens.empty(); }
     AttentionHeatmap *heatmap() const { return m_heatmap; }
     HeadGrid *headGrid() const { return m_grid; }
+    HeatmapExplainer *explainer() const { return m_explainer; }
+    // Offers the head shown to the self-attention explorer (headOffered); only a head of the
+    // encoder's self-attention fits it.
+    QAction *openInExplorerAction() const { return m_openInExplorer; }
+    QString cellText() const;
 
 signals:
     void decoded();
+    // The encoder self-attention head shown, on the sentence shown, from the snapshot's weights.
+    void headOffered(const SharedAttentionHead &head);
 
 private:
+    QWidget *createHeadView();
     void decode();
     void showAttention();
     void showHead(int layer, int head);
+    void showCell(int row, int column);
+    void offerHead();
     const LayeredAttention &shownAttention() const;
     // What the shown attention's rows and columns stand for.
     QStringList rowTokens() const;
@@ -60,5 +75,11 @@ private:
     QComboBox *m_kind;
     HeadGrid *m_grid;
     AttentionHeatmap *m_heatmap;
+    QLabel *m_cellInfo;
+    HeatmapExplainer *m_explainer;
+    QAction *m_openInExplorer;
     QSplitter *m_leftColumn;
+    // The cell followed: kept while another head of the same attention is shown.
+    int m_row = -1;
+    int m_column = -1;
 };

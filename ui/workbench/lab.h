@@ -19,6 +19,7 @@ class QSettings;
 class QWidget;
 class Workbench;
 struct BatchProgress;
+struct SharedAttentionHead;
 struct SharedEmbeddings;
 struct SharedRun;
 
@@ -64,6 +65,9 @@ public:
     virtual void takeEmbeddings(const SharedEmbeddings &) {}
     // A run another lab finished (Workbench::shareRun).
     virtual void takeRun(const SharedRun &) {}
+    // A trained attention head another lab shares (Workbench::shareAttentionHead); true when this lab
+    // shows it, and wants to be shown.
+    virtual bool takeAttentionHead(const SharedAttentionHead &) { return false; }
 
     // The reports of this lab's jobs, on the GUI thread.
     virtual void jobStarted(const QString &) {}

@@ -110,6 +110,16 @@ void MainWindow::shareRun(const Lab *from, const SharedRun &run)
     forOtherLabs(from, [&](Lab *lab) { lab->takeRun(run); });
 }
 
+bool MainWindow::shareAttentionHead(const Lab *from, const SharedAttentionHead &head)
+{
+    for (int i = 0; i < m_rooms.size(); ++i)
+        if (m_rooms[i].lab != from && m_rooms[i].lab->takeAttentionHead(head)) {
+            showRoom(i);
+            return true;
+        }
+    return false;
+}
+
 bool MainWindow::saveAs(Lab *lab, const FileType &type)
 {
     return m_files->saveAs(lab, &type);

@@ -10,11 +10,12 @@ class Lab;
 class QAction;
 class QWidget;
 struct FileType;
+struct SharedAttentionHead;
 struct SharedEmbeddings;
 struct SharedRun;
 
 // What a lab sees of the window that hosts it: the run's state and controls, the worker (through
-// submit), its own document and the embeddings other labs share. Labs never see the window itself.
+// submit), its own document and the embeddings and heads other labs share. Labs never see the window itself.
 class Workbench
 {
 public:
@@ -37,4 +38,7 @@ public:
     virtual void shareEmbeddings(const Lab *from, const SharedEmbeddings &embeddings) = 0;
     // Offers a finished run to every other lab (Lab::takeRun).
     virtual void shareRun(const Lab *from, const SharedRun &run) = 0;
+    // Offers `head` to every other lab (Lab::takeAttentionHead) and shows the first that takes it.
+    // False when none does.
+    virtual bool shareAttentionHead(const Lab *from, const SharedAttentionHead &head) = 0;
 };

@@ -39,7 +39,7 @@ void TestSelfAttentionExplanation::matchesTheExplorersMatrices()
     for (int i = 0; i < n; ++i) {
         std::vector<double> output(std::size_t(dK), 0.0);
         for (int j = 0; j < n; ++j) {
-            const SelfAttentionExplanation e = explainSelfAttention(a, i, j);
+            const ScaledDotExplanation e = explainSelfAttention(a, i, j);
             QCOMPARE(int(e.q.size()), dK);
             QCOMPARE(int(e.products.size()), dK);
             double dot = 0;

@@ -3,9 +3,15 @@
 #include "app/workbench/trainingcontroller.h"
 #include "ui/core/attentionheatmap.h"
 #include "ui/core/lengthaccuracyplot.h"
+#include "ui/core/explanationtext.h"
+#include "ui/core/heatmapexplainer.h"
 #include "ui/core/lossplot.h"
+#include "ui/selfattention/selfattentioncontrols.h"
+#include "ui/selfattention/selfattentionlab.h"
+#include "ui/selfattention/selfattentionpanel.h"
 #include "ui/transformer/headgrid.h"
 #include "ui/transformer/transformerlab.h"
+#include "ui/transformer/transformerresults.h"
 #include "ui/transformer/transformerreversepanel.h"
 #include "ui/transformer/transformersetup.h"
 #include "ui/workbench/document.h"
@@ -14,7 +20,10 @@
 
 #include <QtTest>
 
+#include <QAction>
 #include <QComboBox>
+#include <QDialog>
+#include <QTextBrowser>
 #include <QImage>
 #include <QLineEdit>
 #include <QLabel>
@@ -24,7 +33,8 @@
 #include <QTemporaryDir>
 
 // The lab in its window: it fits the screen, trains from its setup, decodes what is typed with
-// every head of the three attentions, exports the head shown, and keeps its settings.
+// every head of the three attentions, explains a head's weight and opens a head in the
+// self-attention explorer, exports the head shown, and keeps its settings.
 class TestTransformerLab : public QObject
 {
     Q_OBJECT
@@ -35,11 +45,15 @@ private slots:
     void fitsTheScreen();
     void trainsAndShowsEveryHead();
     void comparesRunsOfEveryLab();
+    void explainsAHeadsWeight();
+    void opensAHeadInTheExplorer();
     void refusesBadSettingsClearly();
     void settingsPersist();
 
 private:
     void setField(const char *key, double value);
+    // Untrained weights of a small model, as an epoch's snapshot: no training needed.
+    void showUntrainedSnapshot();
 
     QTemporaryDir m_dir;
     MainWindow *m_window = nullptr;
@@ -301,6 +315,105 @@ void TestTransformerLab::comparesRunsOfEveryLab()
     QCOMPARE(lines.size(), 3);
     QCOMPARE(lines[2], QByteArray("1,RNN,\"bahdanau, hidden 64, \"\"quoted\"\"\",7,0.995000,,1234,2000.0,"
                                   "\"reverse, seed 42\",30,1,4"));
+}
+
+void TestTransformerLab::showUntrainedSnapshot()
+{
+    TransformerConfig config;
+    config.layers = 2;
+    config.heads = 4;
+    config.modelSize = 16;
+    config.feedForwardSize = 24;
+    const Vocabulary vocabulary({"the", "cat", "sat", "on", "mat", "red"});
+    const TransformerModel model(config, vocabulary, Task::Reverse, 3);
+    m_lab->reversePanel()->setSnapshot(std::make_shared<const TransformerSnapshot>(
+        TransformerSnapshot{model.inference(), vocabulary, config, Task::Reverse, 4, model.parameterCount()}));
+    m_lab->reversePanel()->setText(QStringLiteral("the red cat sat"));
+    QVERIFY(m_lab->reversePanel()->hasOutput());
+}
+
+void TestTransformerLab::explainsAHeadsWeight()
+{
+    showUntrainedSnapshot();
+    TransformerReversePanel *panel = m_lab->reversePanel();
+    AttentionHeatmap *heatmap = panel->heatmap();
+    panel->setKind(TransformerReversePanel::Kind::EncoderSelf);
+    panel->headGrid()->select(1, 2);
+    QVERIFY(panel->cellText().contains(QStringLiteral("double-click")));
+    heatmap->selectCell(1, 3);
+    const QString weight = QLocale().toString(double(heatmap->weight(1, 3)), 'f', 3);
+    QVERIFY2(panel->cellText().contains(QStringLiteral("<b>red</b>")) && panel->cellText().contains(weight),
+             qPrintable(panel->cellText()));
+
+    // The explanation of the selected cell, with the snapshot's numbers; it follows the cell and the head.
+    HeatmapExplainer *explainer = panel->explainer();
+    explainer->action()->trigger();
+    QVERIFY(explainer->dialog()->isVisible());
+    QString text = explainer->view()->toPlainText();
+    QVERIFY2(text.contains(QStringLiteral("Layer 2, head 3 of the encoder's self-attention")), qPrintable(text));
+    QVERIFY(text.contains(explanationtext::number(double(heatmap->weight(1, 3)))));
+    QVERIFY(text.contains(QStringLiteral("√4")));  // d_k = 16 / 4
+    QVERIFY(text.contains(QStringLiteral("layer norm")));
+    panel->headGrid()->select(0, 1);
+    QCOMPARE(heatmap->selectedRow(), 1);
+    QCOMPARE(heatmap->selectedColumn(), 3);
+    text = explainer->view()->toPlainText();
+    QVERIFY2(text.contains(QStringLiteral("Layer 1, head 2")), qPrintable(text));
+    QVERIFY(text.contains(explanationtext::number(double(heatmap->weight(1, 3)))));
+
+    // The decoder's self-attention: a later step's cell is masked, its weight exactly 0.
+    panel->setKind(TransformerReversePanel::Kind::DecoderSelf);
+    QVERIFY(heatmap->rows() >= 2);
+    heatmap->selectCell(0, 1);
+    text = explainer->view()->toPlainText();
+    QVERIFY2(text.contains(QStringLiteral("masked")) && text.contains(QStringLiteral("−∞")), qPrintable(text));
+    QVERIFY(!panel->openInExplorerAction()->isEnabled());
+    panel->setKind(TransformerReversePanel::Kind::Cross);
+    heatmap->selectCell(1, 0);
+    text = explainer->view()->toPlainText();
+    QVERIFY2(text.contains(QStringLiteral("the encoder's output")), qPrintable(text));
+    QVERIFY(text.contains(explanationtext::number(double(heatmap->weight(1, 0)))));
+    explainer->dialog()->close();
+}
+
+void TestTransformerLab::opensAHeadInTheExplorer()
+{
+    showUntrainedSnapshot();
+    TransformerReversePanel *panel = m_lab->reversePanel();
+    panel->setKind(TransformerReversePanel::Kind::EncoderSelf);
+    panel->headGrid()->select(1, 2);
+    QAction *open = panel->openInExplorerAction();
+    QVERIFY(open->isEnabled());
+    open->trigger();
+
+    // The explorer is shown, with the head's X and projections: its weights are the head's.
+    auto *explorer = m_window->lab<SelfAttentionLab>();
+    QCOMPARE(m_window->shownLab(), static_cast<Lab *>(explorer));
+    SelfAttentionPanel *explorerPanel = explorer->panel();
+    QCOMPARE(explorerPanel->controls()->source(), SelfAttentionControls::Source::Head);
+    QVERIFY(explorerPanel->hasResult());
+    const TransformerOutput &output = panel->output();
+    const int n = int(output.sourceTokens.size());
+    QCOMPARE(explorerPanel->tokens().size(), n);
+    QCOMPARE(explorerPanel->result().dModel(), 17);  // 16 and the column of 1s that carries the biases
+    const std::vector<float> &expected = output.encoderSelf.weights[1][2];
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            QVERIFY(std::abs(explorerPanel->result().weights.at(i, j) - double(expected[std::size_t(i * n + j)])) < 1e-5);
+    auto *source = explorerPanel->findChild<QLabel *>(QStringLiteral("selfAttentionExplanation"));
+    QVERIFY2(source->text().contains(QStringLiteral("Transformer encoder layer 2, head 3, epoch 4")),
+             qPrintable(source->text()));
+    // The head's words stand in the sentence field, which cannot be edited meanwhile.
+    auto *sentence = explorerPanel->controls()->findChild<QLineEdit *>(QStringLiteral("selfAttentionSentence"));
+    QCOMPARE(sentence->text(), QStringLiteral("the red cat sat <EOS>"));
+    QVERIFY(!sentence->isEnabled());
+
+    // And back to random numbers.
+    emit source->linkActivated(QStringLiteral("random"));
+    QCOMPARE(explorerPanel->controls()->source(), SelfAttentionControls::Source::Random);
+    QCOMPARE(explorerPanel->result().dModel(), explorerPanel->controls()->dModel());
+    QVERIFY(sentence->isEnabled());
+    QCOMPARE(sentence->text(), QStringLiteral("I love AI"));
 }
 
 void TestTransformerLab::refusesBadSettingsClearly()
