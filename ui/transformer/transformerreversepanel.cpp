@@ -10,6 +10,7 @@
 #include "ui/transformer/transformerresults.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -42,8 +43,13 @@ QStringList qtTokens(const std::vector<std::string> &tokens)
 
 TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     : QWidget(parent), m_input(new QLineEdit), m_outputView(new QLabel), m_modelInfo(new QLabel),
-      m_kind(new QComboBox), m_grid(new HeadGrid), m_heatmap(new AttentionHeatmap), m_cellInfo(new QLabel)
+      m_kind(new QComboBox), m_rollout(new QCheckBox(tr("&Roll out across layers"))), m_grid(new HeadGrid),
+      m_heatmap(new AttentionHeatmap), m_cellInfo(new QLabel)
 {
+    m_rollout->setObjectName(QStringLiteral("attentionRollout"));
+    m_rollout->setToolTip(tr("Attention rollout (Abnar & Zuidema 2020): every layer's heads averaged, the residual "
+                             "mixed in half and half, the layers multiplied: how much each position draws on each "
+                             "input token through the whole network"));
     m_input->setObjectName(QStringLiteral("transformerSentence"));
     m_input->setPlaceholderText(tr("Type a sentence, e.g. the quick brown fox jumps"));
     m_input->setClearButtonEnabled(true);
@@ -67,6 +73,7 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     form->addWidget(m_outputView, 1, 1);
     form->addWidget(new QLabel(tr("Attention:")), 2, 0);
     form->addWidget(m_kind, 2, 1);
+    form->addWidget(m_rollout, 2, 2);
     m_leftColumn = new QSplitter(Qt::Vertical);
     m_leftColumn->addWidget(m_grid);
     auto *views = new QSplitter(Qt::Horizontal);
@@ -87,6 +94,7 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
         m_row = m_column = -1;
         showAttention();
     });
+    connect(m_rollout, &QCheckBox::toggled, this, [this] { showHead(m_grid->selectedLayer(), m_grid->selectedHead()); });
     connect(m_grid, &HeadGrid::headSelected, this, &TransformerReversePanel::showHead);
     connect(m_heatmap, &AttentionHeatmap::cellSelected, this, [this](int row, int column) { showCell(row, column); });
     setSnapshot(nullptr);
@@ -96,10 +104,12 @@ QWidget *TransformerReversePanel::createHeadView()
 {
     // The attention lab's presentation: what the selected cell is, and the buttons that act on it.
     m_explainer = new HeatmapExplainer(m_heatmap, this, [this](int row, int column) {
-        return m_snapshot && hasOutput() ? headExplanationHtml(*m_snapshot, m_output, attentionKind(),
-                                                               m_grid->selectedLayer(), m_grid->selectedHead(), row,
-                                                               column)
-                                         : QString();
+        if (!m_snapshot || !hasOutput())
+            return QString();
+        if (rolledOut())
+            return rolloutExplanationHtml(row, column);
+        return headExplanationHtml(*m_snapshot, m_output, attentionKind(), m_grid->selectedLayer(),
+                                   m_grid->selectedHead(), row, column);
     });
     m_openInExplorer = new QAction(tr("Open in Self-Attention E&xplorer"), this);
     m_openInExplorer->setObjectName(QStringLiteral("openHeadInExplorer"));
@@ -276,8 +286,13 @@ void TransformerReversePanel::showHead(int layer, int head)
         return;
     const int row = m_row;
     const int column = m_column;
-    m_heatmap->setMatrix(columnTokens(), rowTokens(), attention.weights[std::size_t(layer)][std::size_t(head)]);
-    m_heatmap->setTitle(tr("Layer %1, head %2").arg(layer + 1).arg(head + 1));
+    if (rolledOut()) {
+        m_heatmap->setMatrix(columnTokens(), rowTokens(), rollout().values);
+        m_heatmap->setTitle(tr("Rollout of all %1 layers").arg(attention.weights.size()));
+    } else {
+        m_heatmap->setMatrix(columnTokens(), rowTokens(), attention.weights[std::size_t(layer)][std::size_t(head)]);
+        m_heatmap->setTitle(tr("Layer %1, head %2").arg(layer + 1).arg(head + 1));
+    }
     // The same cell in another head: the explanation window follows it there.
     if (row >= 0 && row < m_heatmap->rows() && column >= 0 && column < m_heatmap->columns())
         m_heatmap->selectCell(row, column);
@@ -290,7 +305,7 @@ void TransformerReversePanel::showCell(int row, int column)
 {
     m_row = row;
     m_column = column;
-    const bool encoderSelf = kind() == Kind::EncoderSelf;
+    const bool encoderSelf = kind() == Kind::EncoderSelf && !rolledOut();
     m_openInExplorer->setEnabled(hasOutput() && encoderSelf);
     m_openInExplorer->setToolTip(
         encoderSelf ? tr("Take this head's X, W_Q, W_K and W_V on this sentence to the self-attention explorer, "
@@ -310,6 +325,12 @@ void TransformerReversePanel::showCell(int row, int column)
     const QString rowWord = rowTokens().value(row).toHtmlEscaped();
     const QString columnWord = columnTokens().value(column).toHtmlEscaped();
     const QString weight = QLocale().toString(double(m_heatmap->weight(row, column)), 'f', 3);
+    if (rolledOut()) {
+        m_cellInfo->setText(tr("Through all layers, <b>%1</b> draws a share <b>%2</b> of what it holds from input "
+                               "<b>%3</b>")
+                                .arg(rowWord, weight, columnWord));
+        return;
+    }
     switch (kind()) {
     case Kind::EncoderSelf:
         m_cellInfo->setText(tr("Input <b>%1</b> attends to input <b>%2</b> with weight <b>%3</b>")
@@ -352,4 +373,46 @@ void TransformerReversePanel::offerHead()
                              .arg(head + 1)
                              .arg(m_snapshot->epoch);
     emit headOffered(shared);
+}
+
+void TransformerReversePanel::setRolledOut(bool on)
+{
+    m_rollout->setChecked(on);
+}
+
+bool TransformerReversePanel::rolledOut() const
+{
+    return m_rollout->isChecked();
+}
+
+RolloutMatrix TransformerReversePanel::rollout() const
+{
+    switch (kind()) {
+    case Kind::EncoderSelf: return selfAttentionRollout(m_output.encoderSelf);
+    case Kind::DecoderSelf: return selfAttentionRollout(m_output.decoderSelf);
+    case Kind::Cross: break;
+    }
+    return crossAttentionRollout(m_output.encoderSelf, m_output.decoderSelf, m_output.cross);
+}
+
+QString TransformerReversePanel::rolloutExplanationHtml(int row, int column) const
+{
+    const RolloutMatrix matrix = rollout();
+    if (row < 0 || column < 0 || row >= matrix.rows || column >= matrix.columns)
+        return QString();
+    const QString share = QLocale().toString(double(matrix.at(row, column)), 'f', 3);
+    const QString method =
+        kind() == Kind::Cross
+            ? tr("An output position is followed as a mix of the tokens on both sides. In each decoder layer the "
+                 "self-attention (heads averaged, the residual mixed in: 0.5&nbsp;A&nbsp;+&nbsp;0.5&nbsp;I) mixes "
+                 "the positions; the cross-attention adds half of the encoder's output, whose mix of input words is "
+                 "the encoder's own rollout. The part on the input words, its rows renormalised, is shown.")
+            : tr("Each layer's heads are averaged into A, the residual is mixed in (0.5&nbsp;A&nbsp;+&nbsp;0.5&nbsp;I, "
+                 "rows renormalised), and the layers are multiplied, the last on the left: "
+                 "R&nbsp;=&nbsp;A'<sub>L</sub>&nbsp;…&nbsp;A'<sub>1</sub>.");
+    return tr("<h3>Attention rollout</h3><p><b>%1</b> draws <b>%2</b> of what it holds after the last layer from "
+              "<b>%3</b>.</p><p>%4</p><p>Rollout (Abnar &amp; Zuidema 2020) assumes attention is all that moves "
+              "information between positions, and that the residual carries as much as the attention: it is an "
+              "estimate of where a position's information came from, not a measured one.</p>")
+        .arg(rowTokens().value(row).toHtmlEscaped(), share, columnTokens().value(column).toHtmlEscaped(), method);
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/transformer/attentionrollout.h"
 #include "engine/transformer/transformermodel.h"
 #include "ui/workbench/sharedattentionhead.h"
 
@@ -12,6 +13,7 @@ class AttentionHeatmap;
 class HeadGrid;
 class HeatmapExplainer;
 class QAction;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -38,6 +40,9 @@ public:
     void setText(const QString &text);
     QString text() const;
     void setKind(Kind kind);
+    // Whether the heatmap shows the rollout of the shown attention across layers instead of one head.
+    void setRolledOut(bool on);
+    bool rolledOut() const;
     Kind kind() const;
     TransformerAttentionKind attentionKind() const;  // the engine's name for kind()
     const TransformerOutput &output() const { return m_output; }
@@ -66,6 +71,8 @@ private:
     // What the shown attention's rows and columns stand for.
     QStringList rowTokens() const;
     QStringList columnTokens() const;
+    RolloutMatrix rollout() const;
+    QString rolloutExplanationHtml(int row, int column) const;
 
     std::shared_ptr<const TransformerSnapshot> m_snapshot;
     TransformerOutput m_output;
@@ -73,6 +80,7 @@ private:
     QLabel *m_outputView;
     QLabel *m_modelInfo;
     QComboBox *m_kind;
+    QCheckBox *m_rollout;
     HeadGrid *m_grid;
     AttentionHeatmap *m_heatmap;
     QLabel *m_cellInfo;

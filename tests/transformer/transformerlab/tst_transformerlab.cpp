@@ -9,6 +9,7 @@
 #include "ui/selfattention/selfattentioncontrols.h"
 #include "ui/selfattention/selfattentionlab.h"
 #include "ui/selfattention/selfattentionpanel.h"
+#include "engine/transformer/attentionrollout.h"
 #include "ui/transformer/headgrid.h"
 #include "ui/transformer/transformerlab.h"
 #include "ui/transformer/transformerresults.h"
@@ -188,6 +189,26 @@ void TestTransformerLab::trainsAndShowsEveryHead()
     QCOMPARE(heatmap->columns(), int(output.outputTokens.size()));
     QCOMPARE(heatmap->weight(0, 1), 0.0f);
     QVERIFY(std::abs(heatmap->weight(0, 0) - 1.0f) < 1e-6f);
+
+    // Rolled out across layers: one matrix for the whole network, each row a distribution over the
+    // input, as the engine computes it; Explain This Weight then says how it was made.
+    panel->setKind(TransformerReversePanel::Kind::Cross);
+    panel->setRolledOut(true);
+    const RolloutMatrix rolled = crossAttentionRollout(output.encoderSelf, output.decoderSelf, output.cross);
+    QCOMPARE(heatmap->rows(), rolled.rows);
+    QCOMPARE(heatmap->columns(), 5);
+    for (int r = 0; r < heatmap->rows(); ++r) {
+        float sum = 0;
+        for (int c = 0; c < heatmap->columns(); ++c) {
+            QCOMPARE(heatmap->weight(r, c), rolled.at(r, c));
+            sum += heatmap->weight(r, c);
+        }
+        QVERIFY(std::abs(sum - 1.0f) < 1e-5f);
+    }
+    QVERIFY(!panel->findChild<QAction *>(QStringLiteral("openHeadInExplorer"))->isEnabled());
+    panel->setRolledOut(false);
+    panel->setKind(TransformerReversePanel::Kind::DecoderSelf);
+    QCOMPARE(heatmap->weight(0, 1), 0.0f);
 
     // The head shown exports as an image and as CSV.
     const QString png = m_dir.filePath(QStringLiteral("head.png"));
