@@ -179,34 +179,19 @@ QJsonArray historyJson(const std::vector<EpochStats> &history, const std::vector
 QJsonObject effectiveJson(const Dataset &data, const DatasetConfig &d, const TrainingConfig &t, const ModelConfig &model,
                           int vocabularySize)
 {
-    const QString maxLengthFrom = d.maxLength > 0      ? QStringLiteral("setting")
-                                  : data.lengthPercentile ? QStringLiteral("corpus percentile")
-                                                          : QStringLiteral("generated default");
     const double epochDecay = effectiveEpochDecay(t, data.fromCorpus);
     const QString schedule = epochDecay < 1 ? QStringLiteral("decay per epoch, and after an epoch without a better "
                                                              "validation loss")
                                             : QStringLiteral("decay only after an epoch without a better validation "
                                                              "loss");
-    return QJsonObject{{"corpus", data.fromCorpus},
-                       {"attention", attentionName(model.attention)},
-                       {"pointer", model.usesPointer()},
-                       {"min_length", d.minLength},
-                       {"max_length", data.maxLength},
-                       {"max_length_from", maxLengthFrom},
-                       {"length_percentile", data.lengthPercentile > 0 ? QJsonValue(data.lengthPercentile)
-                                                                       : QJsonValue()},
-                       {"skipped_blank", data.skippedBlank},
-                       {"skipped_too_long", data.skippedTooLong},
-                       {"skipped_too_short", data.skippedTooShort},
-                       {"min_count", effectiveMinCount(d)},
-                       {"min_count_auto", d.minCount == 0},
-                       {"max_vocabulary", effectiveMaxVocabulary(d)},
-                       {"max_vocabulary_auto", d.maxVocabulary == 0},
-                       {"vocabulary_size", vocabularySize},
-                       {"lr_epoch_decay", epochDecay},
-                       {"lr_epoch_decay_auto", t.learningRateEpochDecay == 0},
-                       {"lr_decay_on_plateau", t.learningRateDecay},
-                       {"lr_schedule", schedule}};
+    QJsonObject effective = effectiveDataJson(data, d, vocabularySize);
+    effective.insert("attention", attentionName(model.attention));
+    effective.insert("pointer", model.usesPointer());
+    effective.insert("lr_epoch_decay", epochDecay);
+    effective.insert("lr_epoch_decay_auto", t.learningRateEpochDecay == 0);
+    effective.insert("lr_decay_on_plateau", t.learningRateDecay);
+    effective.insert("lr_schedule", schedule);
+    return effective;
 }
 
 // Exact match by length beside the corpus's own lengths, and the lengths under the bar.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/core/labrunoptions.h"
 #include "engine/attention/modelconfig.h"
 #include "engine/attention/trainingconfig.h"
 #include "engine/core/datasetconfig.h"
@@ -7,16 +8,9 @@
 #include <set>
 #include <string>
 
-class CommandLine;
 
-// What `train` and `compare` read from their command line: every field of the three
-// configurations (--key as in their field tables), the words of --words-file and the folder --out.
-struct RunOptions {
-    DatasetConfig dataset;
-    ModelConfig model;
-    TrainingConfig training;
-    std::string out;
-};
+// What `train` and `compare` read from their command line (app/core/labrunoptions.h).
+using RunOptions = LabRunOptions<ModelConfig, TrainingConfig>;
 
 void addRunOptions(CommandLine &cl);
 // The data seed is --seed's unless --data-seed is given. Fields whose key is in `skip` keep their

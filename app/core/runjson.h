@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+struct Dataset;
+
 // The pieces of metrics.json and comparison.json that every lab training on the sequence tasks
 // writes alike, so that their keys are the same.
 
@@ -18,3 +20,7 @@ QJsonObject epochStatsJson(const EpochStats &epoch);
 QJsonArray epochStatsJson(const std::vector<EpochStats> &history);
 // The dataset's fields, and its word list, which is not one.
 QJsonObject datasetJson(const DatasetConfig &dataset);
+// What the data settings on auto came to, and what a corpus lost ("effective_settings"):
+// "corpus", "min_length", "max_length" and where it came from, the lines skipped, the minimum
+// count, the vocabulary's limit and size.
+QJsonObject effectiveDataJson(const Dataset &data, const DatasetConfig &dataset, int vocabularySize);

@@ -72,26 +72,6 @@ QJsonArray epochsJson(const std::vector<EpochStats> &history)
     return epochs;
 }
 
-QJsonObject effectiveJson(const Dataset &data, const DatasetConfig &d, int vocabularySize)
-{
-    const QString maxLengthFrom = d.maxLength > 0          ? QStringLiteral("setting")
-                                  : data.lengthPercentile ? QStringLiteral("corpus percentile")
-                                                          : QStringLiteral("generated default");
-    return QJsonObject{{"corpus", data.fromCorpus},
-                       {"min_length", d.minLength},
-                       {"max_length", data.maxLength},
-                       {"max_length_from", maxLengthFrom},
-                       {"length_percentile", data.lengthPercentile > 0 ? QJsonValue(data.lengthPercentile)
-                                                                       : QJsonValue()},
-                       {"skipped_blank", data.skippedBlank},
-                       {"skipped_too_long", data.skippedTooLong},
-                       {"skipped_too_short", data.skippedTooShort},
-                       {"min_count", effectiveMinCount(d)},
-                       {"min_count_auto", d.minCount == 0},
-                       {"max_vocabulary", effectiveMaxVocabulary(d)},
-                       {"max_vocabulary_auto", d.maxVocabulary == 0},
-                       {"vocabulary_size", vocabularySize}};
-}
 
 }  // namespace
 
@@ -132,7 +112,7 @@ QJsonObject metricsJson(const TransformerModel &model, const Dataset &data, cons
         {"config", QJsonObject{{"model", modelJson},
                                {"training", toJson(training, transformerTrainingConfigFields())},
                                {"dataset", datasetObject}}},
-        {"effective_settings", effectiveJson(data, dataset, model.vocabulary().size())}};
+        {"effective_settings", effectiveDataJson(data, dataset, model.vocabulary().size())}};
 }
 
 std::string lossCurveCsv(const std::vector<BatchProgress> &batches)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/core/labrunoptions.h"
 #include "engine/core/datasetconfig.h"
 #include "engine/transformer/transformerconfig.h"
 #include "engine/transformer/transformertrainingconfig.h"
@@ -7,17 +8,10 @@
 #include <set>
 #include <string>
 
-class CommandLine;
 
-// What `train` and `compare --architecture transformer` read from their command line: the data
-// options (app/core/datasetoptions.h), every field of the model's and the training's tables
-// (--key as in their tables) and the folder --out.
-struct TransformerRunOptions {
-    DatasetConfig dataset;
-    TransformerConfig model;
-    TransformerTrainingConfig training;
-    std::string out;
-};
+// What `train` and `compare --architecture transformer` read from their command line
+// (app/core/labrunoptions.h).
+using TransformerRunOptions = LabRunOptions<TransformerConfig, TransformerTrainingConfig>;
 
 void addTransformerRunOptions(CommandLine &cl);
 // The data seed is --seed's unless --data-seed is given. Fields whose key is in `skip` keep their
