@@ -55,8 +55,12 @@ LabJob transformerTrainingJob(const DatasetConfig &data, const TransformerConfig
         const TransformerRun run = trainer.run(callbacks, context.stopFlag());
         if (context.cancelled() || run.epochsDone == 0)
             return;
+        TransformerSnapshot best = *snapshotOf(transformer, run.bestEpoch);
+        best.testHeads = std::make_shared<const SplitHeadScores>(
+            splitHeadScores(*best.inference, best.vocabulary, best.task, dataset.test));
         TransformerTrainingFinished finished{run.epochsDone, training.epochs, run.stopped,
-                                             snapshotOf(transformer, run.bestEpoch), transformer.score(dataset.test)};
+                                             std::make_shared<const TransformerSnapshot>(std::move(best)),
+                                             transformer.score(dataset.test)};
         finished.checkpoint =
             std::make_shared<const std::string>(transformercheckpoint::encode(transformer, data, training));
         finished.trainedMinLength = data.minLength;

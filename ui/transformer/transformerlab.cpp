@@ -253,8 +253,12 @@ void TransformerLab::finishTraining(const TransformerTrainingFinished &finished)
         seconds += stats.seconds;
         samples += stats.samplesPerSecond * stats.seconds;
     }
-    if (finished.best && finished.best->epoch >= 1 && finished.best->epoch <= int(m_snapshots.size()))
-        m_epochSlider->setValue(finished.best->epoch);  // the best epoch's weights, which the run kept
+    if (finished.best && finished.best->epoch >= 1 && finished.best->epoch <= int(m_snapshots.size())) {
+        // The best epoch's weights, which the run kept, now with its heads scored on the test split.
+        m_snapshots[std::size_t(finished.best->epoch - 1)] = finished.best;
+        m_epochSlider->setValue(finished.best->epoch);
+        showEpoch(finished.best->epoch);
+    }
     const QString text = runSummary(finished.epochsDone, finished.epochs, seconds > 0 ? samples / seconds : 0,
                                     tr("sentences")) +
                          QLatin1Char(' ') +

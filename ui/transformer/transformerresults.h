@@ -3,6 +3,7 @@
 #include "engine/core/datasetconfig.h"
 #include "engine/core/epochstats.h"
 #include "engine/core/vocabulary.h"
+#include "engine/transformer/headscores.h"
 #include "engine/transformer/transformerinference.h"
 #include "engine/transformer/transformermodel.h"
 
@@ -21,6 +22,8 @@ struct TransformerSnapshot {
     Task task = Task::Reverse;  // what the known answer of each output word is
     int epoch = 0;
     int64_t parameters = 0;
+    // Each head's scores over the test split: measured for the epoch a run keeps, null for the others.
+    std::shared_ptr<const SplitHeadScores> testHeads;
 };
 
 struct TransformerEpochDone {

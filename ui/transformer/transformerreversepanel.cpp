@@ -245,13 +245,27 @@ void TransformerReversePanel::showAttention()
     const std::vector<std::vector<HeadScore>> scores = shown == Kind::Cross
                                                            ? crossHeadScores(m_snapshot->task, m_output)
                                                            : selfHeadScores(shownAttention());
+    // The epoch a run keeps also has each head's mean over the test split, under this sentence's.
+    const SplitHeadScores *split = m_snapshot->testHeads.get();
+    const std::vector<std::vector<HeadScore>> *overTest =
+        !split ? nullptr
+               : shown == Kind::Cross ? &split->cross
+                                      : shown == Kind::EncoderSelf ? &split->encoderSelf : &split->decoderSelf;
     std::vector<std::vector<QString>> captions;
-    for (const std::vector<HeadScore> &layer : scores) {
+    for (std::size_t l = 0; l < scores.size(); ++l) {
         std::vector<QString> heads;
-        for (const HeadScore &head : layer)
-            heads.push_back(shown == Kind::Cross
-                                ? tr("answer %1").arg(share(head.answer))
-                                : tr("same %1\nprev %2").arg(share(head.same), share(head.previous)));
+        for (std::size_t h = 0; h < scores[l].size(); ++h) {
+            const HeadScore &head = scores[l][h];
+            QString caption = shown == Kind::Cross
+                                  ? tr("answer %1").arg(share(head.answer))
+                                  : tr("same %1\nprev %2").arg(share(head.same), share(head.previous));
+            if (overTest && l < overTest->size() && h < (*overTest)[l].size()) {
+                const HeadScore &test = (*overTest)[l][h];
+                caption += shown == Kind::Cross ? tr("\ntest %1").arg(share(test.answer))
+                                                : tr("\ntest %1, %2").arg(share(test.same), share(test.previous));
+            }
+            heads.push_back(caption);
+        }
         captions.push_back(std::move(heads));
     }
     m_grid->setCaptions(captions);

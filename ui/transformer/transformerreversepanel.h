@@ -35,6 +35,7 @@ public:
 
     // The weights to decode with; null: none yet.
     void setSnapshot(std::shared_ptr<const TransformerSnapshot> snapshot);
+    const std::shared_ptr<const TransformerSnapshot> &snapshot() const { return m_snapshot; }
     // Below the grid of heads, beside the full-size head: the lab's loss curve.
     void addUnderGrid(QWidget *widget);
     void setText(const QString &text);

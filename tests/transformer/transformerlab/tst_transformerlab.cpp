@@ -159,8 +159,15 @@ void TestTransformerLab::trainsAndShowsEveryHead()
     HeadGrid *grid = panel->headGrid();
     QCOMPARE(grid->layers(), 2);
     QCOMPARE(grid->heads(), 2);
-    // Under each head, what it does: its share on the known answer.
+    // Under each head, what it does: its share on the known answer in this sentence and, for the
+    // epoch the run kept, its mean over the test split.
     QVERIFY2(grid->caption(1, 0).startsWith(QStringLiteral("answer ")), qPrintable(grid->caption(1, 0)));
+    QVERIFY2(grid->caption(1, 0).contains(QStringLiteral("\ntest ")), qPrintable(grid->caption(1, 0)));
+    const std::vector<std::vector<HeadScore>> &testCross = panel->snapshot()->testHeads->cross;
+    QCOMPARE(int(testCross.size()), 2);
+    QVERIFY(testCross[1][0].answer >= 0 && testCross[1][0].answer <= 1);
+    QVERIFY2(grid->caption(1, 0).endsWith(QStringLiteral("test %1%").arg(QLocale().toString(100.0 * testCross[1][0].answer, 'f', 0))),
+             qPrintable(grid->caption(1, 0)));
     AttentionHeatmap *heatmap = panel->heatmap();
     QCOMPARE(heatmap->columns(), 5);
     QCOMPARE(heatmap->rows(), int(output.outputTokens.size()));
@@ -239,7 +246,7 @@ void TestTransformerLab::trainsAndShowsEveryHead()
     QCOMPARE(rows.size(), 1 + 2 * 2 * steps * steps);
     QCOMPARE(rows[0], QByteArray("layer,head,query_position,query,key_position,key,weight,head_caption"));
     // Layer 1, head 1, the first step over <SOS>: the decoder's first row is all on <SOS>.
-    QVERIFY2(rows[1].startsWith("1,1,1," + output.outputTokens[0] + ",1,<SOS>,1.000000,same "), rows[1].constData());
+    QVERIFY2(rows[1].startsWith("1,1,1," + output.outputTokens[0] + ",1,<SOS>,1.000000,\"same "), rows[1].constData());
 
     // Nothing to export once the sentence is gone: a clear refusal, no file.
     panel->setText(QString());
