@@ -1,4 +1,5 @@
 #include "tests/common/testregistry.h"
+#include "tests/common/tinytransformer.h"
 #include "engine/transformer/attentionrollout.h"
 #include "engine/transformer/headscores.h"
 #include "engine/transformer/transformernet.h"
@@ -94,11 +95,7 @@ void compareMatrix(const RolloutMatrix &m, int rows, int columns, const std::vec
 
 TransformerConfig smallTransformer()
 {
-    TransformerConfig config;
-    config.layers = 2;
-    config.heads = 2;
-    config.modelSize = 16;
-    config.feedForwardSize = 24;
+    TransformerConfig config = tinyTransformer(2, 2, 16, 24);
     config.maxPositions = 32;
     return config;
 }

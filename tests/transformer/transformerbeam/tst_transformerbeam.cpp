@@ -1,4 +1,5 @@
 #include "tests/common/testregistry.h"
+#include "tests/common/tinytransformer.h"
 #include "engine/core/vocabulary.h"
 #include "engine/transformer/transformerbeamsearch.h"
 #include "engine/transformer/transformermodel.h"
@@ -19,12 +20,7 @@ constexpr int kBeamVocabularySize = 12;
 
 TransformerConfig beamConfig(bool preNorm, PositionEncoding positions)
 {
-    TransformerConfig config;
-    config.layers = 2;
-    config.heads = 4;
-    config.modelSize = 16;
-    config.feedForwardSize = 24;
-    config.dropout = 0;
+    TransformerConfig config = tinyTransformer(2, 4, 16, 24);
     config.preNorm = preNorm;
     config.positions = positions;
     config.maxPositions = 32;

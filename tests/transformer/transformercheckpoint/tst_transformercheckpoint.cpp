@@ -1,4 +1,5 @@
 #include "tests/common/testregistry.h"
+#include "tests/common/tinytransformer.h"
 #include "engine/core/binaryio.h"
 #include "engine/transformer/transformercheckpoint.h"
 #include "tests/common/configtablechecks.h"
@@ -13,12 +14,7 @@ namespace {
 // A small model, so that the file is a few thousand bytes and every cut of it can be tried.
 TransformerConfig smallConfig()
 {
-    TransformerConfig config;
-    config.layers = 1;
-    config.heads = 2;
-    config.modelSize = 10;
-    config.feedForwardSize = 12;
-    return config;
+    return tinyTransformer(1, 2, 10, 12);
 }
 
 const Vocabulary &smallVocabulary()

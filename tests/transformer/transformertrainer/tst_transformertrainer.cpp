@@ -1,4 +1,5 @@
 #include "tests/common/testregistry.h"
+#include "tests/common/tinytransformer.h"
 #include "engine/core/corpusdefaults.h"
 #include "engine/core/dataset.h"
 #include "engine/transformer/transformermodel.h"
@@ -27,13 +28,7 @@ DatasetConfig digits()
 
 TransformerConfig small()
 {
-    TransformerConfig config;
-    config.layers = 1;
-    config.heads = 4;
-    config.modelSize = 32;
-    config.feedForwardSize = 64;
-    config.dropout = 0;
-    return config;
+    return tinyTransformer(1, 4, 32, 64);
 }
 
 TransformerTrainingConfig quick(int epochs)
