@@ -18,6 +18,7 @@
 #include "engine/core/seedspread.h"
 #include "engine/transformer/transformercheckpoint.h"
 #include "ui/core/configmap.h"
+#include "ui/core/lengthaccuracyplot.h"
 #include "ui/core/plotexport.h"
 
 #include <QJsonDocument>
@@ -219,6 +220,24 @@ QJsonArray seedSpreadJson(const std::vector<ComparedRun> &runs)
     return spreads;
 }
 
+// Exact match by probe length, a line per position encoding: with --seeds, the mean in the band of its seeds.
+bool writeLengthPlot(const QString &path, const std::vector<ComparedRun> &runs,
+                     const std::vector<PositionEncoding> &variants, int trainedMin, int trainedMax, QString *error)
+{
+    LengthAccuracyPlot plot;
+    plot.setTrainedRange(trainedMin, trainedMax);
+    int line = 0;
+    for (PositionEncoding variant : variants) {
+        std::vector<std::map<int, double>> byLength;
+        for (const ComparedRun &r : runs)
+            if (r.model.positions == variant)
+                byLength.push_back(exactMatchByLength(r.probe.byLength));
+        if (!byLength.empty())
+            plot.setRun(line++, QString::fromLatin1(positionsName(variant)), spreadByKey(byLength));
+    }
+    return plot.exportImage(path, 1000, 600, error);
+}
+
 }  // namespace
 
 int runTransformerCompare(const std::vector<std::string> &arguments)
@@ -311,9 +330,10 @@ int runTransformerCompare(const std::vector<std::string> &arguments)
         root.insert("seed_spread", spreads);
     QString error;
     if (!writeFileAtomically(folder.file("comparison.json"), QJsonDocument(root).toJson(QJsonDocument::Indented),
-                             &error))
+                             &error) ||
+        !writeLengthPlot(folder.file("comparison.png"), runs, variants, d.minLength, maxLength, &error))
         return failure(error.toStdString());
-    std::cout << "\nWrote comparison.json and a checkpoint per run to " << folder.path() << "\n";
+    std::cout << "\nWrote comparison.json, comparison.png and a checkpoint per run to " << folder.path() << "\n";
     const bool allTrained = std::all_of(runs.begin(), runs.end(), [](const ComparedRun &r) {
         return r.end.bestEpoch > 0 && r.end.status != TransformerRunEnd::Status::Diverged;
     });

@@ -101,7 +101,8 @@ from --min-len to --probe-max-len (default 3 x --max-len, at most what --max-pos
 prints a table and writes DIR/comparison.json (per run, with the RNN compare's keys: test exact
 match and token accuracy, exact match by probe length, epochs, seconds, parameters; and with the
 bench's: "train_samples_per_s", the median of the epochs after the first, and "time_to_acc", the
-wall time from the start until the test exact match first reached 99%) and DIR/<positions>.ckpt.
+wall time from the start until the test exact match first reached 99%), DIR/comparison.png (exact
+match by probe length, a line per position encoding) and DIR/<positions>.ckpt.
 Learned positions past the longest training sentence are never trained: a learned model is expected
 to fail there, and the table shows it. It takes the train options except --corpus. --seeds N (1-10,
 default 1) trains each variant N times, its initial weights seeded --seed, --seed + 1, ... (data,

@@ -3,6 +3,7 @@
 
 #include <QtTest>
 
+#include <QImage>
 #include <QJsonArray>
 
 #include <csignal>
@@ -339,7 +340,8 @@ void TestTransformerCli::compareSetsThePositionEncodingsSideBySide()
     QVERIFY2(r.out.contains("== sinusoidal (1 of 2) ==") && r.out.contains("== learned (2 of 2) =="), qPrintable(r.out));
     QVERIFY(r.out.contains("Probe exact match by length (trained on 2-4 words; * = beyond):"));
     QVERIFY(r.out.contains("Learned positions are trained only up to the longest training sentence (4 words)"));
-    for (const char *name : {"comparison.json", "sinusoidal.ckpt", "learned.ckpt"})
+    QCOMPARE(QImage(QDir(out).filePath("comparison.png")).size(), QSize(1000, 600));
+    for (const char *name : {"comparison.json", "comparison.png", "sinusoidal.ckpt", "learned.ckpt"})
         QVERIFY2(QFileInfo::exists(QDir(out).filePath(name)), name);
 
     const QJsonObject json = readJsonFile(QDir(out).filePath("comparison.json"));
