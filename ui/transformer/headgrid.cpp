@@ -80,6 +80,17 @@ int HeadGrid::squareSize(QSize area) const
     return std::max(8, std::min(across, down));
 }
 
+int HeadGrid::captionWidth() const
+{
+    const QFontMetrics metrics(captionFont(font()));
+    int widest = 0;
+    for (const std::vector<QString> &layer : m_captions)
+        for (const QString &caption : layer)
+            for (const QString &line : caption.split(QLatin1Char('\n')))
+                widest = std::max(widest, metrics.horizontalAdvance(line));
+    return widest;
+}
+
 int HeadGrid::captionHeight() const
 {
     int lines = 0;
@@ -99,7 +110,12 @@ QRect HeadGrid::squareRectIn(QSize area, int layer, int head) const
     const int size = squareSize(area);
     if (size == 0 || layer < 0 || layer >= layers() || head < 0 || head >= heads())
         return {};
-    return {kLabelWidth + head * (size + kGap), kLabelHeight + layer * (size + kGap + captionHeight()), size, size};
+    // A column is as wide as its caption where the width allows, so a caption wider than its square
+    // is not cut by the next one; the square sits in its middle.
+    const int across = (area.width() - kLabelWidth) / heads() - kGap;
+    const int column = std::max(size, std::min(captionWidth(), across));
+    return {kLabelWidth + head * (column + kGap) + (column - size) / 2,
+            kLabelHeight + layer * (size + kGap + captionHeight()), size, size};
 }
 
 void HeadGrid::paintEvent(QPaintEvent *)
@@ -122,7 +138,9 @@ void HeadGrid::paintGrid(QPainter &painter, QSize area, bool outlineSelection) c
     const int columns = m_attention.columns;
     for (int head = 0; head < heads(); ++head) {
         const QRect top = squareRectIn(area, 0, head);
-        painter.drawText(QRect(top.left(), 0, top.width(), kLabelHeight), Qt::AlignCenter, tr("head %1").arg(head + 1));
+        const int width = std::max(top.width(), captionWidth()) + kGap;
+        painter.drawText(QRect(top.center().x() - width / 2, 0, width, kLabelHeight), Qt::AlignCenter,
+                         tr("head %1").arg(head + 1));
     }
     for (int layer = 0; layer < layers(); ++layer) {
         const QRect left = squareRectIn(area, layer, 0);
@@ -144,7 +162,8 @@ void HeadGrid::paintGrid(QPainter &painter, QSize area, bool outlineSelection) c
             const QString text = caption(layer, head);
             if (!text.isEmpty()) {
                 painter.setFont(captionFont(font()));
-                painter.drawText(QRect(square.left() - kGap / 2, square.bottom() + 2, square.width() + kGap, captionHeight()),
+                const int width = std::max(square.width(), captionWidth()) + kGap;
+                painter.drawText(QRect(square.center().x() - width / 2, square.bottom() + 2, width, captionHeight()),
                                  Qt::AlignHCenter | Qt::AlignTop, text);
                 painter.setFont(font());
             }

@@ -52,6 +52,7 @@ protected:
 private:
     int squareSize(QSize area) const;
     int captionHeight() const;  // the tallest caption's lines; 0 without captions
+    int captionWidth() const;   // the widest caption line; 0 without captions
     QRect squareRectIn(QSize area, int layer, int head) const;
     void paintGrid(QPainter &painter, QSize area, bool outlineSelection) const;
 
