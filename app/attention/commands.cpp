@@ -5,6 +5,7 @@
 #include "app/attention/runfiles.h"
 #include "app/attention/runoptions.h"
 #include "app/core/commandline.h"
+#include "app/core/comparedata.h"
 #include "app/core/epochline.h"
 #include "app/core/interruptscope.h"
 #include "app/core/runfolder.h"
@@ -285,28 +286,15 @@ int runCompare(const std::vector<std::string> &arguments)
                                           Seq2SeqModel::kMaxInputTokens);
     const int probeCount = cl.integer("probe", 2000, 1, 1000000);
     const int seeds = cl.integer("seeds", 1, 1, 10);
-    if (probeMaxLength < maxLength)
-        cl.fail("--probe-max-len " + std::to_string(probeMaxLength) + " is below --max-len "
-                + std::to_string(maxLength) + "; the probe covers the trained lengths and beyond");
-    if (!d.corpusPath.empty())
-        cl.fail("compare generates its sentences, so that it can probe any length; --corpus is not supported");
+    checkCompareData(cl, d, probeMaxLength);
     if (!cl.ok())
         return usageError("compare", cl.error());
-    Dataset data;
-    std::vector<SentencePair> probe;
-    try {
-        data = Dataset::build(d);
-        probe = probeSet(d, probeMaxLength, probeCount);
-    } catch (const DatasetError &e) {
-        return failure(e.what());
-    }
     RunFolder folder(options.out);
-    if (std::string problem; !folder.create(&problem))
-        return failure(problem);
-    std::printf("task %s | %zu train / %zu val / %zu test sentences, lengths %d-%d | probe %zu sentences, lengths "
-                "%d-%d\n",
-                taskName(d.task), data.train.size(), data.val.size(), data.test.size(), d.minLength, maxLength,
-                probe.size(), d.minLength, probeMaxLength);
+    const std::optional<CompareData> prepared = prepareCompareData(d, probeMaxLength, probeCount, folder);
+    if (!prepared)
+        return 1;
+    const Dataset &data = prepared->data;
+    const std::vector<SentencePair> &probe = prepared->probe;
 
     const InterruptScope interrupt;
     std::vector<ModelConfig> variants;

@@ -13,6 +13,9 @@ namespace benchfigures {
 
 constexpr int kLatencyWarmup = 50;
 constexpr int kLatencyCalls = 500;
+constexpr int kLatencyWords = 10;  // the sentence timed, as the references' --latency
+// The test exact match whose first epoch gives a run's "time to 99%", as the references time it.
+constexpr double kTargetExactMatch = 0.99;
 
 // The first pair whose source has `words` words; null when none has.
 const SentencePair *sentenceOfLength(const std::vector<SentencePair> &pairs, int words);

@@ -23,9 +23,6 @@ using namespace benchfigures;
 
 namespace {
 
-constexpr double kTargetExactMatch = 0.99;
-constexpr int kLatencyWords = 10;  // as the reference's --latency
-
 struct Accuracy {
     std::vector<double> samplesPerSecond;  // every epoch's
     std::vector<double> testExactMatch;    // after every epoch, with that epoch's weights

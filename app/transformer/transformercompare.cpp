@@ -3,6 +3,8 @@
 #include "app/transformer/transformercommands.h"
 
 #include "app/core/commandline.h"
+#include "app/core/benchfigures.h"
+#include "app/core/comparedata.h"
 #include "app/core/epochline.h"
 #include "app/core/interruptscope.h"
 #include "app/core/runfolder.h"
@@ -30,8 +32,6 @@
 #include <sstream>
 
 namespace {
-
-constexpr double kTargetExactMatch = 0.99;  // the bench's "time to 99%"
 
 // One variant's run: how it trained and how it scores.
 struct ComparedRun {
@@ -101,7 +101,7 @@ ComparedRun trainVariant(ComparedRun run, const Dataset &data, const DatasetConf
         const EpochStats *previous = model.history.size() >= 2 ? &model.history[model.history.size() - 2] : nullptr;
         const double exact = model.score(data.test).exactMatch();
         run.testExactByEpoch.push_back(exact);
-        if (exact >= kTargetExactMatch && run.reachedEpoch == 0) {
+        if (exact >= benchfigures::kTargetExactMatch && run.reachedEpoch == 0) {
             run.reachedEpoch = e.epoch;
             run.reachedSeconds = secondsSince(start);
         }
@@ -174,7 +174,7 @@ QJsonObject runJson(const ComparedRun &r)
         {"train_samples_per_s", QJsonObject{{"median", r.samplesPerSecond()},
                                             {"warmup_epochs", r.history.size() > 1 ? 1 : 0},
                                             {"epochs", epochRates}}},
-        {"time_to_acc", QJsonObject{{"target", kTargetExactMatch},
+        {"time_to_acc", QJsonObject{{"target", benchfigures::kTargetExactMatch},
                                     {"reached", r.reachedEpoch > 0},
                                     {"epoch", r.reachedEpoch},
                                     {"wall_s", r.reachedEpoch > 0 ? QJsonValue(r.reachedSeconds) : QJsonValue()},
@@ -255,31 +255,18 @@ int runTransformerCompare(const std::vector<std::string> &arguments)
         cl.integer("probe-max-len", defaultProbeMaxLength(options.model, maxLength), 1, kLongestSentence);
     const int probeCount = cl.integer("probe", kProbeSentences, 1, 1000000);
     const int seeds = cl.integer("seeds", 1, 1, 10);
-    if (!d.corpusPath.empty())
-        cl.fail("compare generates its sentences, so that it can probe any length; --corpus is not supported");
-    else if (cl.ok() && probeMaxLength < maxLength)
-        cl.fail("--probe-max-len " + std::to_string(probeMaxLength) + " is below --max-len " +
-                std::to_string(maxLength) + "; the probe covers the trained lengths and beyond");
-    else if (cl.ok() && probeMaxLength > longest)
+    checkCompareData(cl, d, probeMaxLength);
+    if (cl.ok() && probeMaxLength > longest)
         cl.fail("--probe-max-len " + std::to_string(probeMaxLength) + " is past what the positions reach: " +
                 positionsProblem(options.model, probeMaxLength));
     if (!cl.ok())
         return usageError("compare --architecture transformer", cl.error());
-    Dataset data;
-    std::vector<SentencePair> probe;
-    try {
-        data = Dataset::build(d);
-        probe = probeSet(d, probeMaxLength, probeCount);
-    } catch (const DatasetError &e) {
-        return failure(e.what());
-    }
     RunFolder folder(options.out);
-    if (std::string problem; !folder.create(&problem))
-        return failure(problem);
-    std::printf("task %s | %zu train / %zu val / %zu test sentences, lengths %d-%d | probe %zu sentences, lengths "
-                "%d-%d\n",
-                taskName(d.task), data.train.size(), data.val.size(), data.test.size(), d.minLength, maxLength,
-                probe.size(), d.minLength, probeMaxLength);
+    const std::optional<CompareData> prepared = prepareCompareData(d, probeMaxLength, probeCount, folder);
+    if (!prepared)
+        return 1;
+    const Dataset &data = prepared->data;
+    const std::vector<SentencePair> &probe = prepared->probe;
 
     const InterruptScope interrupt;
     const std::size_t total = variants.size() * std::size_t(seeds);

@@ -82,6 +82,8 @@ void TestCli::badOptionsExitWithTwo_data()
                                             << "lists 'none' twice";
     QTest::newRow("probe shorter than training")
         << QStringList{"compare", "--out", "x", "--max-len", "10", "--probe-max-len", "5"} << "is below --max-len";
+    QTest::newRow("compare on a corpus") << QStringList{"compare", "--out", "x", "--corpus", "c.txt"}
+                                         << "--corpus is not supported";
     QTest::newRow("compare without --out") << QStringList{"compare"} << "--out DIR is required";
     QTest::newRow("beam 0") << QStringList{"reverse", "--model", "m.ckpt", "--beam", "0", "the cat"}
                             << "--beam expects a whole number from 1 to 64, got '0'";
