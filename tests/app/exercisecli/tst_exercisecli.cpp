@@ -124,7 +124,9 @@ void TestExerciseCli::digitsRunsTheCoursesSettings()
 void TestExerciseCli::lstmTrainsFromTheEncoderAndFromZeros()
 {
     const QString out = m_dir.filePath(QStringLiteral("lstm"));
-    const CliResult r = runAttnscope({"exercise", "lstm-seq2seq", "--out", out});
+    // Two trainings of the course's settings: 78 s alone, twice that beside a build.
+    const CliResult r = runAttnscope({"exercise", "lstm-seq2seq", "--out", out},
+                                     QProcessEnvironment::systemEnvironment(), 600000);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QJsonObject bridged = readJson(out + "/metrics.json")["config"].toObject()["model"].toObject();
     const QJsonObject zeros = readJson(out + "/zeros/metrics.json")["config"].toObject()["model"].toObject();
