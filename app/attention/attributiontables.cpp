@@ -43,6 +43,9 @@ std::string methodDescription(AttributionMethod method, const AttributionOptions
     case AttributionMethod::Occlusion:
         return std::string("the fall in log P(y_t) when the word is ") +
                (options.occlusion == RemovalMode::Drop ? "left out" : "replaced by <UNK>");
+    case AttributionMethod::Rollout:
+        return "the share of y_t flowing from the word through every layer's attention, each layer mixed half and "
+               "half with its residual (Abnar & Zuidema 2020)";
     }
     return {};
 }

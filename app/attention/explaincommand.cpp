@@ -93,7 +93,8 @@ bool parseMethods(const std::string &name, std::vector<AttributionMethod> *metho
         return true;
     }
     AttributionMethod method;
-    if (!parseAttributionMethod(name, &method))
+    const std::vector<AttributionMethod> &known = allAttributionMethods();
+    if (!parseAttributionMethod(name, &method) || std::find(known.begin(), known.end(), method) == known.end())
         return false;
     *methods = {method};
     return true;

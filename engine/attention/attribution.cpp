@@ -14,20 +14,6 @@
 
 namespace {
 
-struct MethodNames {
-    AttributionMethod method;
-    const char *name;
-    const char *title;
-};
-
-const MethodNames kMethodNames[] = {
-    {AttributionMethod::Attention, "attention", "Attention"},
-    {AttributionMethod::Saliency, "saliency", "Saliency"},
-    {AttributionMethod::InputTimesGradient, "inputxgrad", "Input × gradient"},
-    {AttributionMethod::IntegratedGradients, "ig", "Integrated gradients"},
-    {AttributionMethod::Occlusion, "occlusion", "Occlusion"},
-};
-
 // The decode being explained, as the network reads it.
 struct Explained {
     ScoringBatch scoring;    // the source once, with the decode as its target
@@ -172,74 +158,7 @@ torch::Tensor gradientScores(AttributionMethod method, const Explained &x, const
     return (meanGradient * (embedded - x.baseline.narrow(0, 0, x.words))).sum(2);
 }
 
-void validate(const AttributionOptions &options)
-{
-    if (options.integrationSteps < 1 || options.integrationSteps > kMaxIntegrationSteps)
-        throw std::invalid_argument("integrated gradients take 1 to " + std::to_string(kMaxIntegrationSteps) +
-                                    " steps, got " + std::to_string(options.integrationSteps));
-    if (options.methods.empty())
-        throw std::invalid_argument("choose at least one attribution method");
-}
-
-}
-
-const std::vector<AttributionMethod> &allAttributionMethods()
-{
-    static const std::vector<AttributionMethod> methods = [] {
-        std::vector<AttributionMethod> all;
-        for (const MethodNames &m : kMethodNames)
-            all.push_back(m.method);
-        return all;
-    }();
-    return methods;
-}
-
-const char *attributionMethodName(AttributionMethod method)
-{
-    return kMethodNames[int(method)].name;
-}
-
-const char *attributionMethodTitle(AttributionMethod method)
-{
-    return kMethodNames[int(method)].title;
-}
-
-bool parseAttributionMethod(const std::string &name, AttributionMethod *method)
-{
-    for (const MethodNames &m : kMethodNames)
-        if (name == m.name) {
-            *method = m.method;
-            return true;
-        }
-    return false;
-}
-
-bool attributionReadsGradients(AttributionMethod method)
-{
-    return method == AttributionMethod::Saliency || method == AttributionMethod::InputTimesGradient ||
-           method == AttributionMethod::IntegratedGradients;
-}
-
-const char *integrationBaselineName(IntegrationBaseline baseline)
-{
-    return baseline == IntegrationBaseline::Zero ? "zero" : "unknown";
-}
-
-bool parseIntegrationBaseline(const std::string &name, IntegrationBaseline *baseline)
-{
-    for (IntegrationBaseline b : {IntegrationBaseline::Zero, IntegrationBaseline::Unknown})
-        if (name == integrationBaselineName(b)) {
-            *baseline = b;
-            return true;
-        }
-    return false;
-}
-
-std::vector<double> AttributionMap::row(int r) const
-{
-    const auto begin = scores.begin() + std::ptrdiff_t(r) * columns;
-    return std::vector<double>(begin, begin + columns);
-}
+}  // namespace
 
 const AttributionMap *SentenceAttribution::map(AttributionMethod method) const
 {
@@ -259,7 +178,7 @@ bool SentenceAttribution::explains(AttributionMethod method, int row) const
 SentenceAttribution attribute(const Seq2SeqModel &model, const std::vector<std::string> &words,
                               const AttributionOptions &options)
 {
-    validate(options);
+    validateAttributionOptions(options);
     SentenceAttribution result;
     result.sentence = model.decode(words);
     result.words.assign(result.sentence.sourceTokens.begin(), result.sentence.sourceTokens.end() - 1);
@@ -334,7 +253,7 @@ SentenceAttribution attribute(const Seq2SeqModel &model, const std::vector<std::
 ContrastiveAttribution attributeContrast(const Seq2SeqModel &model, const SentenceAttribution &explained, int row,
                                          const std::string &alternative, const AttributionOptions &options)
 {
-    validate(options);
+    validateAttributionOptions(options);
     const DecodedSentence &sentence = explained.sentence;
     if (row < 0 || row >= sentence.rows())
         throw std::invalid_argument("output step " + std::to_string(row + 1) + " is not in the output (it has " +

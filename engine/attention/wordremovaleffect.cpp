@@ -12,31 +12,6 @@
 #include <numeric>
 #include <stdexcept>
 
-std::vector<std::string> removeWord(const std::vector<std::string> &words, std::size_t i, RemovalMode mode)
-{
-    std::vector<std::string> changed = words;
-    if (mode == RemovalMode::Drop)
-        changed.erase(changed.begin() + std::ptrdiff_t(i));
-    else
-        changed[i] = "<UNK>";
-    return changed;
-}
-
-const char *removalModeName(RemovalMode mode)
-{
-    return mode == RemovalMode::Drop ? "drop" : "unknown";
-}
-
-bool parseRemovalMode(const std::string &name, RemovalMode *mode)
-{
-    for (RemovalMode m : {RemovalMode::Drop, RemovalMode::Unknown})
-        if (name == removalModeName(m)) {
-            *mode = m;
-            return true;
-        }
-    return false;
-}
-
 WordRemovalEffect measureWordRemoval(const Seq2SeqModel &model, const std::vector<std::string> &words,
                                      RemovalMode mode)
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/attention/decodedsentence.h"
+#include "engine/core/attributionmethods.h"
 #include "engine/core/sentencepair.h"
 
 #include <string>
@@ -10,16 +11,8 @@ class Seq2SeqModel;
 
 // Does attention explain the output? (Jain & Wallace 2019; Serrano & Smith 2019.) Each input word
 // is taken out in turn and the model's own greedy output y is scored again: if the words the model
-// attends to most are the ones it needs, removing them costs y the most log-probability.
-enum class RemovalMode {
-    Drop,     // the word is left out: the source is one word shorter
-    Unknown,  // the word is replaced by <UNK>: the source keeps its length
-};
-
-const char *removalModeName(RemovalMode mode);  // "drop", "unknown"
-// `words` with word `i` taken out as `mode` says.
-std::vector<std::string> removeWord(const std::vector<std::string> &words, std::size_t i, RemovalMode mode);
-bool parseRemovalMode(const std::string &name, RemovalMode *mode);
+// attends to most are the ones it needs, removing them costs y the most log-probability. The
+// ways of taking a word out (RemovalMode) are occlusion's, in engine/core/attributionmethods.h.
 
 // What taking out one input word does.
 struct WordRemoval {

@@ -74,9 +74,9 @@ TransformerNetImpl::TransformerNetImpl(const TransformerConfig &config, int voca
             torch::nn::init::xavier_uniform_(parameter);
 }
 
-torch::Tensor TransformerNetImpl::embed(torch::nn::Embedding &embedding, const torch::Tensor &ids, int first)
+torch::Tensor TransformerNetImpl::positioned(const torch::Tensor &tokenEmbeddings, int first)
 {
-    const int64_t length = ids.size(1);
+    const int64_t length = tokenEmbeddings.size(1);
     if (first + length > m_config.maxPositions)
         throw std::out_of_range("a sequence of " + std::to_string(first + length) +
                                 " tokens is longer than the model's longest sequence, " +
@@ -84,16 +84,22 @@ torch::Tensor TransformerNetImpl::embed(torch::nn::Embedding &embedding, const t
     const torch::Tensor positions =
         learnedPositions ? learnedPositions->weight.narrow(0, first, length)
                          : sinusoidalPositions.narrow(0, first, length);
-    const torch::Tensor x = embedding(ids) * std::sqrt(double(m_config.modelSize)) + positions;
+    const torch::Tensor x = tokenEmbeddings * std::sqrt(double(m_config.modelSize)) + positions;
     return dropoutFromStream(x, m_config.dropout, is_training());
 }
 
 EncodedSource TransformerNetImpl::encode(const torch::Tensor &source, const torch::Tensor &sourceMask,
                                          TransformerAttention *attention)
 {
+    return encodeEmbeddings(sourceEmbedding(source), sourceMask, attention);
+}
+
+EncodedSource TransformerNetImpl::encodeEmbeddings(const torch::Tensor &tokenEmbeddings,
+                                                   const torch::Tensor &sourceMask, TransformerAttention *attention)
+{
     EncodedSource encoded;
     encoded.maskBias = paddingMaskBias(sourceMask);
-    torch::Tensor x = embed(sourceEmbedding, source, 0);
+    torch::Tensor x = positioned(tokenEmbeddings, 0);
     for (const auto &module : *encoderLayers) {
         auto [y, weights] = module->as<EncoderLayerImpl>()->forward(x, encoded.maskBias);
         x = y;
@@ -108,7 +114,7 @@ torch::Tensor TransformerNetImpl::decode(const EncodedSource &source, const torc
                                          TransformerAttention *attention)
 {
     const torch::Tensor causal = causalMaskBias(targetIn.size(1));
-    torch::Tensor x = embed(targetEmbedding, targetIn, 0);
+    torch::Tensor x = positioned(targetEmbedding(targetIn), 0);
     for (const auto &module : *decoderLayers) {
         DecoderLayerOutput out = module->as<DecoderLayerImpl>()->forward(x, source.memory, causal, source.maskBias);
         x = out.output;
@@ -124,7 +130,7 @@ torch::Tensor TransformerNetImpl::decodeStep(const EncodedSource &source, const 
                                              std::vector<DecoderLayerCache> &caches, TransformerAttention *attention)
 {
     caches.resize(decoderLayers->size());
-    torch::Tensor x = embed(targetEmbedding, tokens.unsqueeze(1), position);
+    torch::Tensor x = positioned(targetEmbedding(tokens.unsqueeze(1)), position);
     for (size_t layer = 0; layer < decoderLayers->size(); ++layer) {
         DecoderLayerOutput out =
             decoderLayers[layer]->as<DecoderLayerImpl>()->step(x, source.memory, source.maskBias, caches[layer]);

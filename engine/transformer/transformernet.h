@@ -33,6 +33,10 @@ public:
                           TransformerAttention *attention = nullptr);
     EncodedSource encode(const torch::Tensor &source, const torch::Tensor &sourceMask,
                          TransformerAttention *attention = nullptr);
+    // encode() from the source's token embeddings (B, S, d), before the sqrt(d_model) scale, in
+    // place of its ids: a path for gradients to reach each word's embedding.
+    EncodedSource encodeEmbeddings(const torch::Tensor &tokenEmbeddings, const torch::Tensor &sourceMask,
+                                   TransformerAttention *attention = nullptr);
     // Teacher-forced: every target position at once, each seeing only those before it.
     torch::Tensor decode(const EncodedSource &source, const torch::Tensor &targetIn,
                          TransformerAttention *attention = nullptr);
@@ -56,8 +60,8 @@ public:
     torch::nn::Linear output{nullptr};
 
 private:
-    // Embedding times sqrt(d_model) plus the positions from `first` on, with dropout.
-    torch::Tensor embed(torch::nn::Embedding &embedding, const torch::Tensor &ids, int first);
+    // Token embeddings (B, L, d) times sqrt(d_model) plus the positions from `first` on, with dropout.
+    torch::Tensor positioned(const torch::Tensor &tokenEmbeddings, int first);
 
     TransformerConfig m_config;
     int m_vocabularySize;

@@ -31,6 +31,7 @@ QColor attributionColor(const std::string &name)
     case AttributionMethod::InputTimesGradient: return okabeito::bluishGreen;
     case AttributionMethod::IntegratedGradients: return okabeito::reddishPurple;
     case AttributionMethod::Occlusion: return okabeito::vermillion;
+    case AttributionMethod::Rollout: return okabeito::skyBlue;
     }
     return okabeito::black;
 }

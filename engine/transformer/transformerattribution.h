@@ -1,0 +1,35 @@
+#pragma once
+
+#include "engine/core/attributionmethods.h"
+#include "engine/transformer/transformermodel.h"
+
+#include <string>
+#include <vector>
+
+// The Transformer explained by the methods of engine/core/attributionmethods.h, f_t = log P(y_t |
+// y_<t, source) over each source word's embedding e_i (before the sqrt(d_model) scale and the
+// position), the greedy output teacher-forced as it was decoded. Its one attention is the last
+// decoder layer's cross-attention, heads averaged; rollout follows every layer instead
+// (crossAttentionRollout).
+struct TransformerAttribution {
+    TransformerOutput output;          // the greedy decode explained, with every attention
+    std::vector<std::string> words;    // the columns: the source words as the model read them
+    std::vector<StepScore> steps;      // one per output step
+    std::vector<AttributionMap> maps;  // the methods asked for, in the order asked
+    // Integrated gradients only, one per step: f_t(x) - f_t(x') and |sum_i IG_i - (f_t(x) - f_t(x'))|;
+    // NaN in the steps not explained (AttributionOptions::gradientRow).
+    std::vector<double> integrationDelta;
+    std::vector<double> completenessGap;
+    int gradientRow = -1;
+
+    const AttributionMap *map(AttributionMethod method) const;  // nullptr when it was not computed
+};
+
+// The five methods every sequence model is explained with, then rollout.
+const std::vector<AttributionMethod> &transformerAttributionMethods();
+
+// Decodes `words` greedily and explains every output step by each method asked. Throws
+// std::invalid_argument for fewer than two words (removing the only word leaves nothing to read)
+// or options out of range, and std::out_of_range for a sentence longer than the positions.
+TransformerAttribution attributeTransformer(const TransformerModel &model, const std::vector<std::string> &words,
+                                            const AttributionOptions &options = {});
