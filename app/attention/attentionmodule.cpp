@@ -41,7 +41,7 @@ LabModule attentionModule()
          "attnscope explain [--model FILE] [--sentences N] [--mode drop|unknown] [--json] [\"a sentence\"]\n"
          "                  [--method METHOD] [--steps M] [--baseline zero|unknown] [--csv] [--faithfulness]",
          "does attention explain the output? gradients, occlusion, erasure", explainHelp,
-         runExplain},
+         runExplain, "rnn"},
         {"compare",
          "attnscope compare --out DIR [--attention LIST] [--probe-max-len N] [--probe N] [--seeds N]\n"
          "                  [train options]",

@@ -51,7 +51,6 @@ using Clock = std::chrono::steady_clock;
 // The first test sentence of 10 words is timed: a fixed amount of work, 11 decoder steps, whatever
 // the model predicts.
 constexpr int kLatencySteps = kLatencyWords + 1;  // words + <EOS>
-constexpr int kTickMs = 10;       // the GUI-thread timer whose lateness is the stall
 constexpr int kKeystrokeMs = 150;  // a typist's pace: each keystroke decodes on the GUI thread
 
 struct Plan {

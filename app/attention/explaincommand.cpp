@@ -4,6 +4,8 @@
 #include "app/attention/attributiontables.h"
 #include "app/attention/commandmodel.h"
 #include "app/attention/runfiles.h"
+#include "app/core/attributionarguments.h"
+#include "app/core/attributionreport.h"
 #include "app/core/commandline.h"
 #include "engine/attention/checkpointformat.h"
 #include "engine/attention/faithfulness.h"
@@ -85,40 +87,6 @@ void printWordRemovalSummary(const std::vector<WordRemovalEffect> &effects, cons
                 100.0 * s.changedOutputs / s.words, 100.0 * s.expectedOutputs / s.words);
 }
 
-// The attribution methods --method names, or every one.
-bool parseMethods(const std::string &name, std::vector<AttributionMethod> *methods)
-{
-    if (name == "all") {
-        *methods = allAttributionMethods();
-        return true;
-    }
-    AttributionMethod method;
-    const std::vector<AttributionMethod> &known = allAttributionMethods();
-    if (!parseAttributionMethod(name, &method) || std::find(known.begin(), known.end(), method) == known.end())
-        return false;
-    *methods = {method};
-    return true;
-}
-
-// The options of --method and --faithfulness; fails `cl` where they do not fit together.
-AttributionOptions attributionOptions(CommandLine &cl, RemovalMode mode)
-{
-    AttributionOptions options;
-    options.occlusion = mode;
-    if (cl.has("method") && !parseMethods(cl.text("method"), &options.methods))
-        cl.fail("--method must be attention, saliency, inputxgrad, ig, occlusion or all, got '" + cl.text("method") +
-                "'");
-    options.integrationSteps = cl.integer("steps", kDefaultIntegrationSteps, 1, kMaxIntegrationSteps);
-    if (cl.has("baseline") && !parseIntegrationBaseline(cl.text("baseline"), &options.baseline))
-        cl.fail("--baseline must be zero or unknown, got '" + cl.text("baseline") + "'");
-    const bool integrated = std::count(options.methods.begin(), options.methods.end(),
-                                       AttributionMethod::IntegratedGradients) > 0;
-    for (const char *option : {"steps", "baseline"})
-        if (cl.has(option) && !integrated)
-            cl.fail(std::string("--") + option + " sets integrated gradients: it goes with --method ig or all");
-    return options;
-}
-
 }
 
 int runExplain(const std::vector<std::string> &arguments)
@@ -131,7 +99,7 @@ int runExplain(const std::vector<std::string> &arguments)
         cl.fail("--mode must be drop or unknown, got '" + cl.text("mode") + "'");
     const bool faithfulness = cl.flag("faithfulness");
     const bool attributing = faithfulness || cl.has("method");
-    const AttributionOptions options = attributionOptions(cl, mode);
+    const AttributionOptions options = readAttributionOptions(cl, mode, allAttributionMethods());
     for (const char *option : {"steps", "baseline"})
         if (cl.has(option) && !attributing)
             cl.fail(std::string("--") + option + " goes with --method or --faithfulness");
@@ -188,7 +156,7 @@ int runExplain(const std::vector<std::string> &arguments)
             else if (cl.flag("csv"))
                 std::cout << runfiles::attributionCsv(explained).toStdString();
             else
-                printAttribution(explained, options);
+                printAttribution(explained, options, "the model's attention weight on each word");
             return 0;
         }
         std::vector<WordRemovalEffect> effects;

@@ -16,6 +16,7 @@ constexpr int kLatencyCalls = 500;
 constexpr int kLatencyWords = 10;  // the sentence timed, as the references' --latency
 // The test exact match whose first epoch gives a run's "time to 99%", as the references time it.
 constexpr double kTargetExactMatch = 0.99;
+constexpr int kTickMs = 10;  // the GUI-thread timer whose lateness is the stall
 
 // The first pair whose source has `words` words; null when none has.
 const SentencePair *sentenceOfLength(const std::vector<SentencePair> &pairs, int words);

@@ -116,3 +116,30 @@ Compare options:
            optionLine("--seeds N", "Runs per variant, each with its own initial weights (1 to 10, default 1).") +
            runOptions() + kExitCodes;
 }
+
+std::string transformerExplainHelp()
+{
+    return std::string(R"(Usage: attnscope explain --architecture transformer --model FILE [--method METHOD] [--steps M]
+                         [--baseline zero|unknown] [--mode drop|unknown] [--json|--csv] "a sentence"
+
+Decodes the sentence greedily with a Transformer checkpoint and explains each output step y_t,
+log P(y_t), over the source words, by methods that do not all read attention: attention (the last
+decoder layer's cross-attention, the mean of its heads), rollout (attention followed through every
+layer of both stacks, each layer mixed half and half with its residual; Abnar & Zuidema 2020),
+saliency (the norm of the gradient over the word's embedding), inputxgrad (embedding times
+gradient), ig (integrated gradients from a --baseline of zero vectors or the <UNK> embedding in
+--steps M steps, 1-1024, default 64, with its completeness gap) and occlusion (the fall when the
+word is taken out as --mode says: left out, the default, or replaced by <UNK>), or all (the
+default). It prints each step's log P, entropy, margin to the runner-up and the runner-up, then a
+table of output step x source word per method; --json gives the same figures with the RNN's keys,
+--csv one row per method, step and word. A sentence longer than the model's positions reach is cut
+to fit, with a note.
+
+)") + optionLine("--model FILE", "The Transformer checkpoint (required: no Transformer is bundled).") +
+           optionLine("--method METHOD", "attention, rollout, saliency, inputxgrad, ig, occlusion or all (default).") +
+           optionLine("--steps M", "Integrated gradients' steps (1-1024; default 64).") +
+           optionLine("--baseline B", "Integrated gradients' starting point: zero (default) or unknown.") +
+           optionLine("--mode M", "How occlusion takes a word out: drop (default) or unknown.") +
+           optionLine("--json", "Print every figure as JSON.") +
+           optionLine("--csv", "Print method,step,output,position,word,score rows.") + kExitCodes;
+}

@@ -7,3 +7,4 @@ std::string transformerTrainHelp();
 std::string transformerReverseHelp();
 std::string transformerEvaluateHelp();
 std::string transformerCompareHelp();
+std::string transformerExplainHelp();

@@ -1,5 +1,5 @@
 // The Transformer lab in the registry: its window part, its model file, and its answers to train, reverse,
-// evaluate, compare and bench --architecture transformer.
+// evaluate, compare, explain and bench --architecture transformer.
 #include "app/transformer/transformerbench.h"
 #include "app/transformer/transformercommands.h"
 #include "app/transformer/transformerhelp.h"
@@ -41,6 +41,11 @@ LabModule transformerModule()
          "                  [--probe N] [--seeds N] [train options]",
          "train Transformer variants on the same data and compare them by length", transformerCompareHelp,
          runTransformerCompare, "transformer"},
+        {"explain",
+         "attnscope explain --architecture transformer --model FILE [--method METHOD] [--steps M]\n"
+         "                  [--baseline zero|unknown] [--mode drop|unknown] [--json|--csv] \"a sentence\"",
+         "which words each output word came from: attention, rollout, gradients",
+         transformerExplainHelp, runTransformerExplain, "transformer"},
         {"bench", "attnscope bench --architecture transformer [--threads N] [--json OUT] [training options]",
          "measure the Transformer's training speed, accuracy and decoding latency", transformerBenchHelp,
          runTransformerBench, "transformer"},

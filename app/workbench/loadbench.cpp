@@ -1,5 +1,6 @@
 #include "app/workbench/loadbench.h"
 
+#include "app/core/benchfigures.h"
 #include "app/core/jsonreport.h"
 #include "app/workbench/eventlooplateness.h"
 #include "app/workbench/labmodule.h"
@@ -33,7 +34,6 @@
 
 namespace {
 
-constexpr int kTickMs = 10;  // the GUI-thread timer whose lateness is the stall
 constexpr int kMaxBusy = 2;
 
 struct Run {
@@ -111,7 +111,7 @@ Run trainOnce(MainWindow &window, TrainingController &controller, Lab *lab, doub
     QTimer cap;
     cap.setSingleShot(true);
     QObject::connect(&cap, &QTimer::timeout, &loop, [&] { controller.worker()->requestStop(); });
-    EventLoopLateness lateness(kTickMs);
+    EventLoopLateness lateness(benchfigures::kTickMs);
     const auto start = std::chrono::steady_clock::now();
     const double cpuAtStart = threadCpuSeconds();
     lateness.start();
@@ -210,6 +210,6 @@ int runLoadBench(int rounds, double secondsPerRun, const std::string &jsonPath)
                     100 * guiBusyQuiet);
         labsJson.append(QJsonObject{{"lab", names[l]}, {"by_busy_processes", byBusy}});
     }
-    const QJsonObject root{{"rounds", rounds}, {"seconds_per_run", secondsPerRun}, {"tick_ms", kTickMs}, {"labs", labsJson}};
+    const QJsonObject root{{"rounds", rounds}, {"seconds_per_run", secondsPerRun}, {"tick_ms", benchfigures::kTickMs}, {"labs", labsJson}};
     return writeJsonReport(jsonPath, root);
 }

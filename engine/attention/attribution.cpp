@@ -160,14 +160,6 @@ torch::Tensor gradientScores(AttributionMethod method, const Explained &x, const
 
 }  // namespace
 
-const AttributionMap *SentenceAttribution::map(AttributionMethod method) const
-{
-    for (const AttributionMap &m : maps)
-        if (m.method == method)
-            return &m;
-    return nullptr;
-}
-
 bool SentenceAttribution::explains(AttributionMethod method, int row) const
 {
     if (map(method) == nullptr || row < -1 || row >= sentence.rows())
@@ -181,6 +173,8 @@ SentenceAttribution attribute(const Seq2SeqModel &model, const std::vector<std::
     validateAttributionOptions(options);
     SentenceAttribution result;
     result.sentence = model.decode(words);
+    result.sourceTokens = result.sentence.sourceTokens;
+    result.outputTokens = result.sentence.outputTokens;
     result.words.assign(result.sentence.sourceTokens.begin(), result.sentence.sourceTokens.end() - 1);
     if (result.words.size() < 2)
         throw std::invalid_argument("a sentence of fewer than two words has nothing to compare one word with; "

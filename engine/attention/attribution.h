@@ -2,7 +2,7 @@
 
 #include "engine/attention/decodedsentence.h"
 #include "engine/attention/wordremovaleffect.h"
-#include "engine/core/attributionmethods.h"
+#include "engine/core/explainedsentence.h"
 
 #include <string>
 #include <vector>
@@ -10,20 +10,9 @@
 class Seq2SeqModel;
 
 // The attention lab's model explained by the methods of engine/core/attributionmethods.h.
-struct SentenceAttribution {
-    DecodedSentence sentence;          // the greedy decode explained, with its attention
-    std::vector<std::string> words;    // the columns: the source words as the model read them
-    std::vector<StepScore> steps;      // one per output step
-    std::vector<AttributionMap> maps;  // the methods asked for, in the order asked; attention only with attention
-    // Integrated gradients only, one per step: f_t(x) - f_t(x') and |sum_i IG_i - (f_t(x) - f_t(x'))|,
-    // which the method's completeness axiom says is 0 as m grows.
-    std::vector<double> integrationDelta;
-    std::vector<double> completenessGap;
-    // As AttributionOptions::gradientRow: -1, or the one row the gradient methods' maps hold (their
-    // other rows, and the integration figures there, are NaN).
-    int gradientRow = -1;
+struct SentenceAttribution : ExplainedSentence {
+    DecodedSentence sentence;  // the greedy decode explained, with its attention; maps have attention only with it
 
-    const AttributionMap *map(AttributionMethod method) const;  // nullptr when it was not computed
     // Whether `method`'s map was computed and holds `row`, or with -1 every row.
     bool explains(AttributionMethod method, int row = -1) const;
 };

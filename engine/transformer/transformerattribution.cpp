@@ -214,20 +214,14 @@ const std::vector<AttributionMethod> &transformerAttributionMethods()
     return methods;
 }
 
-const AttributionMap *TransformerAttribution::map(AttributionMethod method) const
-{
-    for (const AttributionMap &m : maps)
-        if (m.method == method)
-            return &m;
-    return nullptr;
-}
-
 TransformerAttribution attributeTransformer(const TransformerModel &model, const std::vector<std::string> &words,
                                             const AttributionOptions &options)
 {
     validateAttributionOptions(options);
     TransformerAttribution result;
     result.output = model.decode(words);
+    result.sourceTokens = result.output.sourceTokens;
+    result.outputTokens = result.output.outputTokens;
     result.words.assign(result.output.sourceTokens.begin(), result.output.sourceTokens.end() - 1);
     if (result.words.size() < 2)
         throw std::invalid_argument("a sentence of fewer than two words has nothing to compare one word with; "

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/core/attributionmethods.h"
+#include "engine/core/explainedsentence.h"
 #include "engine/transformer/transformermodel.h"
 
 #include <string>
@@ -11,18 +11,8 @@
 // position), the greedy output teacher-forced as it was decoded. Its one attention is the last
 // decoder layer's cross-attention, heads averaged; rollout follows every layer instead
 // (crossAttentionRollout).
-struct TransformerAttribution {
-    TransformerOutput output;          // the greedy decode explained, with every attention
-    std::vector<std::string> words;    // the columns: the source words as the model read them
-    std::vector<StepScore> steps;      // one per output step
-    std::vector<AttributionMap> maps;  // the methods asked for, in the order asked
-    // Integrated gradients only, one per step: f_t(x) - f_t(x') and |sum_i IG_i - (f_t(x) - f_t(x'))|;
-    // NaN in the steps not explained (AttributionOptions::gradientRow).
-    std::vector<double> integrationDelta;
-    std::vector<double> completenessGap;
-    int gradientRow = -1;
-
-    const AttributionMap *map(AttributionMethod method) const;  // nullptr when it was not computed
+struct TransformerAttribution : ExplainedSentence {
+    TransformerOutput output;  // the greedy decode explained, with every attention
 };
 
 // The five methods every sequence model is explained with, then rollout.

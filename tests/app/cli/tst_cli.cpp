@@ -82,6 +82,9 @@ void TestCli::badOptionsExitWithTwo_data()
                                             << "lists 'none' twice";
     QTest::newRow("probe shorter than training")
         << QStringList{"compare", "--out", "x", "--max-len", "10", "--probe-max-len", "5"} << "is below --max-len";
+    QTest::newRow("explain by rollout") << QStringList{"explain", "--method", "rollout", "the cat"}
+                                        << "--method must be attention, saliency, inputxgrad, ig, occlusion or all, got "
+                                           "'rollout'";
     QTest::newRow("compare on a corpus") << QStringList{"compare", "--out", "x", "--corpus", "c.txt"}
                                          << "--corpus is not supported";
     QTest::newRow("compare without --out") << QStringList{"compare"} << "--out DIR is required";

@@ -47,7 +47,7 @@ void TestCommandHelp::everyCommandAnswersHelp()
                 QCOMPARE(r.exitCode, 0);
                 QVERIFY2(r.out.startsWith(help), qPrintable(name));
                 QCOMPARE(r.out.contains(QStringLiteral("--architecture rnn|transformer")),
-                         QStringList({"train", "reverse", "evaluate", "compare", "bench"}).contains(name));
+                         QStringList({"train", "reverse", "evaluate", "compare", "explain", "bench"}).contains(name));
             }
             QVERIFY2(help.startsWith(QStringLiteral("Usage: attnscope ") + name), qPrintable(name));
             QVERIFY2(all.out.contains(help), qPrintable(name));
