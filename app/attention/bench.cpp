@@ -1,9 +1,9 @@
 #include "app/attention/bench.h"
 
-#include "app/attention/attributionbench.h"
 #include "app/attention/decodelatency.h"
 #include "app/attention/corpusbench.h"
 #include "app/attention/runfiles.h"
+#include "app/core/attributionbench.h"
 #include "app/core/commandline.h"
 #include "app/workbench/eventlooplateness.h"
 #include "app/workbench/labmodule.h"
@@ -11,6 +11,7 @@
 #include "app/workbench/startupbench.h"
 #include "app/workbench/trainingcontroller.h"
 #include "app/workbench/trainingworker.h"
+#include "engine/attention/attribution.h"
 #include "engine/attention/evaluation.h"
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
@@ -279,7 +280,9 @@ int runBench(const std::vector<std::string> &arguments)
         BeamOptions beam5;
         beam5.width = 5;
         beam = measureDecodeLatency(model, *sentence, beam5);
-        attribution = measureAttributionCost(model, *sentence);
+        attribution = measureAttributionCost(
+            [&](const AttributionOptions &options) -> ExplainedSentence { return attribute(model, sentence->source, options); },
+            allAttributionMethods(), int(sentence->source.size()));
     }
     std::string typedSentence;
     for (const auto &w : sentence->source)

@@ -1,5 +1,6 @@
 #include "app/transformer/transformerbench.h"
 
+#include "app/core/attributionbench.h"
 #include "app/core/benchfigures.h"
 #include "app/core/commandline.h"
 #include "app/core/helpformat.h"
@@ -9,6 +10,7 @@
 #include "engine/core/elapsed.h"
 #include "engine/core/trainingfields.h"
 #include "engine/core/vocabulary.h"
+#include "engine/transformer/transformerattribution.h"
 #include "engine/transformer/transformermodel.h"
 #include "engine/transformer/transformertrainer.h"
 #include "engine/transformer/transformertrainingconfig.h"
@@ -63,7 +65,8 @@ std::string transformerBenchHelp()
            "default task (8,000 generated sentences of 3-10 words, reversed) and measures training samples/s (the\n"
            "median of the epochs after the first), the wall time until the test exact match first reaches 99%\n"
            "(the test split decoded after every epoch, as the reference does), the test exact match of the best\n"
-           "epoch, and the greedy latency of one 10-word sentence on the app's path (500 calls after 50).\n"
+           "epoch, the greedy latency of one 10-word sentence on the app's path (500 calls after 50), and what\n"
+           "explaining that sentence costs by each attribution method (15 calls after 3).\n"
            "Compare with ../shared/bench/transformer_reference.py: tests/bench/compare_transformer.sh.\n\n" +
            optionLine("--json OUT", "Also write every figure to OUT as JSON, with the RNN bench's keys.") +
            "\nTraining options (the lab's; --threads defaults to 2 here):\n" +
@@ -107,6 +110,11 @@ int runTransformerBench(const std::vector<std::string> &arguments)
     std::vector<std::string> expected = sentence->target;
     expected.push_back(model.vocabulary().word(Vocabulary::kEos));
     const Latency greedy = timeCalls([&] { return model.decode(sentence->source).outputTokens == expected; });
+    const std::vector<AttributionCost> attribution = measureAttributionCost(
+        [&](const AttributionOptions &options) -> ExplainedSentence {
+            return attributeTransformer(model, sentence->source, options);
+        },
+        transformerAttributionMethods(), kLatencyWords);
 
     std::printf("\n");
     printRow("training samples/s (median, epochs 2+)", format("%.0f", samplesPerSecond));
@@ -116,6 +124,7 @@ int runTransformerBench(const std::vector<std::string> &arguments)
                                                     100.0 * test.tokenAccuracy()));
     printRow("greedy latency, 10 words (with attention)",
              format("%.3f ms median, %.3f ms p99", medianOrZero(greedy.ms), percentile99(greedy.ms)));
+    printAttributionCost(attribution);
     printRow("peak memory", format("%.0f MiB", peakRssMiB()));
 
     QJsonArray epochSamples, exactByEpoch;
@@ -139,6 +148,7 @@ int runTransformerBench(const std::vector<std::string> &arguments)
         {"test_exact_match", test.exactMatch()},
         {"test_token_accuracy", test.tokenAccuracy()},
         {"greedy_latency", latencyJson(greedy)},
+        {"attribution", attributionCostJson(attribution)},
         {"peak_rss_mib", peakRssMiB()},
     };
     return writeJsonReport(cl.has("json") ? cl.text("json") : std::string(), root);

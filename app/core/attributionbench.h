@@ -1,13 +1,12 @@
 #pragma once
 
-#include "engine/attention/attribution.h"
+#include "engine/core/explainedsentence.h"
 
 #include <QJsonObject>
 
+#include <functional>
+#include <string>
 #include <vector>
-
-class Seq2SeqModel;
-struct SentencePair;
 
 // What explaining one sentence costs by each attribution method alone (and by all of them at
 // once), integrated gradients at the default number of steps; and the gradient methods on one
@@ -19,6 +18,12 @@ struct AttributionCost {
     double worstGapShare = 0;  // integrated gradients: largest completeness gap / |f(x) - f(x')|
 };
 
-std::vector<AttributionCost> measureAttributionCost(const Seq2SeqModel &model, const SentencePair &sentence);
+// One sentence explained by a lab's model with the options given.
+using SentenceExplainer = std::function<ExplainedSentence(const AttributionOptions &)>;
+
+// Each of `methods` alone, then all of them; then integrated gradients and all of them on the
+// middle output step of a sentence of `words` words.
+std::vector<AttributionCost> measureAttributionCost(const SentenceExplainer &explain,
+                                                    const std::vector<AttributionMethod> &methods, int words);
 void printAttributionCost(const std::vector<AttributionCost> &costs);
 QJsonObject attributionCostJson(const std::vector<AttributionCost> &costs);

@@ -1,7 +1,6 @@
-#include "app/attention/attributionbench.h"
+#include "app/core/attributionbench.h"
 
 #include "app/core/benchfigures.h"
-#include "engine/core/sentencepair.h"
 
 #include <QJsonArray>
 
@@ -16,7 +15,7 @@ namespace {
 constexpr int kWarmupCalls = 3;
 constexpr int kTimedCalls = 15;
 
-AttributionCost timeAttribution(const Seq2SeqModel &model, const SentencePair &sentence, const std::string &name,
+AttributionCost timeAttribution(const SentenceExplainer &explain, const std::string &name,
                                 const std::vector<AttributionMethod> &methods, int row = -1)
 {
     AttributionOptions options;
@@ -25,7 +24,7 @@ AttributionCost timeAttribution(const Seq2SeqModel &model, const SentencePair &s
     AttributionCost cost{name, row, {}, 0};
     for (int call = 0; call < kWarmupCalls + kTimedCalls; ++call) {
         const auto start = std::chrono::steady_clock::now();
-        const SentenceAttribution a = attribute(model, sentence.source, options);
+        const ExplainedSentence a = explain(options);
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         if (call >= kWarmupCalls)
             cost.ms.push_back(ms);
@@ -39,15 +38,16 @@ AttributionCost timeAttribution(const Seq2SeqModel &model, const SentencePair &s
 
 }
 
-std::vector<AttributionCost> measureAttributionCost(const Seq2SeqModel &model, const SentencePair &sentence)
+std::vector<AttributionCost> measureAttributionCost(const SentenceExplainer &explain,
+                                                    const std::vector<AttributionMethod> &methods, int words)
 {
     std::vector<AttributionCost> costs;
-    for (AttributionMethod method : allAttributionMethods())
-        costs.push_back(timeAttribution(model, sentence, attributionMethodName(method), {method}));
-    costs.push_back(timeAttribution(model, sentence, "all", allAttributionMethods()));
-    const int middle = int(sentence.source.size()) / 2;
-    costs.push_back(timeAttribution(model, sentence, "ig", {AttributionMethod::IntegratedGradients}, middle));
-    costs.push_back(timeAttribution(model, sentence, "all", allAttributionMethods(), middle));
+    for (AttributionMethod method : methods)
+        costs.push_back(timeAttribution(explain, attributionMethodName(method), {method}));
+    costs.push_back(timeAttribution(explain, "all", methods));
+    const int middle = words / 2;
+    costs.push_back(timeAttribution(explain, "ig", {AttributionMethod::IntegratedGradients}, middle));
+    costs.push_back(timeAttribution(explain, "all", methods, middle));
     return costs;
 }
 
