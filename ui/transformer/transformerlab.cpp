@@ -81,7 +81,7 @@ TransformerLab::TransformerLab(Workbench *workbench)
     m_page->setObjectName(QStringLiteral("transformerPage"));
     auto *layout = new QVBoxLayout(m_page);
     layout->addWidget(m_status);
-    m_reverse->addUnderGrid(m_loss);
+    m_reverse->addUnderGrid(m_loss, tr("Loss curve"));
     layout->addWidget(m_reverse, 1);
     // The run epoch by epoch: the heads as they were after any epoch.
     m_epochSlider->setObjectName(QStringLiteral("transformerEpochSlider"));

@@ -4,9 +4,11 @@
 #include "engine/transformer/headexplanation.h"
 #include "engine/transformer/headscores.h"
 #include "ui/core/attentionheatmap.h"
+#include "ui/core/beamview.h"
 #include "ui/core/heatmapexplainer.h"
 #include "ui/transformer/headexplanationtext.h"
 #include "ui/transformer/headgrid.h"
+#include "ui/transformer/transformerbeambox.h"
 #include "ui/transformer/transformerresults.h"
 
 #include <QAction>
@@ -18,6 +20,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -42,7 +45,7 @@ QStringList qtTokens(const std::vector<std::string> &tokens)
 }  // namespace
 
 TransformerReversePanel::TransformerReversePanel(QWidget *parent)
-    : QWidget(parent), m_input(new QLineEdit), m_outputView(new QLabel), m_modelInfo(new QLabel),
+    : QWidget(parent), m_input(new QLineEdit), m_beam(new TransformerBeamBox), m_outputView(new QLabel), m_modelInfo(new QLabel),
       m_kind(new QComboBox), m_rollout(new QCheckBox(tr("&Roll out across layers"))), m_grid(new HeadGrid),
       m_heatmap(new AttentionHeatmap), m_cellInfo(new QLabel)
 {
@@ -53,6 +56,7 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     m_input->setObjectName(QStringLiteral("transformerSentence"));
     m_input->setPlaceholderText(tr("Type a sentence, e.g. the quick brown fox jumps"));
     m_input->setClearButtonEnabled(true);
+    m_beam->setObjectName(QStringLiteral("transformerBeam"));
     m_outputView->setObjectName(QStringLiteral("transformerOutput"));
     m_outputView->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_outputView->setWordWrap(true);
@@ -69,15 +73,23 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     auto *form = new QGridLayout;
     form->addWidget(new QLabel(tr("Sentence:")), 0, 0);
     form->addWidget(m_input, 0, 1);
+    form->addWidget(m_beam, 0, 2);
     form->addWidget(new QLabel(tr("Output:")), 1, 0);
     form->addWidget(m_outputView, 1, 1);
     form->addWidget(new QLabel(tr("Attention:")), 2, 0);
     form->addWidget(m_kind, 2, 1);
     form->addWidget(m_rollout, 2, 2);
-    m_leftColumn = new QSplitter(Qt::Vertical);
-    m_leftColumn->addWidget(m_grid);
+    m_underGrid = new QTabWidget;
+    m_underGrid->setObjectName(QStringLiteral("transformerUnderGrid"));
+    m_underGrid->setDocumentMode(true);
+    m_underGrid->setTabBarAutoHide(true);  // tabs only while the beam's hypotheses are listed
+    auto *leftColumn = new QSplitter(Qt::Vertical);
+    leftColumn->addWidget(m_grid);
+    leftColumn->addWidget(m_underGrid);
+    leftColumn->setStretchFactor(0, 2);
+    leftColumn->setStretchFactor(1, 3);
     auto *views = new QSplitter(Qt::Horizontal);
-    views->addWidget(m_leftColumn);
+    views->addWidget(leftColumn);
     views->addWidget(createHeadView());
     views->setStretchFactor(0, 1);
     views->setStretchFactor(1, 1);
@@ -90,6 +102,11 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
         m_row = m_column = -1;  // another sentence: the cell no longer means the same
         decode();
     });
+    connect(m_beam, &TransformerBeamBox::optionsChanged, this, [this] {
+        updateBeamTab();
+        decode();
+    });
+    connect(m_beam, &TransformerBeamBox::hypothesisSelected, this, &TransformerReversePanel::showHypothesis);
     connect(m_kind, &QComboBox::currentIndexChanged, this, [this] {
         m_row = m_column = -1;
         showAttention();
@@ -146,6 +163,7 @@ void TransformerReversePanel::setSnapshot(std::shared_ptr<const TransformerSnaps
         m_modelInfo->setText(tr("Press Train (F5) to train a Transformer with the settings on the left; its heads "
                                 "appear here after the first epoch."));
         m_output = {};
+        m_beam->clear();
         m_outputView->clear();
         m_grid->setAttention({});
         m_heatmap->showMessage(tr("No model yet"));
@@ -162,11 +180,23 @@ void TransformerReversePanel::setSnapshot(std::shared_ptr<const TransformerSnaps
     decode();
 }
 
-void TransformerReversePanel::addUnderGrid(QWidget *widget)
+void TransformerReversePanel::addUnderGrid(QWidget *widget, const QString &title)
 {
-    m_leftColumn->addWidget(widget);
-    m_leftColumn->setStretchFactor(0, 2);
-    m_leftColumn->setStretchFactor(1, 3);
+    m_underGrid->insertTab(0, widget, title);
+    m_underGrid->setCurrentIndex(0);
+}
+
+void TransformerReversePanel::updateBeamTab()
+{
+    // Shown once when the beam widens: the list is what the user asked to see.
+    BeamView *view = m_beam->view();
+    const int index = m_underGrid->indexOf(view);
+    if (m_beam->options().width > 1 && index < 0) {
+        m_underGrid->setCurrentIndex(m_underGrid->addTab(view, tr("Beam search")));
+    } else if (m_beam->options().width == 1 && index >= 0) {
+        m_underGrid->removeTab(index);
+        view->hide();
+    }
 }
 
 void TransformerReversePanel::setText(const QString &text)
@@ -204,26 +234,59 @@ void TransformerReversePanel::decode()
     m_output = {};
     const std::vector<std::string> words = tokenize(m_input->text().toStdString());
     if (!m_snapshot || words.empty()) {
-        m_outputView->clear();
-        m_grid->setAttention({});
-        m_heatmap->showMessage(m_snapshot ? tr("Type a sentence") : tr("No model yet"));
-        showCell(-1, -1);
-        emit decoded();
+        m_beam->clear();
+        showFailure(QString(), m_snapshot ? tr("Type a sentence") : tr("No model yet"));
         return;
     }
     try {
-        m_output = decodeWords(*m_snapshot->inference, m_snapshot->vocabulary, words);
+        m_output = m_beam->decode(*m_snapshot, words);
     } catch (const std::out_of_range &error) {
-        m_outputView->setText(QString::fromUtf8(error.what()));
-        m_grid->setAttention({});
-        m_heatmap->showMessage(tr("Too long for this model"));
-        showCell(-1, -1);
-        emit decoded();
+        showFailure(QString::fromUtf8(error.what()), tr("Too long for this model"));
+        return;
+    } catch (const std::exception &error) {
+        showFailure(QString::fromUtf8(error.what()), tr("No output"));
         return;
     }
-    m_outputView->setText(QStringLiteral("<b>%1</b>").arg(qtTokens(m_output.outputTokens).join(QLatin1Char(' ')).toHtmlEscaped()));
+    showOutput(0);
     showAttention();
     emit decoded();
+}
+
+void TransformerReversePanel::showFailure(const QString &message, const QString &shortMessage)
+{
+    m_output = {};
+    m_outputView->setText(message);
+    m_grid->setAttention({});
+    m_heatmap->showMessage(shortMessage);
+    showCell(-1, -1);
+    emit decoded();
+}
+
+void TransformerReversePanel::showHypothesis(int index)
+{
+    const std::vector<ScoredTransformerOutput> &found = m_beam->hypotheses();
+    if (index < 0 || index >= int(found.size()))
+        return;
+    m_output = found[std::size_t(index)].output;
+    showOutput(index);
+    showAttention();
+    emit decoded();
+}
+
+void TransformerReversePanel::showOutput(int hypothesis)
+{
+    QString text = QStringLiteral("<b>%1</b>").arg(outputText().toHtmlEscaped());
+    const int found = int(m_beam->hypotheses().size());
+    if (found > 0 && hypothesis == 0)
+        text += tr(" <small>(the best of %1 hypotheses)</small>").arg(found);
+    else if (found > 0)
+        text += tr(" <small>(hypothesis %1 of %2)</small>").arg(hypothesis + 1).arg(found);
+    m_outputView->setText(text);
+}
+
+QString TransformerReversePanel::outputText() const
+{
+    return qtTokens(m_output.outputTokens).join(QLatin1Char(' '));
 }
 
 const LayeredAttention &TransformerReversePanel::shownAttention() const
