@@ -8,6 +8,7 @@
 #include "ui/core/heatmapexplainer.h"
 #include "ui/transformer/headexplanationtext.h"
 #include "ui/transformer/headgrid.h"
+#include "ui/transformer/rolloutexplanationtext.h"
 #include "ui/transformer/transformerbeambox.h"
 #include "ui/transformer/transformerresults.h"
 
@@ -45,9 +46,9 @@ QStringList qtTokens(const std::vector<std::string> &tokens)
 }  // namespace
 
 TransformerReversePanel::TransformerReversePanel(QWidget *parent)
-    : QWidget(parent), m_input(new QLineEdit), m_beam(new TransformerBeamBox), m_outputView(new QLabel), m_modelInfo(new QLabel),
-      m_kind(new QComboBox), m_rollout(new QCheckBox(tr("&Roll out across layers"))), m_grid(new HeadGrid),
-      m_heatmap(new AttentionHeatmap), m_cellInfo(new QLabel)
+    : QWidget(parent), m_input(new QLineEdit), m_beam(new TransformerBeamBox), m_outputView(new QLabel),
+      m_modelInfo(new QLabel), m_kind(new QComboBox), m_rollout(new QCheckBox(tr("&Roll out across layers"))),
+      m_grid(new HeadGrid), m_heatmap(new AttentionHeatmap), m_cellInfo(new QLabel)
 {
     m_rollout->setObjectName(QStringLiteral("attentionRollout"));
     m_rollout->setToolTip(tr("Attention rollout (Abnar & Zuidema 2020): every layer's heads averaged, the residual "
@@ -124,7 +125,8 @@ QWidget *TransformerReversePanel::createHeadView()
         if (!m_snapshot || !hasOutput())
             return QString();
         if (rolledOut())
-            return rolloutExplanationHtml(row, column);
+            return rolloutExplanationHtml(rollout(), kind() == Kind::Cross, rowTokens().value(row),
+                                          columnTokens().value(column), row, column);
         return headExplanationHtml(*m_snapshot, m_output, attentionKind(), m_grid->selectedLayer(),
                                    m_grid->selectedHead(), row, column);
     });
@@ -470,26 +472,4 @@ RolloutMatrix TransformerReversePanel::rollout() const
     case Kind::Cross: break;
     }
     return crossAttentionRollout(m_output.encoderSelf, m_output.decoderSelf, m_output.cross);
-}
-
-QString TransformerReversePanel::rolloutExplanationHtml(int row, int column) const
-{
-    const RolloutMatrix matrix = rollout();
-    if (row < 0 || column < 0 || row >= matrix.rows || column >= matrix.columns)
-        return QString();
-    const QString share = QLocale().toString(double(matrix.at(row, column)), 'f', 3);
-    const QString method =
-        kind() == Kind::Cross
-            ? tr("An output position is followed as a mix of the tokens on both sides. In each decoder layer the "
-                 "self-attention (heads averaged, the residual mixed in: 0.5&nbsp;A&nbsp;+&nbsp;0.5&nbsp;I) mixes "
-                 "the positions; the cross-attention adds half of the encoder's output, whose mix of input words is "
-                 "the encoder's own rollout. The part on the input words, its rows renormalised, is shown.")
-            : tr("Each layer's heads are averaged into A, the residual is mixed in (0.5&nbsp;A&nbsp;+&nbsp;0.5&nbsp;I, "
-                 "rows renormalised), and the layers are multiplied, the last on the left: "
-                 "R&nbsp;=&nbsp;A'<sub>L</sub>&nbsp;…&nbsp;A'<sub>1</sub>.");
-    return tr("<h3>Attention rollout</h3><p><b>%1</b> draws <b>%2</b> of what it holds after the last layer from "
-              "<b>%3</b>.</p><p>%4</p><p>Rollout (Abnar &amp; Zuidema 2020) assumes attention is all that moves "
-              "information between positions, and that the residual carries as much as the attention: it is an "
-              "estimate of where a position's information came from, not a measured one.</p>")
-        .arg(rowTokens().value(row).toHtmlEscaped(), share, columnTokens().value(column).toHtmlEscaped(), method);
 }

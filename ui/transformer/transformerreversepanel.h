@@ -84,7 +84,6 @@ private:
     QStringList rowTokens() const;
     QStringList columnTokens() const;
     RolloutMatrix rollout() const;
-    QString rolloutExplanationHtml(int row, int column) const;
 
     std::shared_ptr<const TransformerSnapshot> m_snapshot;
     TransformerOutput m_output;
