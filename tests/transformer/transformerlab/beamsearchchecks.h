@@ -105,6 +105,13 @@ inline void checkBeamSearchOfThePanel(TransformerReversePanel *panel)
     const RolloutMatrix rollout = crossAttentionRollout(third.encoderSelf, third.decoderSelf, third.cross);
     QCOMPARE(heatmap->rows(), rollout.rows);
     QCOMPARE(heatmap->weight(rollout.rows - 1, 0), rollout.at(rollout.rows - 1, 0));
+    heatmap->selectCell(rollout.rows - 1, 0);
+    panel->explainer()->action()->trigger();
+    const QString rolled = panel->explainer()->view()->toPlainText();
+    QVERIFY2(rolled.contains(QStringLiteral("Attention rollout"))
+                 && rolled.contains(locale.toString(double(rollout.at(rollout.rows - 1, 0)), 'f', 3)),
+             qPrintable(rolled));
+    panel->explainer()->dialog()->close();
     panel->setRolledOut(false);
 
     // Width 1: the greedy output, as before there was a beam.
