@@ -84,6 +84,9 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     m_underGrid->setObjectName(QStringLiteral("transformerUnderGrid"));
     m_underGrid->setDocumentMode(true);
     m_underGrid->setTabBarAutoHide(true);  // tabs only while the beam's hypotheses are listed
+    m_underGrid->setFocusPolicy(Qt::NoFocus);
+    // A tab from the start, so that the list's place in the tab chain is below the heads.
+    m_underGrid->addTab(m_beam->view(), tr("Beam search"));
     auto *leftColumn = new QSplitter(Qt::Vertical);
     leftColumn->addWidget(m_grid);
     leftColumn->addWidget(m_underGrid);
@@ -115,6 +118,7 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     connect(m_rollout, &QCheckBox::toggled, this, [this] { showHead(m_grid->selectedLayer(), m_grid->selectedHead()); });
     connect(m_grid, &HeadGrid::headSelected, this, &TransformerReversePanel::showHead);
     connect(m_heatmap, &AttentionHeatmap::cellSelected, this, [this](int row, int column) { showCell(row, column); });
+    updateBeamTab();
     setSnapshot(nullptr);
 }
 
@@ -199,6 +203,8 @@ void TransformerReversePanel::updateBeamTab()
         m_underGrid->removeTab(index);
         view->hide();
     }
+    // Tab would otherwise stop at the tab bar while it is hidden, and go no further.
+    m_underGrid->setFocusPolicy(m_underGrid->count() > 1 ? Qt::TabFocus : Qt::NoFocus);
 }
 
 void TransformerReversePanel::setText(const QString &text)
