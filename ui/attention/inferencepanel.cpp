@@ -3,8 +3,9 @@
 
 #include "engine/attention/alignmentscore.h"
 #include "ui/attention/attentionexplanationtext.h"
-#include "ui/attention/beamview.h"
+#include "ui/attention/beamdecodedlisting.h"
 #include "ui/core/attentionheatmap.h"
+#include "ui/core/beamview.h"
 #include "ui/core/elidedlabel.h"
 #include "ui/core/heatmapexplainer.h"
 
@@ -318,7 +319,7 @@ void InferencePanel::decode()
                 return;
             }
             m_sentence = result.nbest.front().sentence;
-            m_beamView->setResult(result, model->vocabulary(), beam.alpha);
+            m_beamView->setResult(beamDecodedListing(result, model->vocabulary(), beam.alpha));
         } else {
             m_sentence = model->reverse(text.toStdString());
         }

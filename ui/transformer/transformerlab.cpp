@@ -5,6 +5,7 @@
 #include "ui/core/lengthaccuracyplot.h"
 #include "ui/core/lossplot.h"
 #include "ui/core/plotexport.h"
+#include "ui/transformer/transformerbeambox.h"
 #include "ui/transformer/transformerjobs.h"
 #include "ui/transformer/transformerresults.h"
 #include "ui/transformer/transformerreversepanel.h"
@@ -81,7 +82,7 @@ TransformerLab::TransformerLab(Workbench *workbench)
     m_page->setObjectName(QStringLiteral("transformerPage"));
     auto *layout = new QVBoxLayout(m_page);
     layout->addWidget(m_status);
-    m_reverse->addUnderGrid(m_loss);
+    m_reverse->addUnderGrid(m_loss, tr("Loss curve"));
     layout->addWidget(m_reverse, 1);
     // The run epoch by epoch: the heads as they were after any epoch.
     m_epochSlider->setObjectName(QStringLiteral("transformerEpochSlider"));
@@ -176,6 +177,8 @@ void TransformerLab::saveSettings(QSettings &settings) const
     m_setup->saveSettings(settings);
     settings.setValue(QStringLiteral("sentence"), m_reverse->text());
     settings.setValue(QStringLiteral("attention"), int(m_reverse->kind()));
+    settings.setValue(QStringLiteral("beamWidth"), m_reverse->beamBox()->options().width);
+    settings.setValue(QStringLiteral("beamAlpha"), m_reverse->beamBox()->options().alpha);
     settings.endGroup();
 }
 
@@ -185,6 +188,10 @@ void TransformerLab::restoreSettings(QSettings &settings)
     m_setup->restoreSettings(settings);
     m_reverse->setText(settings.value(QStringLiteral("sentence"), QStringLiteral("the quick brown fox jumps")).toString());
     m_reverse->setKind(TransformerReversePanel::Kind(settings.value(QStringLiteral("attention"), 0).toInt()));
+    BeamOptions beam;
+    beam.width = settings.value(QStringLiteral("beamWidth"), beam.width).toInt();
+    beam.alpha = settings.value(QStringLiteral("beamAlpha"), beam.alpha).toDouble();
+    m_reverse->beamBox()->setOptions(beam);
     settings.endGroup();
 }
 

@@ -4,9 +4,12 @@
 #include "engine/transformer/headexplanation.h"
 #include "engine/transformer/headscores.h"
 #include "ui/core/attentionheatmap.h"
+#include "ui/core/beamview.h"
 #include "ui/core/heatmapexplainer.h"
 #include "ui/transformer/headexplanationtext.h"
 #include "ui/transformer/headgrid.h"
+#include "ui/transformer/rolloutexplanationtext.h"
+#include "ui/transformer/transformerbeambox.h"
 #include "ui/transformer/transformerresults.h"
 
 #include <QAction>
@@ -18,6 +21,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -42,9 +46,9 @@ QStringList qtTokens(const std::vector<std::string> &tokens)
 }  // namespace
 
 TransformerReversePanel::TransformerReversePanel(QWidget *parent)
-    : QWidget(parent), m_input(new QLineEdit), m_outputView(new QLabel), m_modelInfo(new QLabel),
-      m_kind(new QComboBox), m_rollout(new QCheckBox(tr("&Roll out across layers"))), m_grid(new HeadGrid),
-      m_heatmap(new AttentionHeatmap), m_cellInfo(new QLabel)
+    : QWidget(parent), m_input(new QLineEdit), m_beam(new TransformerBeamBox), m_outputView(new QLabel),
+      m_modelInfo(new QLabel), m_kind(new QComboBox), m_rollout(new QCheckBox(tr("&Roll out across layers"))),
+      m_grid(new HeadGrid), m_heatmap(new AttentionHeatmap), m_cellInfo(new QLabel)
 {
     m_rollout->setObjectName(QStringLiteral("attentionRollout"));
     m_rollout->setToolTip(tr("Attention rollout (Abnar & Zuidema 2020): every layer's heads averaged, the residual "
@@ -53,6 +57,7 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     m_input->setObjectName(QStringLiteral("transformerSentence"));
     m_input->setPlaceholderText(tr("Type a sentence, e.g. the quick brown fox jumps"));
     m_input->setClearButtonEnabled(true);
+    m_beam->setObjectName(QStringLiteral("transformerBeam"));
     m_outputView->setObjectName(QStringLiteral("transformerOutput"));
     m_outputView->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_outputView->setWordWrap(true);
@@ -69,15 +74,26 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     auto *form = new QGridLayout;
     form->addWidget(new QLabel(tr("Sentence:")), 0, 0);
     form->addWidget(m_input, 0, 1);
+    form->addWidget(m_beam, 0, 2);
     form->addWidget(new QLabel(tr("Output:")), 1, 0);
     form->addWidget(m_outputView, 1, 1);
     form->addWidget(new QLabel(tr("Attention:")), 2, 0);
     form->addWidget(m_kind, 2, 1);
     form->addWidget(m_rollout, 2, 2);
-    m_leftColumn = new QSplitter(Qt::Vertical);
-    m_leftColumn->addWidget(m_grid);
+    m_underGrid = new QTabWidget;
+    m_underGrid->setObjectName(QStringLiteral("transformerUnderGrid"));
+    m_underGrid->setDocumentMode(true);
+    m_underGrid->setTabBarAutoHide(true);  // tabs only while the beam's hypotheses are listed
+    m_underGrid->setFocusPolicy(Qt::NoFocus);
+    // A tab from the start, so that the list's place in the tab chain is below the heads.
+    m_underGrid->addTab(m_beam->view(), tr("Beam search"));
+    auto *leftColumn = new QSplitter(Qt::Vertical);
+    leftColumn->addWidget(m_grid);
+    leftColumn->addWidget(m_underGrid);
+    leftColumn->setStretchFactor(0, 2);
+    leftColumn->setStretchFactor(1, 3);
     auto *views = new QSplitter(Qt::Horizontal);
-    views->addWidget(m_leftColumn);
+    views->addWidget(leftColumn);
     views->addWidget(createHeadView());
     views->setStretchFactor(0, 1);
     views->setStretchFactor(1, 1);
@@ -90,6 +106,11 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
         m_row = m_column = -1;  // another sentence: the cell no longer means the same
         decode();
     });
+    connect(m_beam, &TransformerBeamBox::optionsChanged, this, [this] {
+        updateBeamTab();
+        decode();
+    });
+    connect(m_beam, &TransformerBeamBox::hypothesisSelected, this, &TransformerReversePanel::showHypothesis);
     connect(m_kind, &QComboBox::currentIndexChanged, this, [this] {
         m_row = m_column = -1;
         showAttention();
@@ -97,6 +118,7 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     connect(m_rollout, &QCheckBox::toggled, this, [this] { showHead(m_grid->selectedLayer(), m_grid->selectedHead()); });
     connect(m_grid, &HeadGrid::headSelected, this, &TransformerReversePanel::showHead);
     connect(m_heatmap, &AttentionHeatmap::cellSelected, this, [this](int row, int column) { showCell(row, column); });
+    updateBeamTab();
     setSnapshot(nullptr);
 }
 
@@ -107,7 +129,8 @@ QWidget *TransformerReversePanel::createHeadView()
         if (!m_snapshot || !hasOutput())
             return QString();
         if (rolledOut())
-            return rolloutExplanationHtml(row, column);
+            return rolloutExplanationHtml(rollout(), kind() == Kind::Cross, rowTokens().value(row),
+                                          columnTokens().value(column), row, column);
         return headExplanationHtml(*m_snapshot, m_output, attentionKind(), m_grid->selectedLayer(),
                                    m_grid->selectedHead(), row, column);
     });
@@ -146,6 +169,7 @@ void TransformerReversePanel::setSnapshot(std::shared_ptr<const TransformerSnaps
         m_modelInfo->setText(tr("Press Train (F5) to train a Transformer with the settings on the left; its heads "
                                 "appear here after the first epoch."));
         m_output = {};
+        m_beam->clear();
         m_outputView->clear();
         m_grid->setAttention({});
         m_heatmap->showMessage(tr("No model yet"));
@@ -162,11 +186,25 @@ void TransformerReversePanel::setSnapshot(std::shared_ptr<const TransformerSnaps
     decode();
 }
 
-void TransformerReversePanel::addUnderGrid(QWidget *widget)
+void TransformerReversePanel::addUnderGrid(QWidget *widget, const QString &title)
 {
-    m_leftColumn->addWidget(widget);
-    m_leftColumn->setStretchFactor(0, 2);
-    m_leftColumn->setStretchFactor(1, 3);
+    m_underGrid->insertTab(0, widget, title);
+    m_underGrid->setCurrentIndex(0);
+}
+
+void TransformerReversePanel::updateBeamTab()
+{
+    // Shown once when the beam widens: the list is what the user asked to see.
+    BeamView *view = m_beam->view();
+    const int index = m_underGrid->indexOf(view);
+    if (m_beam->options().width > 1 && index < 0) {
+        m_underGrid->setCurrentIndex(m_underGrid->addTab(view, tr("Beam search")));
+    } else if (m_beam->options().width == 1 && index >= 0) {
+        m_underGrid->removeTab(index);
+        view->hide();
+    }
+    // Tab would otherwise stop at the tab bar while it is hidden, and go no further.
+    m_underGrid->setFocusPolicy(m_underGrid->count() > 1 ? Qt::TabFocus : Qt::NoFocus);
 }
 
 void TransformerReversePanel::setText(const QString &text)
@@ -204,26 +242,59 @@ void TransformerReversePanel::decode()
     m_output = {};
     const std::vector<std::string> words = tokenize(m_input->text().toStdString());
     if (!m_snapshot || words.empty()) {
-        m_outputView->clear();
-        m_grid->setAttention({});
-        m_heatmap->showMessage(m_snapshot ? tr("Type a sentence") : tr("No model yet"));
-        showCell(-1, -1);
-        emit decoded();
+        m_beam->clear();
+        showFailure(QString(), m_snapshot ? tr("Type a sentence") : tr("No model yet"));
         return;
     }
     try {
-        m_output = decodeWords(*m_snapshot->inference, m_snapshot->vocabulary, words);
+        m_output = m_beam->decode(*m_snapshot, words);
     } catch (const std::out_of_range &error) {
-        m_outputView->setText(QString::fromUtf8(error.what()));
-        m_grid->setAttention({});
-        m_heatmap->showMessage(tr("Too long for this model"));
-        showCell(-1, -1);
-        emit decoded();
+        showFailure(QString::fromUtf8(error.what()), tr("Too long for this model"));
+        return;
+    } catch (const std::exception &error) {
+        showFailure(QString::fromUtf8(error.what()), tr("No output"));
         return;
     }
-    m_outputView->setText(QStringLiteral("<b>%1</b>").arg(qtTokens(m_output.outputTokens).join(QLatin1Char(' ')).toHtmlEscaped()));
+    showOutput(0);
     showAttention();
     emit decoded();
+}
+
+void TransformerReversePanel::showFailure(const QString &message, const QString &shortMessage)
+{
+    m_output = {};
+    m_outputView->setText(message);
+    m_grid->setAttention({});
+    m_heatmap->showMessage(shortMessage);
+    showCell(-1, -1);
+    emit decoded();
+}
+
+void TransformerReversePanel::showHypothesis(int index)
+{
+    const std::vector<ScoredTransformerOutput> &found = m_beam->hypotheses();
+    if (index < 0 || index >= int(found.size()))
+        return;
+    m_output = found[std::size_t(index)].output;
+    showOutput(index);
+    showAttention();
+    emit decoded();
+}
+
+void TransformerReversePanel::showOutput(int hypothesis)
+{
+    QString text = QStringLiteral("<b>%1</b>").arg(outputText().toHtmlEscaped());
+    const int found = int(m_beam->hypotheses().size());
+    if (found > 0 && hypothesis == 0)
+        text += tr(" <small>(the best of %1 hypotheses)</small>").arg(found);
+    else if (found > 0)
+        text += tr(" <small>(hypothesis %1 of %2)</small>").arg(hypothesis + 1).arg(found);
+    m_outputView->setText(text);
+}
+
+QString TransformerReversePanel::outputText() const
+{
+    return qtTokens(m_output.outputTokens).join(QLatin1Char(' '));
 }
 
 const LayeredAttention &TransformerReversePanel::shownAttention() const
@@ -407,26 +478,4 @@ RolloutMatrix TransformerReversePanel::rollout() const
     case Kind::Cross: break;
     }
     return crossAttentionRollout(m_output.encoderSelf, m_output.decoderSelf, m_output.cross);
-}
-
-QString TransformerReversePanel::rolloutExplanationHtml(int row, int column) const
-{
-    const RolloutMatrix matrix = rollout();
-    if (row < 0 || column < 0 || row >= matrix.rows || column >= matrix.columns)
-        return QString();
-    const QString share = QLocale().toString(double(matrix.at(row, column)), 'f', 3);
-    const QString method =
-        kind() == Kind::Cross
-            ? tr("An output position is followed as a mix of the tokens on both sides. In each decoder layer the "
-                 "self-attention (heads averaged, the residual mixed in: 0.5&nbsp;A&nbsp;+&nbsp;0.5&nbsp;I) mixes "
-                 "the positions; the cross-attention adds half of the encoder's output, whose mix of input words is "
-                 "the encoder's own rollout. The part on the input words, its rows renormalised, is shown.")
-            : tr("Each layer's heads are averaged into A, the residual is mixed in (0.5&nbsp;A&nbsp;+&nbsp;0.5&nbsp;I, "
-                 "rows renormalised), and the layers are multiplied, the last on the left: "
-                 "R&nbsp;=&nbsp;A'<sub>L</sub>&nbsp;…&nbsp;A'<sub>1</sub>.");
-    return tr("<h3>Attention rollout</h3><p><b>%1</b> draws <b>%2</b> of what it holds after the last layer from "
-              "<b>%3</b>.</p><p>%4</p><p>Rollout (Abnar &amp; Zuidema 2020) assumes attention is all that moves "
-              "information between positions, and that the residual carries as much as the attention: it is an "
-              "estimate of where a position's information came from, not a measured one.</p>")
-        .arg(rowTokens().value(row).toHtmlEscaped(), share, columnTokens().value(column).toHtmlEscaped(), method);
 }

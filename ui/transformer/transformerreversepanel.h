@@ -18,13 +18,16 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSplitter;
+class QTabWidget;
+class TransformerBeamBox;
 struct TransformerSnapshot;
 
 // Type a sentence and see the Transformer's output, then every head of one of its three
 // attentions (the encoder's self-attention, the decoder's, the decoder's over the encoder) as a
 // grid, layers down and heads across; the head picked there is drawn full size beside it, with the
 // heatmap's hover, click and keyboard, and Explain This Weight for the selected cell. A head of the
-// encoder's self-attention can be opened in the self-attention explorer.
+// encoder's self-attention can be opened in the self-attention explorer. A beam wider than 1
+// lists its best hypotheses under the head; the one chosen there is the output shown.
 class TransformerReversePanel : public QWidget
 {
     Q_OBJECT
@@ -36,8 +39,9 @@ public:
     // The weights to decode with; null: none yet.
     void setSnapshot(std::shared_ptr<const TransformerSnapshot> snapshot);
     const std::shared_ptr<const TransformerSnapshot> &snapshot() const { return m_snapshot; }
-    // Below the grid of heads, beside the full-size head: the lab's loss curve.
-    void addUnderGrid(QWidget *widget);
+    // Below the grid of heads, beside the full-size head: the lab's loss curve. While the beam is
+    // wider than 1 its hypotheses are a tab beside it, and `title` names its tab.
+    void addUnderGrid(QWidget *widget, const QString &title);
     void setText(const QString &text);
     QString text() const;
     void setKind(Kind kind);
@@ -46,11 +50,14 @@ public:
     bool rolledOut() const;
     Kind kind() const;
     TransformerAttentionKind attentionKind() const;  // the engine's name for kind()
+    // The output shown: the greedy one, or the beam's hypothesis chosen (its winner at first).
     const TransformerOutput &output() const { return m_output; }
+    QString outputText() const;  // as the panel shows it, without markup
     bool hasOutput() const { return !m_output.outputTokens.empty(); }
     AttentionHeatmap *heatmap() const { return m_heatmap; }
     HeadGrid *headGrid() const { return m_grid; }
     HeatmapExplainer *explainer() const { return m_explainer; }
+    TransformerBeamBox *beamBox() const { return m_beam; }
     // Offers the head shown to the self-attention explorer (headOffered); only a head of the
     // encoder's self-attention fits it.
     QAction *openInExplorerAction() const { return m_openInExplorer; }
@@ -64,6 +71,10 @@ signals:
 private:
     QWidget *createHeadView();
     void decode();
+    void updateBeamTab();
+    void showFailure(const QString &message, const QString &shortMessage);
+    void showHypothesis(int index);
+    void showOutput(int hypothesis);
     void showAttention();
     void showHead(int layer, int head);
     void showCell(int row, int column);
@@ -73,11 +84,11 @@ private:
     QStringList rowTokens() const;
     QStringList columnTokens() const;
     RolloutMatrix rollout() const;
-    QString rolloutExplanationHtml(int row, int column) const;
 
     std::shared_ptr<const TransformerSnapshot> m_snapshot;
     TransformerOutput m_output;
     QLineEdit *m_input;
+    TransformerBeamBox *m_beam;
     QLabel *m_outputView;
     QLabel *m_modelInfo;
     QComboBox *m_kind;
@@ -87,7 +98,7 @@ private:
     QLabel *m_cellInfo;
     HeatmapExplainer *m_explainer;
     QAction *m_openInExplorer;
-    QSplitter *m_leftColumn;
+    QTabWidget *m_underGrid;
     // The cell followed: kept while another head of the same attention is shown.
     int m_row = -1;
     int m_column = -1;

@@ -162,15 +162,20 @@ void TestTabOrder::tabFollowsTheLayout_data()
     const QList<LabPage> pages = everyPage(*m_window);
     for (int page = 0; page < pages.size(); ++page)
         QTest::newRow(qPrintable(QString(pages[page].title).remove(QLatin1Char('&')))) << page << 1;
-    // A wider beam enables α and shows the n-best list and the steps beneath the heatmap.
+    // A wider beam enables α and shows the n-best list and the steps beneath the heatmap, or in the
+    // Transformer's tab under its heads.
     QTest::newRow("Reverse, beam search") << 0 << 3;
+    for (int page = 0; page < pages.size(); ++page)
+        if (pages[page].widget->objectName() == QStringLiteral("transformerPage"))
+            QTest::newRow("Transformer, beam search") << page << 3;
 }
 
 void TestTabOrder::tabFollowsTheLayout()
 {
     QFETCH(int, page);
     QFETCH(int, beamWidth);
-    m_window->findChild<QSpinBox *>(QStringLiteral("beamWidth"))->setValue(beamWidth);
+    for (const char *name : {"beamWidth", "transformerBeamWidth"})
+        m_window->findChild<QSpinBox *>(QLatin1String(name))->setValue(beamWidth);
     QWidget *shown = everyPage(*m_window).at(page).widget;
     m_window->showPage(shown);
     QCoreApplication::processEvents();

@@ -6,7 +6,7 @@
 #include "ui/workbench/workbenchfiles.h"
 #include "ui/attention/attentionexports.h"
 #include "ui/attention/attentionlab.h"
-#include "ui/attention/beamview.h"
+#include "ui/core/beamview.h"
 #include "ui/attention/compareview.h"
 #include "ui/attention/datasetpanel.h"
 #include "ui/attention/experimentspanel.h"

@@ -1,4 +1,5 @@
 #include "tests/common/testregistry.h"
+#include "tests/transformer/transformerlab/beamsearchchecks.h"
 #include "tests/common/workbenchfixture.h"
 #include "app/workbench/trainingcontroller.h"
 #include "ui/core/attentionheatmap.h"
@@ -48,6 +49,7 @@ private slots:
     void comparesRunsOfEveryLab();
     void explainsAHeadsWeight();
     void opensAHeadInTheExplorer();
+    void beamSearchListsItsHypotheses();
     void refusesBadSettingsClearly();
     void settingsPersist();
 
@@ -444,6 +446,12 @@ void TestTransformerLab::opensAHeadInTheExplorer()
     QCOMPARE(sentence->text(), QStringLiteral("I love AI"));
 }
 
+void TestTransformerLab::beamSearchListsItsHypotheses()
+{
+    showUntrainedSnapshot();
+    checkBeamSearchOfThePanel(m_lab->reversePanel());
+}
+
 void TestTransformerLab::refusesBadSettingsClearly()
 {
     setField("heads", 3);  // 128 is no multiple of 3
@@ -466,6 +474,7 @@ void TestTransformerLab::settingsPersist()
     setField("data-seed", 9);
     m_lab->reversePanel()->setText(QStringLiteral("red fox"));
     m_lab->reversePanel()->setKind(TransformerReversePanel::Kind::DecoderSelf);
+    m_lab->reversePanel()->beamBox()->setOptions(BeamOptions{6, 1.2, 1});
     m_window->close();  // saves the settings
     MainWindow *other = new MainWindow;
     addRegisteredLabs(other);
@@ -475,6 +484,8 @@ void TestTransformerLab::settingsPersist()
     QCOMPARE(int(lab->setup()->dataConfig().seed), 9);
     QCOMPARE(lab->reversePanel()->text(), QStringLiteral("red fox"));
     QCOMPARE(lab->reversePanel()->kind(), TransformerReversePanel::Kind::DecoderSelf);
+    QCOMPARE(lab->reversePanel()->beamBox()->options().width, 6);
+    QCOMPARE(lab->reversePanel()->beamBox()->options().alpha, 1.2);
     delete other;
 }
 
