@@ -5,6 +5,7 @@
 #include "engine/attention/seq2seqmodel.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/core/evalmodescope.h"
+#include "engine/core/integratedgradients.h"
 #include "engine/fast/parallelfor.h"
 
 #include <algorithm>
@@ -132,32 +133,6 @@ AttributionMap attentionMap(const DecodedSentence &sentence, int words)
     return map;
 }
 
-// The methods that read gradients, from the points along the line: alphas are the m midpoints of
-// integrated gradients' Riemann sum (when asked), then 0 and 1.
-std::vector<double> alphasFor(const std::vector<AttributionMethod> &methods, int integrationSteps)
-{
-    std::vector<double> alphas;
-    if (std::find(methods.begin(), methods.end(), AttributionMethod::IntegratedGradients) != methods.end())
-        for (int k = 0; k < integrationSteps; ++k)
-            alphas.push_back((k + 0.5) / integrationSteps);
-    alphas.push_back(0);
-    alphas.push_back(1);
-    return alphas;
-}
-
-torch::Tensor gradientScores(AttributionMethod method, const Explained &x, const LineGradients &line)
-{
-    const int64_t m = line.gradients.size(1) - 2;
-    const torch::Tensor atInput = line.gradients.select(1, m + 1).narrow(1, 0, x.words);  // (steps, words, E)
-    const torch::Tensor embedded = x.embedded.narrow(0, 0, x.words);
-    if (method == AttributionMethod::Saliency)
-        return atInput.norm(2, {2});
-    if (method == AttributionMethod::InputTimesGradient)
-        return (atInput * embedded).sum(2);
-    const torch::Tensor meanGradient = line.gradients.narrow(1, 0, m).mean(1).narrow(1, 0, x.words);
-    return (meanGradient * (embedded - x.baseline.narrow(0, 0, x.words))).sum(2);
-}
-
 }  // namespace
 
 bool SentenceAttribution::explains(AttributionMethod method, int row) const
@@ -205,7 +180,7 @@ SentenceAttribution attribute(const Seq2SeqModel &model, const std::vector<std::
     const int firstGradientRow = gradientSteps.empty() ? 0 : gradientSteps.front();
     LineGradients line;
     if (!gradientSteps.empty() && std::any_of(options.methods.begin(), options.methods.end(), attributionReadsGradients))
-        line = gradientsAlongLine(model, x, alphasFor(options.methods, options.integrationSteps), gradientSteps,
+        line = gradientsAlongLine(model, x, integrationPoints(options.methods, options.integrationSteps), gradientSteps,
                                   std::vector<int64_t>(gradientSteps.size(), -1));
     for (AttributionMethod method : options.methods) {
         if (method == AttributionMethod::Attention) {
@@ -226,7 +201,8 @@ SentenceAttribution attribute(const Seq2SeqModel &model, const std::vector<std::
             if (method == AttributionMethod::IntegratedGradients)
                 result.integrationDelta = result.completenessGap = std::vector<double>(std::size_t(x.steps), NAN);
         } else {
-            result.maps.push_back(mapOf(method, gradientScores(method, x, line), x.steps, firstGradientRow));
+            const torch::Tensor scores = gradientMethodScores(method, line.gradients, x.embedded, x.baseline, x.words);
+            result.maps.push_back(mapOf(method, scores, x.steps, firstGradientRow));
             if (method == AttributionMethod::IntegratedGradients) {
                 const torch::Tensor delta = (line.values.select(1, -1) - line.values.select(1, -2)).to(torch::kDouble);
                 const AttributionMap &ig = result.maps.back();
@@ -275,7 +251,7 @@ ContrastiveAttribution attributeContrast(const Seq2SeqModel &model, const Senten
     for (const AttributionMap &m : explained.maps)
         methods.push_back(m.method);
     if (std::any_of(methods.begin(), methods.end(), attributionReadsGradients))
-        line = gradientsAlongLine(model, x, alphasFor(methods, options.integrationSteps), {row}, {alternativeId});
+        line = gradientsAlongLine(model, x, integrationPoints(methods, options.integrationSteps), {row}, {alternativeId});
     // f for the source and for each source with a word taken out: log P(y_row) - log P(alternative).
     std::vector<std::vector<std::string>> sources{explained.words};
     for (std::size_t i = 0; i < explained.words.size(); ++i)
@@ -299,7 +275,8 @@ ContrastiveAttribution attributeContrast(const Seq2SeqModel &model, const Senten
                 map.scores.push_back(f.front() - f[std::size_t(i) + 1]);
             result.maps.push_back(std::move(map));
         } else {
-            result.maps.push_back(mapOf(method, gradientScores(method, x, line), 1, 0));
+            result.maps.push_back(
+                mapOf(method, gradientMethodScores(method, line.gradients, x.embedded, x.baseline, x.words), 1, 0));
         }
     }
     return result;

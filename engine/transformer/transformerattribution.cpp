@@ -1,6 +1,7 @@
 #include "engine/transformer/transformerattribution.h"
 
 #include "engine/core/evalmodescope.h"
+#include "engine/core/integratedgradients.h"
 #include "engine/core/vocabulary.h"
 #include "engine/fast/parallelfor.h"
 #include "engine/transformer/attentionrollout.h"
@@ -22,7 +23,7 @@ torch::Tensor idTensor(const std::vector<int64_t> &ids)
 }
 
 // The decode being explained, as the network reads it.
-struct Explained {
+struct TransformerExplained {
     torch::Tensor source;     // (1, S): the words' ids, <EOS> last
     torch::Tensor targetIn;   // (1, T): <SOS>, then the output without its last token
     torch::Tensor targetOut;  // (T): the output's ids
@@ -40,10 +41,10 @@ std::vector<int64_t> idsOf(const Vocabulary &vocabulary, const std::vector<std::
     return ids;
 }
 
-Explained prepare(const TransformerModel &model, const TransformerOutput &output, IntegrationBaseline baseline)
+TransformerExplained prepareExplained(const TransformerModel &model, const TransformerOutput &output, IntegrationBaseline baseline)
 {
     const Vocabulary &vocabulary = model.vocabulary();
-    Explained x;
+    TransformerExplained x;
     x.words = int(output.sourceTokens.size()) - 1;
     x.steps = int(output.outputTokens.size());
     x.source = idTensor(idsOf(vocabulary, output.sourceTokens));
@@ -61,7 +62,7 @@ Explained prepare(const TransformerModel &model, const TransformerOutput &output
 }
 
 // log P(y_t) at the output steps up to `last` for each row of token embeddings (B, S, d): (B, last + 1).
-torch::Tensor outputLogProbs(TransformerNetImpl &net, const Explained &x, const torch::Tensor &tokenEmbeddings,
+torch::Tensor teacherForcedLogProbs(TransformerNetImpl &net, const TransformerExplained &x, const torch::Tensor &tokenEmbeddings,
                              int64_t last)
 {
     const int64_t rows = tokenEmbeddings.size(0);
@@ -75,19 +76,19 @@ torch::Tensor outputLogProbs(TransformerNetImpl &net, const Explained &x, const 
 // Per step of `steps` (ascending): f_t at the points e' + alpha (e - e'), one per alpha, and its
 // gradients over the source embeddings there. One forward pass for all points, as far as the last
 // step; each step's gradients a backward pass of their own through it.
-struct LineGradients {
+struct TransformerLineGradients {
     torch::Tensor values;     // (steps, A)
     torch::Tensor gradients;  // (steps, A, S, d)
 };
 
-LineGradients gradientsOnPoints(TransformerNetImpl &net, const Explained &x, const std::vector<double> &alphas,
+TransformerLineGradients transformerGradientsOnPoints(TransformerNetImpl &net, const TransformerExplained &x, const std::vector<double> &alphas,
                                 const std::vector<int> &steps)
 {
     torch::AutoGradMode gradients(true);
     const int64_t points = int64_t(alphas.size());
     const torch::Tensor alpha = torch::tensor(alphas).to(torch::kFloat).view({points, 1, 1});
     const torch::Tensor input = (x.baseline + alpha * (x.embedded - x.baseline)).requires_grad_(true);
-    const torch::Tensor logP = outputLogProbs(net, x, input, steps.back());
+    const torch::Tensor logP = teacherForcedLogProbs(net, x, input, steps.back());
     std::vector<torch::Tensor> values, grads;
     for (std::size_t k = 0; k < steps.size(); ++k) {
         const torch::Tensor f = logP.select(1, steps[k]);
@@ -99,49 +100,23 @@ LineGradients gradientsOnPoints(TransformerNetImpl &net, const Explained &x, con
 }
 
 // The same over the points in slices side by side, one per LibTorch intra-op thread.
-LineGradients gradientsAlongLine(TransformerNetImpl &net, const Explained &x, const std::vector<double> &alphas,
+TransformerLineGradients transformerGradientsAlongLine(TransformerNetImpl &net, const TransformerExplained &x, const std::vector<double> &alphas,
                                  const std::vector<int> &steps)
 {
     const auto slices =
         overShards(int64_t(alphas.size()), kMinPointsPerSlice, torch::get_num_threads(), [&](int64_t begin, int64_t end) {
-            return gradientsOnPoints(net, x, {alphas.begin() + begin, alphas.begin() + end}, steps);
+            return transformerGradientsOnPoints(net, x, {alphas.begin() + begin, alphas.begin() + end}, steps);
         });
     std::vector<torch::Tensor> values, gradients;
-    for (const LineGradients &slice : slices) {
+    for (const TransformerLineGradients &slice : slices) {
         values.push_back(slice.values);
         gradients.push_back(slice.gradients);
     }
     return {torch::cat(values, 1), torch::cat(gradients, 1)};
 }
 
-// The m midpoints of integrated gradients' Riemann sum (when asked), then 0 and 1.
-std::vector<double> alphasFor(const std::vector<AttributionMethod> &methods, int integrationSteps)
-{
-    std::vector<double> alphas;
-    if (std::find(methods.begin(), methods.end(), AttributionMethod::IntegratedGradients) != methods.end())
-        for (int k = 0; k < integrationSteps; ++k)
-            alphas.push_back((k + 0.5) / integrationSteps);
-    alphas.push_back(0);
-    alphas.push_back(1);
-    return alphas;
-}
-
-// (steps explained, words) of a gradient method.
-torch::Tensor gradientScores(AttributionMethod method, const Explained &x, const LineGradients &line)
-{
-    const int64_t m = line.gradients.size(1) - 2;
-    const torch::Tensor atInput = line.gradients.select(1, m + 1).narrow(1, 0, x.words);
-    const torch::Tensor embedded = x.embedded.narrow(0, 0, x.words);
-    if (method == AttributionMethod::Saliency)
-        return atInput.norm(2, {2});
-    if (method == AttributionMethod::InputTimesGradient)
-        return (atInput * embedded).sum(2);
-    const torch::Tensor meanGradient = line.gradients.narrow(1, 0, m).mean(1).narrow(1, 0, x.words);
-    return (meanGradient * (embedded - x.baseline.narrow(0, 0, x.words))).sum(2);
-}
-
 // A map whose rows `steps` hold `scores`' rows in turn; NaN in the others.
-AttributionMap mapOf(AttributionMethod method, const torch::Tensor &scores, int rows, const std::vector<int> &steps)
+AttributionMap mapOfSteps(AttributionMethod method, const torch::Tensor &scores, int rows, const std::vector<int> &steps)
 {
     const torch::Tensor s = scores.to(torch::kDouble).contiguous();
     const int columns = int(s.size(1));
@@ -163,7 +138,7 @@ AttributionMap weightMap(AttributionMethod method, int rows, int words, const We
     return map;
 }
 
-std::vector<StepScore> stepScores(TransformerNetImpl &net, const Vocabulary &vocabulary, const Explained &x)
+std::vector<StepScore> stepScores(TransformerNetImpl &net, const Vocabulary &vocabulary, const TransformerExplained &x)
 {
     const torch::Tensor mask = torch::ones_like(x.source, torch::kBool);
     const torch::Tensor logP = torch::log_softmax(net.forward(x.source, mask, x.targetIn), 2)[0];  // (T, V)
@@ -180,7 +155,7 @@ std::vector<StepScore> stepScores(TransformerNetImpl &net, const Vocabulary &voc
 }
 
 // f_t(source) - f_t(source without word i), every variant in one batch (they share a length).
-AttributionMap occlusionMap(TransformerNetImpl &net, const Vocabulary &vocabulary, const Explained &x,
+AttributionMap occlusionMap(TransformerNetImpl &net, const Vocabulary &vocabulary, const TransformerExplained &x,
                             const std::vector<std::string> &words, RemovalMode mode)
 {
     std::vector<torch::Tensor> sources{x.source[0]};
@@ -192,10 +167,10 @@ AttributionMap occlusionMap(TransformerNetImpl &net, const Vocabulary &vocabular
     const torch::Tensor first = torch::stack({sources.front()});
     const torch::Tensor rest = torch::stack(std::vector<torch::Tensor>(sources.begin() + 1, sources.end()));
     const auto logProbs = [&](const torch::Tensor &ids) {
-        return outputLogProbs(net, x, net.sourceEmbedding(ids), x.steps - 1);
+        return teacherForcedLogProbs(net, x, net.sourceEmbedding(ids), x.steps - 1);
     };
     const torch::Tensor fall = logProbs(first) - logProbs(rest);  // (words, T)
-    return mapOf(AttributionMethod::Occlusion, fall.t(), x.steps, [&] {
+    return mapOfSteps(AttributionMethod::Occlusion, fall.t(), x.steps, [&] {
         std::vector<int> all(std::size_t(x.steps));
         std::iota(all.begin(), all.end(), 0);
         return all;
@@ -228,7 +203,7 @@ TransformerAttribution attributeTransformer(const TransformerModel &model, const
                                     "give at least two");
     TransformerNetImpl &net = model.net();
     const EvalModeScope evalMode(net);
-    const Explained x = prepare(model, result.output, options.baseline);
+    const TransformerExplained x = prepareExplained(model, result.output, options.baseline);
     {
         torch::NoGradGuard noGradients;
         result.steps = stepScores(net, model.vocabulary(), x);
@@ -238,10 +213,10 @@ TransformerAttribution attributeTransformer(const TransformerModel &model, const
     for (int t = 0; t < x.steps; ++t)
         if (options.gradientRow < 0 || t == options.gradientRow)
             gradientSteps.push_back(t);
-    LineGradients line;
+    TransformerLineGradients line;
     const std::vector<AttributionMethod> &methods = options.methods;
     if (!gradientSteps.empty() && std::any_of(methods.begin(), methods.end(), attributionReadsGradients))
-        line = gradientsAlongLine(net, x, alphasFor(methods, options.integrationSteps), gradientSteps);
+        line = transformerGradientsAlongLine(net, x, integrationPoints(methods, options.integrationSteps), gradientSteps);
     for (AttributionMethod method : methods) {
         if (method == AttributionMethod::Attention) {
             const LayeredAttention &cross = result.output.cross;
@@ -261,9 +236,10 @@ TransformerAttribution attributeTransformer(const TransformerModel &model, const
             torch::NoGradGuard noGradients;
             result.maps.push_back(occlusionMap(net, model.vocabulary(), x, result.words, options.occlusion));
         } else {
-            result.maps.push_back(gradientSteps.empty()
-                                      ? mapOf(method, torch::empty({0, x.words}), x.steps, {})
-                                      : mapOf(method, gradientScores(method, x, line), x.steps, gradientSteps));
+            const torch::Tensor scores =
+                gradientSteps.empty() ? torch::empty({0, x.words})
+                                      : gradientMethodScores(method, line.gradients, x.embedded, x.baseline, x.words);
+            result.maps.push_back(mapOfSteps(method, scores, x.steps, gradientSteps));
             if (method != AttributionMethod::IntegratedGradients)
                 continue;
             result.integrationDelta = result.completenessGap = std::vector<double>(std::size_t(x.steps), NAN);
