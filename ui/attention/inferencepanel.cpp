@@ -5,6 +5,7 @@
 #include "ui/attention/attentionexplanationtext.h"
 #include "ui/attention/beamdecodedlisting.h"
 #include "ui/core/attentionheatmap.h"
+#include "ui/core/beamcontrols.h"
 #include "ui/core/beamview.h"
 #include "ui/core/elidedlabel.h"
 #include "ui/core/heatmapexplainer.h"
@@ -113,20 +114,8 @@ InferencePanel::InferencePanel(QWidget *parent) : QWidget(parent)
     m_rightCellsButton->setDefaultAction(m_rightCellsAction);
     connect(m_rightCellsAction, &QAction::toggled, m_heatmap, &AttentionHeatmap::setRightCellsShown);
 
-    m_beamWidth = new QSpinBox;
-    m_beamWidth->setObjectName(QStringLiteral("beamWidth"));
-    m_beamWidth->setRange(1, 16);
-    m_beamWidth->setSpecialValueText(tr("1 (greedy)"));
-    m_beamWidth->setToolTip(tr("Beam width: how many partial outputs are kept at each step. 1 takes the most "
-                               "likely word every time (greedy)."));
-    m_alpha = new QDoubleSpinBox;
-    m_alpha->setObjectName(QStringLiteral("beamAlpha"));
-    m_alpha->setRange(0, kMaxLengthAlpha);
-    m_alpha->setSingleStep(0.1);
-    m_alpha->setDecimals(2);
-    m_alpha->setValue(BeamOptions{}.alpha);
-    m_alpha->setToolTip(tr("Length normalisation α: hypotheses are ranked by log P / length^α. 0 favours short "
-                           "outputs, 1 ranks by the mean log-probability per word."));
+    m_beamWidth = createBeamWidthBox(QStringLiteral("beamWidth"));
+    m_alpha = createLengthAlphaBox(QStringLiteral("beamAlpha"));
     m_beamView = new BeamView;
     m_beamView->setObjectName(QStringLiteral("beamView"));
     m_beamView->hide();

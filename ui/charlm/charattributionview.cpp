@@ -35,11 +35,6 @@ QString quoted(char32_t c)
     return QStringLiteral("‘%1’").arg(c == U' ' ? QStringLiteral("␣") : visibleCharacter(c));
 }
 
-QString percent(double p)
-{
-    return p < 0.005 ? QStringLiteral("<1%") : QStringLiteral("%1%").arg(std::lround(100 * p));
-}
-
 // The end of `text` as one line: line breaks shown as ↵, the start cut to `length`.
 QString shownEnd(const std::u32string &text, size_t length)
 {
@@ -295,7 +290,7 @@ void CharAttributionView::fillNextChoice()
     const std::u32string &alphabet = m_net ? m_net->alphabet() : std::u32string();
     for (size_t id : order)
         if (id < alphabet.size())
-            m_next->addItem(QStringLiteral("%1  %2").arg(quoted(alphabet[id]), percent(a.probabilities[id])),
+            m_next->addItem(QStringLiteral("%1  %2").arg(quoted(alphabet[id]), wholePercent(a.probabilities[id])),
                             uint(alphabet[id]));
     m_next->setCurrentIndex(m_chosenNext ? std::max(0, m_next->findData(uint(m_chosenNext))) : 0);
 }
@@ -323,9 +318,9 @@ QString CharAttributionView::summaryText() const
     const CharAttribution &a = attribution();
     QString text = tr("After “%1” the model expects %2 (%3).")
                        .arg(shownEnd(a.characters, 30), quoted(a.predicted))
-                       .arg(percent(*std::max_element(a.probabilities.begin(), a.probabilities.end())));
+                       .arg(wholePercent(*std::max_element(a.probabilities.begin(), a.probabilities.end())));
     if (a.next != a.predicted)
-        text += tr(" Explaining %1 instead (%2).").arg(quoted(a.next), percent(a.probability));
+        text += tr(" Explaining %1 instead (%2).").arg(quoted(a.next), wholePercent(a.probability));
     return text + tr(" Characters read: %1; explained: the last %2.")
                       .arg(a.contextLength)
                       .arg(qulonglong(a.characters.size()));

@@ -256,3 +256,8 @@ bool CharValueText::exportImage(const QString &path, QString *error) const
     return exportPaintedImage(path, QSize(width, heightForWidth(width)),
                               [&](QPainter &painter, const QRectF &) { paintText(painter, placed); }, error, kScale);
 }
+
+QString wholePercent(double probability)
+{
+    return probability < 0.005 ? QStringLiteral("<1%") : QStringLiteral("%1%").arg(std::lround(100 * probability));
+}

@@ -87,3 +87,5 @@ QColor divergingColour(double t);
 
 // The character a cell shows: itself, or a visible stand-in for a line break, tab or control.
 QString visibleCharacter(char32_t c);
+// A probability as a whole percentage, "<1%" below half a percent.
+QString wholePercent(double probability);

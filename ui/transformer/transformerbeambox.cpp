@@ -1,6 +1,7 @@
 #include "ui/transformer/transformerbeambox.h"
 
 #include "ui/core/beamlisting.h"
+#include "ui/core/beamcontrols.h"
 #include "ui/core/beamview.h"
 #include "ui/transformer/transformerresults.h"
 
@@ -29,20 +30,11 @@ QString joinedWords(const std::vector<std::string> &words)
 }  // namespace
 
 TransformerBeamBox::TransformerBeamBox(QWidget *parent)
-    : QWidget(parent), m_width(new QSpinBox), m_alpha(new QDoubleSpinBox), m_view(new BeamView)
+    : QWidget(parent)
+    , m_width(createBeamWidthBox(QStringLiteral("transformerBeamWidth")))
+    , m_alpha(createLengthAlphaBox(QStringLiteral("transformerBeamAlpha")))
+    , m_view(new BeamView)
 {
-    m_width->setObjectName(QStringLiteral("transformerBeamWidth"));
-    m_width->setRange(1, 16);
-    m_width->setSpecialValueText(tr("1 (greedy)"));
-    m_width->setToolTip(tr("Beam width: how many partial outputs are kept at each step. 1 takes the most "
-                           "likely word every time (greedy)."));
-    m_alpha->setObjectName(QStringLiteral("transformerBeamAlpha"));
-    m_alpha->setRange(0, kMaxLengthAlpha);
-    m_alpha->setSingleStep(0.1);
-    m_alpha->setDecimals(2);
-    m_alpha->setValue(BeamOptions{}.alpha);
-    m_alpha->setToolTip(tr("Length normalisation α: hypotheses are ranked by log P / length^α. 0 favours short "
-                           "outputs, 1 ranks by the mean log-probability per word."));
     m_alpha->setEnabled(false);
     m_view->setObjectName(QStringLiteral("transformerBeamView"));
 
