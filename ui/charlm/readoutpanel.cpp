@@ -32,7 +32,7 @@ QString tableCharacter(char32_t c)
     return c == U' ' ? QStringLiteral("␣") : visibleCharacter(c);
 }
 
-QString percent(double probability)
+QString readoutPercent(double probability)
 {
     return probability < 0.005 ? QStringLiteral("<1%") : QStringLiteral("%1%").arg(std::lround(100 * probability));
 }
@@ -302,7 +302,7 @@ void ReadoutPanel::fillNextTable()
             auto *item = new QTableWidgetItem;
             if (!r.unknown[i] && k < int(r.next[i].size())) {
                 const CharReadout::Next &n = r.next[i][size_t(k)];
-                item->setText(QStringLiteral("%1  %2").arg(tableCharacter(n.character), percent(n.probability)));
+                item->setText(QStringLiteral("%1  %2").arg(tableCharacter(n.character), readoutPercent(n.probability)));
                 if (hasNext && n.character == r.text[i + 1])
                     item->setBackground(kExpected);
             } else if (k == 0 && r.unknown[i]) {
