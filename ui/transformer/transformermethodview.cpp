@@ -42,8 +42,10 @@ TransformerMethodView::TransformerMethodView(QObject *parent)
     m_selector->setObjectName(QStringLiteral("explainMethod"));
     m_selector->addItem(tr("Head weights"));
     // Attention (the last layer's heads averaged) is a strip of the small multiples, not a map here:
-    // the heads and their rollout are this heatmap's own.
-    for (const AttributionMethod method : transformerAttributionMethods())
+    // the heads are this heatmap's own. Rollout reads attention too, so it comes first.
+    m_selector->addItem(QString::fromUtf8(attributionMethodTitle(AttributionMethod::Rollout)),
+                        int(AttributionMethod::Rollout));
+    for (const AttributionMethod method : allAttributionMethods())
         if (method != AttributionMethod::Attention)
             m_selector->addItem(QString::fromUtf8(attributionMethodTitle(method)), int(method));
     m_selector->setToolTip(tr("What the cross-attention heatmap shows: the selected head's weights, or how much each "

@@ -393,6 +393,7 @@ void TransformerReversePanel::showHead(int layer, int head)
     const int column = m_column;
     const bool methodShown = m_methods->paint(*m_heatmap, kind() == Kind::Cross);  // in place of the head
     m_rollout->setEnabled(!methodShown);
+    m_explainer->action()->setEnabled(!methodShown);  // a method's score is no head's weight
     if (!methodShown && rolledOut()) {
         m_heatmap->setMatrix(columnTokens(), rowTokens(), rollout().values);
         m_heatmap->setTitle(tr("Rollout of all %1 layers").arg(attention.weights.size()));
@@ -426,6 +427,11 @@ void TransformerReversePanel::showCell(int row, int column)
         return;
     }
     if (row < 0 || column < 0 || row >= m_heatmap->rows() || column >= m_heatmap->columns()) {
+        if (kind() == Kind::Cross && m_methods->showsMethod()) {
+            m_cellInfo->setText(tr("<small>Click an output word (a row) to compare every method on it in the Methods "
+                                   "tab.</small>"));
+            return;
+        }
         m_cellInfo->setText(tr("<small>Click a cell to follow one weight; double-click it (or %1) to see how it is "
                                "computed.</small>")
                                 .arg(m_explainer->action()->shortcut().toString(QKeySequence::NativeText)));

@@ -5,6 +5,7 @@
 #include "ui/core/attentionheatmap.h"
 #include "ui/core/attributionstripsplot.h"
 #include "ui/core/beamview.h"
+#include "ui/core/heatmapexplainer.h"
 #include "ui/core/methodcolors.h"
 #include "ui/core/stepscorestable.h"
 #include "ui/transformer/headgrid.h"
@@ -137,6 +138,7 @@ void TestTransformerMethods::methodMapReplacesTheHead()
         else
             QCOMPARE(range.lower, 0.0);
         QVERIFY(!view->caption()->text().isEmpty());
+        QVERIFY(!panel->explainer()->action()->isEnabled());  // a method's score is no head's weight
         heatmap->selectCell(1, 2);
         QVERIFY2(panel->cellText().contains(QStringLiteral("<b>cat</b>")), qPrintable(panel->cellText()));
     }
@@ -154,6 +156,7 @@ void TestTransformerMethods::methodMapReplacesTheHead()
     QCOMPARE(heatmap->columns(), 5);
     QCOMPARE(heatmap->weight(1, 3), panel->output().cross.weights[1][2][1 * 5 + 3]);
     QCOMPARE(colors->dataRange(), QCPRange(0, 1));
+    QVERIFY(panel->explainer()->action()->isEnabled());
 }
 
 void TestTransformerMethods::stepScoresAndSmallMultiplesMatchTheEngine()
