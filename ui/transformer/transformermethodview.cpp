@@ -212,6 +212,12 @@ void TransformerMethodView::selectRow(int row)
     updateViews();
 }
 
+QString TransformerMethodView::greedyOnlyNote() const
+{
+    return tr("The step scores and the methods explain the greedy output: set Beam to 1, or choose the best "
+              "hypothesis when it is the greedy one.");
+}
+
 bool TransformerMethodView::fitsShownOutput() const
 {
     return m_has && m_attribution.outputTokens == m_shownOutput;
@@ -219,8 +225,7 @@ bool TransformerMethodView::fitsShownOutput() const
 
 void TransformerMethodView::updateViews()
 {
-    const QString greedyOnly = tr("The methods explain the greedy output: set Beam to 1, or choose the best "
-                                  "hypothesis when it is the greedy one.");
+    const QString greedyOnly = greedyOnlyNote();
     if (fitsShownOutput()) {
         m_steps->setAttribution(m_attribution);
         m_steps->selectStep(m_row);
@@ -249,24 +254,24 @@ void TransformerMethodView::updateViews()
 bool TransformerMethodView::paint(AttentionHeatmap &heatmap, bool cross)
 {
     m_selector->setEnabled(cross);
+    const bool otherOutput = m_has && !fitsShownOutput();
+    m_caption->setText(otherOutput ? QStringLiteral("<small>%1</small>").arg(greedyOnlyNote()) : QString());
+    m_caption->setVisible(otherOutput);
     if (!cross || !showsMethod()) {
         if (m_methodColors)
             heatmap.setColorScale(viridisGradient(), QCPRange(0, 1), tr("attention weight"));
         m_methodColors = false;
-        m_caption->clear();
-        m_caption->setVisible(false);
         return false;
     }
     const QString title = QString::fromUtf8(attributionMethodTitle(method()));
-    m_caption->setVisible(true);
     const AttributionMap *map = fitsShownOutput() ? m_attribution.map(method()) : nullptr;
     if (!map || (attributionReadsGradients(method()) && m_attribution.gradientRow >= 0)) {
-        heatmap.showMessage(m_has && !fitsShownOutput() ? tr("%1 explains the greedy output: set Beam to 1").arg(title)
-                            : m_computing                   ? tr("Computing %1…").arg(title.toLower())
-                                                            : m_message);
-        m_caption->setText(QString());
+        heatmap.showMessage(otherOutput ? tr("%1 explains the greedy output: set Beam to 1").arg(title)
+                            : m_computing ? tr("Computing %1…").arg(title.toLower())
+                                          : m_message);
         return true;
     }
+    m_caption->setVisible(true);
     setMethodColorScale(heatmap, *map);
     m_methodColors = true;
     std::vector<float> cells;

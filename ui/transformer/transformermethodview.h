@@ -70,6 +70,7 @@ private:
     void setAttribution(const TransformerAttribution &attribution);
     void showMessage(const QString &message);
     bool fitsShownOutput() const;
+    QString greedyOnlyNote() const;
     void updateViews();
 
     QComboBox *m_selector;

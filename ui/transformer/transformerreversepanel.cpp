@@ -406,6 +406,8 @@ void TransformerReversePanel::showHead(int layer, int head)
         m_heatmap->selectCell(row, column);
     else if (m_heatmap->rows() > 0)  // a method's message keeps the cell for its map
         showCell(-1, -1);
+    else
+        m_cellInfo->clear();
     m_explainer->refresh();
 }
 

@@ -223,6 +223,10 @@ void TestTransformerMethods::beamHypothesisIsNotExplained()
     panel->beamBox()->view()->selectHypothesis(other);
     QCOMPARE(panel->heatmap()->rows(), 0);  // a message, not a map of another output
     QVERIFY(view->stepScores()->toolTip().contains(QStringLiteral("greedy")));
+    QVERIFY(view->caption()->text().contains(QStringLiteral("greedy")));  // said under the heatmap
+    view->setMethod(std::nullopt);  // the heads are this output's own; the note stays for the step scores
+    QVERIFY(panel->heatmap()->rows() > 0);
+    QVERIFY(view->caption()->text().contains(QStringLiteral("greedy")));
 }
 
 void TestTransformerMethods::exportsTheStepScoresAndTheRow()
