@@ -28,13 +28,13 @@
 namespace {
 
 // The weights are the same, but the view's thread computes on one core: sums may round differently.
-bool closeTo(double shown, double expected)
+bool shownCloseTo(double shown, double expected)
 {
     return std::abs(shown - expected) <= 1e-4 * std::max(1.0, std::abs(expected));
 }
 
 // Every method the Transformer is explained with, rollout included, on every row.
-AttributionOptions everyMethod()
+AttributionOptions everyTransformerMethod()
 {
     AttributionOptions options;
     options.methods = transformerAttributionMethods();
@@ -114,7 +114,7 @@ void TestTransformerMethods::methodMapReplacesTheHead()
     AttentionHeatmap *heatmap = panel->heatmap();
     QVERIFY(!view->showsMethod());
     QCOMPARE(heatmap->columns(), 5);  // the head: the four words and <EOS>
-    const TransformerAttribution expected = attributeTransformer(*m_model, m_words, everyMethod());
+    const TransformerAttribution expected = attributeTransformer(*m_model, m_words, everyTransformerMethod());
     QCOMPARE(panel->output().outputTokens, expected.outputTokens);
 
     auto *colors = qobject_cast<QCPColorMap *>(heatmap->plottable(0));
@@ -130,7 +130,7 @@ void TestTransformerMethods::methodMapReplacesTheHead()
         QCOMPARE(heatmap->columns(), 4);  // a method explains no <EOS> column
         for (int row = 0; row < map->rows; ++row)
             for (int column = 0; column < map->columns; ++column)
-                QVERIFY2(closeTo(heatmap->weight(row, column), map->at(row, column)),
+                QVERIFY2(shownCloseTo(heatmap->weight(row, column), map->at(row, column)),
                          qPrintable(QStringLiteral("%1 at %2, %3").arg(attributionMethodName(method)).arg(row).arg(column)));
         const QCPRange range = colors->dataRange();
         if (isSignedMethod(method))
@@ -164,7 +164,7 @@ void TestTransformerMethods::stepScoresAndSmallMultiplesMatchTheEngine()
     QVERIFY(explain(QStringLiteral("the red cat sat")));
     TransformerReversePanel *panel = m_lab->reversePanel();
     TransformerMethodView *view = panel->methodView();
-    const TransformerAttribution expected = attributeTransformer(*m_model, m_words, everyMethod());
+    const TransformerAttribution expected = attributeTransformer(*m_model, m_words, everyTransformerMethod());
 
     StepScoresTable *steps = view->stepScores();
     QCOMPARE(steps->columnCount(), int(expected.outputTokens.size()));
@@ -194,7 +194,7 @@ void TestTransformerMethods::stepScoresAndSmallMultiplesMatchTheEngine()
         const std::vector<double> row = expected.map(shown.method)->row(1);
         QCOMPARE(shown.scores.size(), row.size());
         for (std::size_t i = 0; i < row.size(); ++i)
-            QVERIFY2(closeTo(shown.scores[i], row[i]), attributionMethodName(shown.method));
+            QVERIFY2(shownCloseTo(shown.scores[i], row[i]), attributionMethodName(shown.method));
     }
     QCOMPARE(steps->selectedItems().value(0)->column(), 1);
 
@@ -202,7 +202,7 @@ void TestTransformerMethods::stepScoresAndSmallMultiplesMatchTheEngine()
     emit steps->stepClicked(2);
     QCOMPARE(panel->heatmap()->selectedRow(), 2);
     QVERIFY(QTest::qWaitFor([view] { return view->attribution().gradientRow == 2; }, 20000));
-    QVERIFY(closeTo(strips->methods().back().scores[0], expected.map(strips->methods().back().method)->at(2, 0)));
+    QVERIFY(shownCloseTo(strips->methods().back().scores[0], expected.map(strips->methods().back().method)->at(2, 0)));
 }
 
 void TestTransformerMethods::beamHypothesisIsNotExplained()
