@@ -3,7 +3,7 @@
 #include "ui/attention/attentionlab.h"
 
 #include "ui/attention/attentionjobs.h"
-#include "ui/attention/attributionstripsplot.h"
+#include "ui/core/attributionstripsplot.h"
 #include "ui/attention/attributionexports.h"
 #include "ui/attention/attributionsource.h"
 #include "ui/attention/contrastbox.h"
@@ -11,7 +11,7 @@
 #include "ui/attention/inferencepanel.h"
 #include "ui/attention/methodheatmap.h"
 #include "ui/attention/rowattributionview.h"
-#include "ui/attention/stepscorestable.h"
+#include "ui/core/stepscorestable.h"
 #include "ui/core/attentionheatmap.h"
 #include "ui/workbench/workbench.h"
 

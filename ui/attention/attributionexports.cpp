@@ -1,11 +1,11 @@
 #include "ui/attention/attributionexports.h"
 
-#include "ui/attention/attributionstripsplot.h"
+#include "ui/core/attributionstripsplot.h"
 #include "ui/attention/contrastbox.h"
 #include "ui/attention/erasurecurvesplot.h"
 #include "ui/attention/faithfulnesspage.h"
 #include "ui/attention/rowattributionview.h"
-#include "ui/attention/stepscorestable.h"
+#include "ui/core/stepscorestable.h"
 #include "ui/core/exportactions.h"
 
 #include <QAction>

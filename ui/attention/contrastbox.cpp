@@ -1,6 +1,6 @@
 #include "ui/attention/contrastbox.h"
 
-#include "ui/attention/attributionstripsplot.h"
+#include "ui/core/attributionstripsplot.h"
 #include "ui/attention/attributionsource.h"
 
 #include <QComboBox>

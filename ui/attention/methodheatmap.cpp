@@ -10,12 +10,6 @@
 #include <QComboBox>
 
 #include <algorithm>
-#include <cmath>
-
-bool isSignedMethod(AttributionMethod method)
-{
-    return method != AttributionMethod::Attention && method != AttributionMethod::Saliency;
-}
 
 MethodHeatmap::MethodHeatmap(InferencePanel *inference, AttributionSource *source, QObject *parent)
     : QObject(parent), m_inference(inference), m_source(source), m_selector(new QComboBox)
@@ -105,23 +99,14 @@ void MethodHeatmap::showMap(const AttributionMap &map)
         matrix.columns << QString::fromStdString(word);
     for (const std::string &token : sentence.outputTokens)
         matrix.rows << QString::fromStdString(token);
-    double largest = 0;
-    for (const double score : map.scores) {
+    for (const double score : map.scores)
         matrix.weights.push_back(float(score));
-        if (std::isfinite(score))
-            largest = std::max(largest, std::abs(score));
-    }
     matrix.columnKnown.assign(sentence.sourceKnown.begin(),
                               sentence.sourceKnown.begin() + std::min(sentence.sourceKnown.size(),
                                                                       attribution.words.size()));
     matrix.rowCopied = sentence.outputCopied;
     matrix.rowGate = sentence.copyGate;
-    largest = std::max(largest, 1e-6);
-    const QString title = QString::fromUtf8(attributionMethodTitle(map.method)).toLower();
-    if (isSignedMethod(map.method))
-        heatmap->setColorScale(divergingGradient(), QCPRange(-largest, largest), tr("%1 (nats)").arg(title));
-    else
-        heatmap->setColorScale(viridisGradient(), QCPRange(0, largest), title);
+    setMethodColorScale(*heatmap, map);
     m_methodColors = true;
     m_showingMap = true;
     heatmap->setMatrix(matrix);

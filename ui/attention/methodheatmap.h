@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/attention/attribution.h"
+#include "ui/core/methodcolors.h"
 
 #include <QObject>
 
@@ -36,6 +37,3 @@ private:
     bool m_showingMap = false;    // the heatmap holds a method's map or message, not the panel's attention
     bool m_methodColors = false;  // the colour scale is a method's, not attention's 0..1
 };
-
-// Whether a method's scores can be negative (a diverging colour scale) or not.
-bool isSignedMethod(AttributionMethod method);

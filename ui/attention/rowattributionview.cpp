@@ -1,7 +1,7 @@
 #include "ui/attention/rowattributionview.h"
 
 #include "engine/attention/faithfulness.h"
-#include "ui/attention/attributionstripsplot.h"
+#include "ui/core/attributionstripsplot.h"
 #include "ui/attention/attributionsource.h"
 #include "ui/attention/contrastbox.h"
 #include "ui/core/scrolledpanel.h"

@@ -137,3 +137,23 @@ QString headExplanationHtml(const TransformerSnapshot &snapshot, const Transform
                                           .arg(queryWord));
     return html + QStringLiteral("</ol>");
 }
+
+QString headCellHtml(TransformerAttentionKind kind, bool rolledOut, int row, int column, const QString &rowWord,
+                     const QString &columnWord, const QString &weight)
+{
+    if (rolledOut)
+        return trHead("Through all layers, <b>%1</b> draws a share <b>%2</b> of what it holds from input <b>%3</b>")
+            .arg(rowWord, weight, columnWord);
+    switch (kind) {
+    case Kind::EncoderSelf:
+        return trHead("Input <b>%1</b> attends to input <b>%2</b> with weight <b>%3</b>").arg(rowWord, columnWord, weight);
+    case Kind::DecoderSelf:
+        return trHead("Step %1 (output <b>%2</b>) attends to step %3's input <b>%4</b> with weight <b>%5</b>")
+            .arg(row + 1)
+            .arg(rowWord)
+            .arg(column + 1)
+            .arg(columnWord, weight);
+    case Kind::Cross: break;
+    }
+    return trHead("Output <b>%1</b> looks at input <b>%2</b> with weight <b>%3</b>").arg(rowWord, columnWord, weight);
+}

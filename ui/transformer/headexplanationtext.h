@@ -14,3 +14,8 @@ struct TransformerSnapshot;
 // (engine/transformer/headexplanation.h), as HTML. What went wrong, when something did.
 QString headExplanationHtml(const TransformerSnapshot &snapshot, const TransformerOutput &output,
                             TransformerAttentionKind kind, int layer, int head, int row, int column);
+
+// What cell (row, column) of a head of `kind` (or of the rollout across layers, with `rolledOut`)
+// says in a line, as HTML: the row's and the column's tokens (HTML-escaped) and the weight, formatted.
+QString headCellHtml(TransformerAttentionKind kind, bool rolledOut, int row, int column, const QString &rowWord,
+                     const QString &columnWord, const QString &weight);

@@ -22,13 +22,6 @@ QString trTransformerJobs(const char *text)
     return QCoreApplication::translate("TransformerJobs", text);
 }
 
-std::shared_ptr<const TransformerSnapshot> snapshotOf(const TransformerModel &model, int epoch)
-{
-    return std::make_shared<const TransformerSnapshot>(
-        TransformerSnapshot{model.inference(), model.vocabulary(), model.config(), model.task(), epoch,
-                            model.parameterCount()});
-}
-
 }  // namespace
 
 LabJob transformerTrainingJob(const DatasetConfig &data, const TransformerConfig &model,
@@ -50,12 +43,13 @@ LabJob transformerTrainingJob(const DatasetConfig &data, const TransformerConfig
         TransformerTrainer::Callbacks callbacks;
         callbacks.onBatch = [&context](const BatchProgress &progress) { context.batch(progress); };
         callbacks.onEpoch = [&](const EpochStats &stats, bool isBest) {
-            context.reportAndWaitForWindow(TransformerEpochDone{stats, isBest, snapshotOf(transformer, stats.epoch)});
+            context.reportAndWaitForWindow(
+                TransformerEpochDone{stats, isBest, transformerSnapshotOf(transformer, stats.epoch)});
         };
         const TransformerRun run = trainer.run(callbacks, context.stopFlag());
         if (context.cancelled() || run.epochsDone == 0)
             return;
-        TransformerSnapshot best = *snapshotOf(transformer, run.bestEpoch);
+        TransformerSnapshot best = *transformerSnapshotOf(transformer, run.bestEpoch);
         best.testHeads = std::make_shared<const SplitHeadScores>(
             splitHeadScores(*best.inference, best.vocabulary, best.task, dataset.test));
         TransformerTrainingFinished finished{run.epochsDone, training.epochs, run.stopped,

@@ -1,12 +1,15 @@
 #include "ui/transformer/transformerlab.h"
 
 #include "ui/core/attentionheatmap.h"
+#include "ui/core/attributionstripsplot.h"
 #include "ui/core/exportactions.h"
 #include "ui/core/lengthaccuracyplot.h"
 #include "ui/core/lossplot.h"
 #include "ui/core/plotexport.h"
+#include "ui/core/stepscorestable.h"
 #include "ui/transformer/transformerbeambox.h"
 #include "ui/transformer/transformerjobs.h"
+#include "ui/transformer/transformermethodview.h"
 #include "ui/transformer/transformerresults.h"
 #include "ui/transformer/transformerreversepanel.h"
 #include "ui/transformer/transformersetup.h"
@@ -103,6 +106,7 @@ TransformerLab::TransformerLab(Workbench *workbench)
 
     connect(m_setup, &TransformerSetup::changed, this, &Lab::actionsChanged);
     connect(m_reverse, &TransformerReversePanel::decoded, this, &TransformerLab::updateActions);
+    connect(m_reverse->methodView(), &TransformerMethodView::changed, this, &TransformerLab::updateActions);
     connect(m_reverse, &TransformerReversePanel::headOffered, this,
             [this](const SharedAttentionHead &head) { this->workbench()->shareAttentionHead(this, head); });
     connect(runState(), &RunState::changed, this, &TransformerLab::updateActions);
@@ -131,6 +135,20 @@ void TransformerLab::createExports()
     keep(m_exports->addFile(tr("Export Transformer Head Grid (CSV)…"), QStringLiteral("transformer_heads.csv"), csv,
                             [this](const QString &path, QString *error) { return m_reverse->headGrid()->exportCsv(path, error); }),
          "exportTransformerHeadsCsv", m_sentenceExports);
+    TransformerMethodView *methods = m_reverse->methodView();
+    keep(m_exports->addImage(tr("Export Transformer &Step Scores…"), QStringLiteral("transformer_step_scores.png"),
+                             methods->stepScores()),
+         "exportTransformerStepScores", m_stepExports);
+    keep(m_exports->addFile(tr("Export Transformer Step Scores (CSV)…"), QStringLiteral("transformer_step_scores.csv"),
+                            csv, [methods](const QString &path, QString *error) { return methods->stepScores()->exportCsv(path, error); }),
+         "exportTransformerStepScoresCsv", m_stepExports);
+    keep(m_exports->addImage(tr("Export Transformer &Methods for the Output Word…"),
+                             QStringLiteral("transformer_methods_row.png"), methods->smallMultiples()),
+         "exportTransformerMethodsRow", m_rowExports);
+    keep(m_exports->addFile(tr("Export Transformer Methods for the Output Word (CSV)…"),
+                            QStringLiteral("transformer_methods_row.csv"), csv,
+                            [methods](const QString &path, QString *error) { return methods->smallMultiples()->exportCsv(path, error); }),
+         "exportTransformerMethodsRowCsv", m_rowExports);
     keep(m_exports->addImage(tr("Export Transformer &Loss Curve…"), QStringLiteral("transformer_loss.png"), m_loss),
          "exportTransformerLoss", m_lossExports);
     keep(m_exports->addFile(tr("Export Transformer Loss Curve (CSV)…"), QStringLiteral("transformer_loss.csv"), csv,
@@ -163,6 +181,10 @@ void TransformerLab::updateActions()
 {
     for (QAction *action : std::as_const(m_sentenceExports))
         action->setEnabled(m_reverse->hasOutput());
+    for (QAction *action : std::as_const(m_stepExports))
+        action->setEnabled(m_reverse->methodView()->stepScores()->steps() > 0);
+    for (QAction *action : std::as_const(m_rowExports))
+        action->setEnabled(m_reverse->methodView()->smallMultiples()->methodCount() > 0);
     for (QAction *action : std::as_const(m_lossExports))
         action->setEnabled(!m_history.empty());
     for (QAction *action : std::as_const(m_comparisonExports))
@@ -177,6 +199,7 @@ void TransformerLab::saveSettings(QSettings &settings) const
     m_setup->saveSettings(settings);
     settings.setValue(QStringLiteral("sentence"), m_reverse->text());
     settings.setValue(QStringLiteral("attention"), int(m_reverse->kind()));
+    settings.setValue(QStringLiteral("explainBy"), m_reverse->methodView()->methodName());
     settings.setValue(QStringLiteral("beamWidth"), m_reverse->beamBox()->options().width);
     settings.setValue(QStringLiteral("beamAlpha"), m_reverse->beamBox()->options().alpha);
     settings.endGroup();
@@ -188,6 +211,7 @@ void TransformerLab::restoreSettings(QSettings &settings)
     m_setup->restoreSettings(settings);
     m_reverse->setText(settings.value(QStringLiteral("sentence"), QStringLiteral("the quick brown fox jumps")).toString());
     m_reverse->setKind(TransformerReversePanel::Kind(settings.value(QStringLiteral("attention"), 0).toInt()));
+    m_reverse->methodView()->setMethodName(settings.value(QStringLiteral("explainBy"), QStringLiteral("heads")).toString());
     BeamOptions beam;
     beam.width = settings.value(QStringLiteral("beamWidth"), beam.width).toInt();
     beam.alpha = settings.value(QStringLiteral("beamAlpha"), beam.alpha).toDouble();
@@ -331,9 +355,7 @@ bool TransformerLab::open(const QString &path, const FileType &, QString *error)
     m_epochSlider->setEnabled(false);
     m_epochLabel->setText(tr("only epoch %1 is in the file").arg(bestEpoch));
     m_loss->setMarker(bestEpoch);
-    m_reverse->setSnapshot(std::make_shared<const TransformerSnapshot>(
-        TransformerSnapshot{model.inference(), model.vocabulary(), model.config(), model.task(), bestEpoch,
-                            model.parameterCount()}));
+    m_reverse->setSnapshot(transformerSnapshotOf(model, bestEpoch));
     setStatus(tr("%1: %2, trained %3 epochs; epoch %4 kept.")
                   .arg(QFileInfo(path).fileName(), describeShape(model.config()))
                   .arg(m_history.size())

@@ -24,7 +24,13 @@ struct TransformerSnapshot {
     int64_t parameters = 0;
     // Each head's scores over the test split: measured for the epoch a run keeps, null for the others.
     std::shared_ptr<const SplitHeadScores> testHeads;
+    // The network's parameters, for the attribution methods, which need LibTorch's gradients and so a
+    // TransformerModel of their own (TransformerModel::withParameters); null: not explainable.
+    std::shared_ptr<const std::vector<NamedTensor>> weights;
 };
+
+// The snapshot of `model`'s current weights after `epoch`, with its parameters.
+std::shared_ptr<const TransformerSnapshot> transformerSnapshotOf(const TransformerModel &model, int epoch);
 
 struct TransformerEpochDone {
     EpochStats stats;

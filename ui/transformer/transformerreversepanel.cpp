@@ -6,10 +6,13 @@
 #include "ui/core/attentionheatmap.h"
 #include "ui/core/beamview.h"
 #include "ui/core/heatmapexplainer.h"
+#include "ui/core/attributionstripsplot.h"
+#include "ui/core/stepscorestable.h"
 #include "ui/transformer/headexplanationtext.h"
 #include "ui/transformer/headgrid.h"
 #include "ui/transformer/rolloutexplanationtext.h"
 #include "ui/transformer/transformerbeambox.h"
+#include "ui/transformer/transformermethodview.h"
 #include "ui/transformer/transformerresults.h"
 
 #include <QAction>
@@ -25,6 +28,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -48,7 +52,8 @@ QStringList qtTokens(const std::vector<std::string> &tokens)
 TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     : QWidget(parent), m_input(new QLineEdit), m_beam(new TransformerBeamBox), m_outputView(new QLabel),
       m_modelInfo(new QLabel), m_kind(new QComboBox), m_rollout(new QCheckBox(tr("&Roll out across layers"))),
-      m_grid(new HeadGrid), m_heatmap(new AttentionHeatmap), m_cellInfo(new QLabel)
+      m_grid(new HeadGrid), m_heatmap(new AttentionHeatmap), m_cellInfo(new QLabel),
+      m_methods(new TransformerMethodView(this))
 {
     m_rollout->setObjectName(QStringLiteral("attentionRollout"));
     m_rollout->setToolTip(tr("Attention rollout (Abnar & Zuidema 2020): every layer's heads averaged, the residual "
@@ -67,6 +72,9 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     m_kind->addItem(tr("Cross-attention: each output over the input"), int(Kind::Cross));
     m_kind->addItem(tr("Encoder self-attention: the input over itself"), int(Kind::EncoderSelf));
     m_kind->addItem(tr("Decoder self-attention: each output over the outputs before it"), int(Kind::DecoderSelf));
+    // Its longest item no longer sets the page's least width: at 1280 pixels the labels beside it need the room.
+    m_kind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_kind->setMinimumContentsLength(40);
     m_grid->setObjectName(QStringLiteral("headGrid"));
     m_heatmap->setObjectName(QStringLiteral("transformerHeatmap"));
     m_heatmap->setMinimumSize(260, 220);
@@ -80,6 +88,8 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     form->addWidget(new QLabel(tr("Attention:")), 2, 0);
     form->addWidget(m_kind, 2, 1);
     form->addWidget(m_rollout, 2, 2);
+    form->addWidget(new QLabel(tr("Explain by:")), 3, 0);
+    form->addWidget(m_methods->selector(), 3, 1);
     m_underGrid = new QTabWidget;
     m_underGrid->setObjectName(QStringLiteral("transformerUnderGrid"));
     m_underGrid->setDocumentMode(true);
@@ -87,6 +97,7 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     m_underGrid->setFocusPolicy(Qt::NoFocus);
     // A tab from the start, so that the list's place in the tab chain is below the heads.
     m_underGrid->addTab(m_beam->view(), tr("Beam search"));
+    m_underGrid->addTab(m_methods->smallMultiples(), tr("Methods"));
     auto *leftColumn = new QSplitter(Qt::Vertical);
     leftColumn->addWidget(m_grid);
     leftColumn->addWidget(m_underGrid);
@@ -117,6 +128,10 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     });
     connect(m_rollout, &QCheckBox::toggled, this, [this] { showHead(m_grid->selectedLayer(), m_grid->selectedHead()); });
     connect(m_grid, &HeadGrid::headSelected, this, &TransformerReversePanel::showHead);
+    connect(m_methods, &TransformerMethodView::mapChanged, this,
+            [this] { showHead(m_grid->selectedLayer(), m_grid->selectedHead()); });
+    connect(m_methods->stepScores(), &StepScoresTable::stepClicked, this,
+            [this](int step) { m_heatmap->selectCell(step, std::max(0, m_column)); });
     connect(m_heatmap, &AttentionHeatmap::cellSelected, this, [this](int row, int column) { showCell(row, column); });
     updateBeamTab();
     setSnapshot(nullptr);
@@ -126,7 +141,7 @@ QWidget *TransformerReversePanel::createHeadView()
 {
     // The attention lab's presentation: what the selected cell is, and the buttons that act on it.
     m_explainer = new HeatmapExplainer(m_heatmap, this, [this](int row, int column) {
-        if (!m_snapshot || !hasOutput())
+        if (!m_snapshot || !hasOutput() || (kind() == Kind::Cross && m_methods->showsMethod()))
             return QString();
         if (rolledOut())
             return rolloutExplanationHtml(rollout(), kind() == Kind::Cross, rowTokens().value(row),
@@ -156,6 +171,8 @@ QWidget *TransformerReversePanel::createHeadView()
     auto *layout = new QVBoxLayout(view);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_heatmap, 1);
+    layout->addWidget(m_methods->caption());
+    layout->addWidget(m_methods->stepScores());
     layout->addWidget(m_cellInfo);
     layout->addLayout(buttons);
     return view;
@@ -173,6 +190,7 @@ void TransformerReversePanel::setSnapshot(std::shared_ptr<const TransformerSnaps
         m_outputView->clear();
         m_grid->setAttention({});
         m_heatmap->showMessage(tr("No model yet"));
+        m_methods->setSentence(nullptr, {});
         showCell(-1, -1);
         return;
     }
@@ -241,6 +259,7 @@ void TransformerReversePanel::decode()
 {
     m_output = {};
     const std::vector<std::string> words = tokenize(m_input->text().toStdString());
+    m_methods->setSentence(m_snapshot, words);
     if (!m_snapshot || words.empty()) {
         m_beam->clear();
         showFailure(QString(), m_snapshot ? tr("Type a sentence") : tr("No model yet"));
@@ -290,6 +309,7 @@ void TransformerReversePanel::showOutput(int hypothesis)
     else if (found > 0)
         text += tr(" <small>(hypothesis %1 of %2)</small>").arg(hypothesis + 1).arg(found);
     m_outputView->setText(text);
+    m_methods->setShownOutput(m_output.outputTokens);
 }
 
 QString TransformerReversePanel::outputText() const
@@ -371,18 +391,23 @@ void TransformerReversePanel::showHead(int layer, int head)
         return;
     const int row = m_row;
     const int column = m_column;
-    if (rolledOut()) {
+    const bool methodShown = m_methods->paint(*m_heatmap, kind() == Kind::Cross);  // in place of the head
+    m_rollout->setEnabled(!methodShown);
+    m_explainer->action()->setEnabled(!methodShown);  // a method's score is no head's weight
+    if (!methodShown && rolledOut()) {
         m_heatmap->setMatrix(columnTokens(), rowTokens(), rollout().values);
         m_heatmap->setTitle(tr("Rollout of all %1 layers").arg(attention.weights.size()));
-    } else {
+    } else if (!methodShown) {
         m_heatmap->setMatrix(columnTokens(), rowTokens(), attention.weights[std::size_t(layer)][std::size_t(head)]);
         m_heatmap->setTitle(tr("Layer %1, head %2").arg(layer + 1).arg(head + 1));
     }
     // The same cell in another head: the explanation window follows it there.
     if (row >= 0 && row < m_heatmap->rows() && column >= 0 && column < m_heatmap->columns())
         m_heatmap->selectCell(row, column);
-    else
+    else if (m_heatmap->rows() > 0)  // a method's message keeps the cell for its map
         showCell(-1, -1);
+    else
+        m_cellInfo->clear();
     m_explainer->refresh();
 }
 
@@ -390,6 +415,8 @@ void TransformerReversePanel::showCell(int row, int column)
 {
     m_row = row;
     m_column = column;
+    if (kind() == Kind::Cross)
+        m_methods->selectRow(row);
     const bool encoderSelf = kind() == Kind::EncoderSelf && !rolledOut();
     m_openInExplorer->setEnabled(hasOutput() && encoderSelf);
     m_openInExplorer->setToolTip(
@@ -402,6 +429,11 @@ void TransformerReversePanel::showCell(int row, int column)
         return;
     }
     if (row < 0 || column < 0 || row >= m_heatmap->rows() || column >= m_heatmap->columns()) {
+        if (kind() == Kind::Cross && m_methods->showsMethod()) {
+            m_cellInfo->setText(tr("<small>Click an output word (a row) to compare every method on it in the Methods "
+                                   "tab.</small>"));
+            return;
+        }
         m_cellInfo->setText(tr("<small>Click a cell to follow one weight; double-click it (or %1) to see how it is "
                                "computed.</small>")
                                 .arg(m_explainer->action()->shortcut().toString(QKeySequence::NativeText)));
@@ -410,29 +442,10 @@ void TransformerReversePanel::showCell(int row, int column)
     const QString rowWord = rowTokens().value(row).toHtmlEscaped();
     const QString columnWord = columnTokens().value(column).toHtmlEscaped();
     const QString weight = QLocale().toString(double(m_heatmap->weight(row, column)), 'f', 3);
-    if (rolledOut()) {
-        m_cellInfo->setText(tr("Through all layers, <b>%1</b> draws a share <b>%2</b> of what it holds from input "
-                               "<b>%3</b>")
-                                .arg(rowWord, weight, columnWord));
-        return;
-    }
-    switch (kind()) {
-    case Kind::EncoderSelf:
-        m_cellInfo->setText(tr("Input <b>%1</b> attends to input <b>%2</b> with weight <b>%3</b>")
-                                .arg(rowWord, columnWord, weight));
-        break;
-    case Kind::DecoderSelf:
-        m_cellInfo->setText(tr("Step %1 (output <b>%2</b>) attends to step %3's input <b>%4</b> with weight <b>%5</b>")
-                                .arg(row + 1)
-                                .arg(rowWord)
-                                .arg(column + 1)
-                                .arg(columnWord, weight));
-        break;
-    case Kind::Cross:
-        m_cellInfo->setText(tr("Output <b>%1</b> looks at input <b>%2</b> with weight <b>%3</b>")
-                                .arg(rowWord, columnWord, weight));
-        break;
-    }
+    if (kind() == Kind::Cross && m_methods->showsMethod())
+        m_cellInfo->setText(m_methods->cellText(row, column));
+    else
+        m_cellInfo->setText(headCellHtml(attentionKind(), rolledOut(), row, column, rowWord, columnWord, weight));
 }
 
 QString TransformerReversePanel::cellText() const

@@ -20,6 +20,7 @@ class QLineEdit;
 class QSplitter;
 class QTabWidget;
 class TransformerBeamBox;
+class TransformerMethodView;
 struct TransformerSnapshot;
 
 // Type a sentence and see the Transformer's output, then every head of one of its three
@@ -58,6 +59,8 @@ public:
     HeadGrid *headGrid() const { return m_grid; }
     HeatmapExplainer *explainer() const { return m_explainer; }
     TransformerBeamBox *beamBox() const { return m_beam; }
+    // Explain by: the cross-attention's head, or an attribution method's map, with the step scores.
+    TransformerMethodView *methodView() const { return m_methods; }
     // Offers the head shown to the self-attention explorer (headOffered); only a head of the
     // encoder's self-attention fits it.
     QAction *openInExplorerAction() const { return m_openInExplorer; }
@@ -99,6 +102,7 @@ private:
     HeatmapExplainer *m_explainer;
     QAction *m_openInExplorer;
     QTabWidget *m_underGrid;
+    TransformerMethodView *m_methods;
     // The cell followed: kept while another head of the same attention is shown.
     int m_row = -1;
     int m_column = -1;

@@ -1,7 +1,7 @@
 #include "tests/common/testregistry.h"
 #include "tests/common/workbenchfixture.h"
 #include "ui/attention/attentionlab.h"
-#include "ui/attention/attributionstripsplot.h"
+#include "ui/core/attributionstripsplot.h"
 #include "ui/attention/attributionsource.h"
 #include "ui/attention/contrastbox.h"
 #include "ui/attention/erasurecurvesplot.h"
@@ -9,7 +9,7 @@
 #include "ui/attention/inferencepanel.h"
 #include "ui/attention/methodheatmap.h"
 #include "ui/attention/rowattributionview.h"
-#include "ui/attention/stepscorestable.h"
+#include "ui/core/stepscorestable.h"
 #include "ui/core/attentionheatmap.h"
 #include "ui/workbench/mainwindow.h"
 

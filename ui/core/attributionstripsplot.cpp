@@ -1,4 +1,4 @@
-#include "ui/attention/attributionstripsplot.h"
+#include "ui/core/attributionstripsplot.h"
 
 #include "ui/core/colorgradients.h"
 #include "ui/core/plotexport.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/attention/attribution.h"
+#include "engine/core/explainedsentence.h"
 
 #include <QTableWidget>
 
@@ -13,7 +13,7 @@ class StepScoresTable : public QTableWidget
 public:
     explicit StepScoresTable(QWidget *parent = nullptr);
 
-    void setAttribution(const SentenceAttribution &attribution);
+    void setAttribution(const ExplainedSentence &attribution);
     void showMessage(const QString &message);  // no columns, `message` in the corner
     void selectStep(int step);                 // -1: none
 

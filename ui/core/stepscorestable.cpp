@@ -1,4 +1,4 @@
-#include "ui/attention/stepscorestable.h"
+#include "ui/core/stepscorestable.h"
 
 #include "ui/core/plotexport.h"
 #include "ui/core/widgetexport.h"
@@ -72,9 +72,9 @@ void StepScoresTable::showMessage(const QString &message)
     setFixedHeight(sizeHint().height());
 }
 
-void StepScoresTable::setAttribution(const SentenceAttribution &attribution)
+void StepScoresTable::setAttribution(const ExplainedSentence &attribution)
 {
-    m_outputs = attribution.sentence.outputTokens;
+    m_outputs = attribution.outputTokens;
     m_steps = attribution.steps;
     setToolTip(QString());
     const int columns = int(std::min(m_outputs.size(), m_steps.size()));

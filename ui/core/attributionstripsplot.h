@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/attention/attribution.h"
+#include "engine/core/attributionmethods.h"
 
 #include <qcustomplot.h>
 
