@@ -7,6 +7,7 @@
 #include "ui/core/lossplot.h"
 #include "ui/core/plotexport.h"
 #include "ui/core/stepscorestable.h"
+#include "ui/transformer/headgrid.h"
 #include "ui/transformer/transformerbeambox.h"
 #include "ui/transformer/transformerjobs.h"
 #include "ui/transformer/transformermethodview.h"
