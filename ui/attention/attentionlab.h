@@ -63,6 +63,8 @@ public:
     void jobStarted(const QString &description) override;
     void jobBatch(const BatchProgress &progress) override;
     void jobFailed(const QString &message) override;
+    // A Transformer run (or any other lab's) joins this lab's Experiments runs side by side.
+    void takeRun(const SharedRun &run) override;
 
     // A project (projectfile.h, .attnscope): the run and the window as they are; a model (.ckpt): a
     // checkpoint of the best model. The file type says which.

@@ -3,12 +3,18 @@
 #include "ui/core/lengthaccuracyplot.h"
 #include "ui/core/plotexport.h"
 
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <iterator>
+#include <map>
 
 namespace {
 
@@ -27,11 +33,17 @@ QString secondsTo99Text(double seconds)
 }  // namespace
 
 RunComparisonView::RunComparisonView(QWidget *parent)
-    : QWidget(parent), m_hint(new QLabel), m_table(new QTableWidget(0, kColumns)), m_plot(new LengthAccuracyPlot)
+    : QWidget(parent), m_hint(new QLabel), m_dataPicker(new QComboBox), m_table(new QTableWidget(0, kColumns)),
+      m_plot(new LengthAccuracyPlot)
 {
+    m_hint->setObjectName(QStringLiteral("runComparisonHint"));
     m_hint->setWordWrap(true);
-    m_hint->setText(tr("Every finished run appears here, with the runs other labs finish: the attention lab's "
-                       "Experiments runs, the Transformer lab's training runs. Compare runs whose data is the same."));
+    m_dataPicker->setObjectName(QStringLiteral("runComparisonData"));
+    m_dataPicker->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_dataPicker->setMinimumContentsLength(20);
+    m_dataPicker->setToolTip(tr("Runs are put side by side only with runs trained on the same data: pick whose"));
+    connect(m_dataPicker, qOverload<int>(&QComboBox::activated), this,
+            [this](int index) { showData(m_dataPicker->itemData(index).toString()); });
     m_table->setObjectName(QStringLiteral("runComparisonTable"));
     m_table->setHorizontalHeaderLabels({tr("Lab"), tr("Run"), tr("Seed"), tr("Test exact match"), tr("Time to 99%"),
                                         tr("Parameters"), tr("Samples/s"), tr("Data")});
@@ -49,14 +61,83 @@ RunComparisonView::RunComparisonView(QWidget *parent)
     split->addWidget(m_plot);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 2);
+    auto *dataLabel = new QLabel(tr("&Data:"));
+    dataLabel->setBuddy(m_dataPicker);
+    auto *dataRow = new QHBoxLayout;
+    dataRow->addWidget(dataLabel);
+    dataRow->addWidget(m_dataPicker, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_hint);
+    layout->addLayout(dataRow);
     layout->addWidget(split, 1);
+    showRuns();
 }
 
 void RunComparisonView::addRun(const SharedRun &run)
 {
     m_runs.push_back(run);
+    m_shownData = run.data;
+    showRuns();
+    emit runsChanged();
+}
+
+void RunComparisonView::clear()
+{
+    m_runs.clear();
+    m_shownData.clear();
+    showRuns();
+    emit runsChanged();
+}
+
+std::vector<SharedRun> RunComparisonView::shownRuns() const
+{
+    std::vector<SharedRun> shown;
+    std::copy_if(m_runs.begin(), m_runs.end(), std::back_inserter(shown),
+                 [this](const SharedRun &run) { return run.data == m_shownData; });
+    return shown;
+}
+
+bool RunComparisonView::showData(const QString &data)
+{
+    if (std::none_of(m_runs.begin(), m_runs.end(), [&data](const SharedRun &run) { return run.data == data; }))
+        return false;
+    m_shownData = data;
+    showRuns();
+    return true;
+}
+
+void RunComparisonView::showRuns()
+{
+    // The picker: every data some run trained on, in the order they first came, with its runs counted.
+    std::vector<QString> data;
+    std::map<QString, int> counts;
+    for (const SharedRun &run : m_runs)
+        if (counts[run.data]++ == 0)
+            data.push_back(run.data);
+    m_dataPicker->clear();
+    for (const QString &d : data) {
+        m_dataPicker->addItem(tr("%1 (%n run(s))", nullptr, counts[d]).arg(d), d);
+        m_dataPicker->setItemData(m_dataPicker->count() - 1, d, Qt::ToolTipRole);
+    }
+    m_dataPicker->setCurrentIndex(m_dataPicker->findData(m_shownData));
+    m_dataPicker->setEnabled(data.size() > 1);
+
+    m_table->setRowCount(0);
+    m_plot->clear();
+    for (const SharedRun &run : m_runs)
+        if (run.data == m_shownData)
+            addRow(run);
+    const int elsewhere = int(m_runs.size()) - (m_runs.empty() ? 0 : counts[m_shownData]);
+    QString hint = tr("Every finished run appears here, with the runs other labs finish: the attention lab's "
+                      "Experiments runs, the Transformer lab's training runs. Only runs trained on the same data "
+                      "are put side by side.");
+    if (elsewhere > 0)
+        hint += QLatin1Char(' ') + tr("%n run(s) on other data: pick their data below.", nullptr, elsewhere);
+    m_hint->setText(hint);
+}
+
+void RunComparisonView::addRow(const SharedRun &run)
+{
     const int row = m_table->rowCount();
     m_table->insertRow(row);
     const QLocale locale;
@@ -77,13 +158,6 @@ void RunComparisonView::addRun(const SharedRun &run)
     if (run.trainedMaxLength > 0)
         m_plot->setTrainedRange(run.trainedMinLength, run.trainedMaxLength);
     m_plot->addRun(run.architecture + QStringLiteral(": ") + run.label, run.byLength);
-}
-
-void RunComparisonView::clear()
-{
-    m_runs.clear();
-    m_table->setRowCount(0);
-    m_plot->clear();
 }
 
 bool RunComparisonView::exportCsv(const QString &path, QString *error) const
