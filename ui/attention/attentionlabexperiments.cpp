@@ -1,5 +1,6 @@
 // AttentionLab's Experiments page: configurations trained in turn on the same data, each run's
-// best model kept for the Compare page, each finished run side by side with other labs' runs.
+// best model kept for the Compare page, each finished run side by side with other labs' runs; and
+// other labs' models for the Compare page.
 #include "ui/attention/attentionlab.h"
 
 #include "engine/core/corpusdefaults.h"
@@ -81,6 +82,11 @@ void AttentionLab::takeRun(const SharedRun &run)
     // Not kept in the project: the run is the other lab's, and that lab keeps its own model.
     m_experiments->comparison()->addRun(run);
     updateActions();
+}
+
+void AttentionLab::takeDecoder(const SharedDecoder &decoder)
+{
+    m_compare->setDecoder(decoder);
 }
 
 void AttentionLab::addExperimentModel(const ExperimentFinished &finished)

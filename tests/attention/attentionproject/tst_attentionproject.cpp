@@ -5,8 +5,11 @@
 #include "tests/common/workbenchfixture.h"
 #include "ui/workbench/document.h"
 #include "ui/workbench/workbenchfiles.h"
+#include "engine/transformer/transformercheckpoint.h"
+#include "tests/common/tinytransformer.h"
 #include "ui/attention/alignmentplot.h"
 #include "ui/attention/attentionlab.h"
+#include "ui/attention/compareview.h"
 #include "ui/attention/datasetpanel.h"
 #include "ui/attention/experimentspanel.h"
 #include "ui/attention/inferencepanel.h"
@@ -49,6 +52,7 @@ private slots:
     void aRunNotWholeIsNotSavedAsAProject();
     void sharesEachFinishedExperiment();
     void comparesOtherLabsRunsBesideItsOwn();
+    void comparesTheTransformersModel();
 
 private:
     // One Experiments run of the quick model, as the worker would report it, with this probe.
@@ -409,6 +413,41 @@ void TestAttentionProject::comparesOtherLabsRunsBesideItsOwn()
     QCOMPARE(lines.size(), 1 + 3 * 2);
     QVERIFY(lines[3].startsWith("2,Transformer,"));
     QVERIFY2(lines[5].contains("\"copy, the 10 digit words"), lines[5].constData());
+    while (!m_window->runState()->isQuiet())
+        m_window->runState()->workerIdle();
+}
+
+void TestAttentionProject::comparesTheTransformersModel()
+{
+    // A model the Transformer lab opens is offered on the attention lab's Compare page.
+    reportRun();
+    AttentionLab *lab = m_window->lab<AttentionLab>();
+    const TransformerModel transformer(tinyTransformer(2, 2, 16, 24), lab->bestModel()->vocabulary(), Task::Reverse,
+                                       3);
+    const QString path = m_dir.filePath(QStringLiteral("tiny-transformer.ckpt"));
+    saveTransformerCheckpoint(QFile::encodeName(path).toStdString(), transformer, quickDataset(),
+                              TransformerTrainingConfig{});
+    QString error;
+    QVERIFY2(m_window->files()->openFile(path, &error), qPrintable(error));
+
+    CompareView *compare = lab->compareView();
+    QComboBox *picker = compare->picker(CompareView::Side::B);
+    const int offered = picker->findData(QStringLiteral("decoder:0"));
+    QVERIFY(offered >= 0);
+    QVERIFY2(picker->itemText(offered).startsWith(QStringLiteral("Transformer: 2 + 2 layers, 2 heads, width 16")),
+             qPrintable(picker->itemText(offered)));
+    QVERIFY2(picker->itemText(offered).contains(QStringLiteral("tiny-transformer.ckpt")), qPrintable(picker->itemText(offered)));
+    m_window->showLab(lab);
+    compare->show();
+    compare->setSentence(QStringLiteral("red cat dog"));
+    QVERIFY(compare->pick(CompareView::Side::A, QStringLiteral("best")));
+    QVERIFY(compare->pick(CompareView::Side::B, QStringLiteral("decoder:0")));
+    QVERIFY(compare->hasComparison());
+    const AttentionComparison &c = compare->comparison();
+    QCOMPARE(c.b.outputTokens, transformer.decode({"red", "cat", "dog"}).outputTokens);
+    QCOMPARE(compare->heatmap(CompareView::Side::B)->rows(), c.b.rows());
+    QCOMPARE(compare->differenceMap()->rows(), c.a.rows());
+    QCOMPARE(compare->differenceMap()->columns(), 4);
     while (!m_window->runState()->isQuiet())
         m_window->runState()->workerIdle();
 }
