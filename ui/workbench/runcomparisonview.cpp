@@ -4,6 +4,8 @@
 #include "ui/core/plotexport.h"
 
 #include <QComboBox>
+#include <QEvent>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -18,7 +20,14 @@
 
 namespace {
 
-enum Column { kLab, kRun, kSeed, kTestExact, kTo99, kParameters, kSamples, kData, kColumns };
+// No data column: every row shown has the data the picker above names.
+enum Column { kLab, kRun, kSeed, kTestExact, kTo99, kParameters, kSamples, kColumns };
+
+// With a lab's docks open the page is narrow: a legend line is at most this many average
+// characters wide, so that the legend does not widen the window, and the Run column gives way to
+// the figures down to the second width (its cell's tooltip has the whole label).
+constexpr int kLegendCharacters = 48;
+constexpr int kRunColumnCharacters = 26;
 
 QString percentText(double share)
 {
@@ -45,17 +54,21 @@ RunComparisonView::RunComparisonView(QWidget *parent)
     connect(m_dataPicker, qOverload<int>(&QComboBox::activated), this,
             [this](int index) { showData(m_dataPicker->itemData(index).toString()); });
     m_table->setObjectName(QStringLiteral("runComparisonTable"));
-    m_table->setHorizontalHeaderLabels({tr("Lab"), tr("Run"), tr("Seed"), tr("Test exact match"), tr("Time to 99%"),
-                                        tr("Parameters"), tr("Samples/s"), tr("Data")});
+    m_table->setHorizontalHeaderLabels({tr("Lab"), tr("Run"), tr("Seed"), tr("Test exact\nmatch"),
+                                        tr("Time to\n99%"), tr("Parameters"), tr("Samples/s")});
     m_table->horizontalHeaderItem(kTo99)->setToolTip(
         tr("Training time (validation excluded) until validation exact match first reached 99%"));
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->setVisible(false);
+    m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table->setWordWrap(false);  // a line a run: the rows fit the short table
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(kRun, QHeaderView::Interactive);  // fitRunColumn()
+    m_table->viewport()->installEventFilter(this);
     m_plot->setObjectName(QStringLiteral("runComparisonLengths"));
-    m_plot->setMinimumHeight(220);
+    m_plot->setMinimumHeight(170);
+    m_plot->legend->setWrap(1);  // one run a line: the labels are long
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(m_table);
     split->addWidget(m_plot);
@@ -134,6 +147,27 @@ void RunComparisonView::showRuns()
     if (elsewhere > 0)
         hint += QLatin1Char(' ') + tr("%n run(s) on other data: pick their data below.", nullptr, elsewhere);
     m_hint->setText(hint);
+    fitRunColumn();
+}
+
+bool RunComparisonView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        fitRunColumn();
+    return QWidget::eventFilter(watched, event);
+}
+
+void RunComparisonView::fitRunColumn()
+{
+    // The Run column takes the room the figures leave, down to a least width.
+    QHeaderView *header = m_table->horizontalHeader();
+    header->resizeSections(QHeaderView::ResizeToContents);
+    int others = 0;
+    for (int column = 0; column < kColumns; ++column)
+        if (column != kRun)
+            others += header->sectionSize(column);
+    const int least = kRunColumnCharacters * m_table->fontMetrics().averageCharWidth();
+    header->resizeSection(kRun, std::max(least, m_table->viewport()->width() - others));
 }
 
 void RunComparisonView::addRow(const SharedRun &run)
@@ -147,17 +181,20 @@ void RunComparisonView::addRow(const SharedRun &run)
                                      percentText(run.testExactMatch),
                                      secondsTo99Text(run.secondsTo99),
                                      locale.toString(qlonglong(run.parameters)),
-                                     locale.toString(qlonglong(run.samplesPerSecond)),
-                                     run.data};
+                                     locale.toString(qlonglong(run.samplesPerSecond))};
     for (int column = 0; column < kColumns; ++column) {
         auto *item = new QTableWidgetItem(cells[column]);
-        if (column != kLab && column != kRun && column != kData)
+        if (column != kLab && column != kRun)
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_table->setItem(row, column, item);
     }
+    m_table->item(row, kRun)->setToolTip(run.label);
     if (run.trainedMaxLength > 0)
         m_plot->setTrainedRange(run.trainedMinLength, run.trainedMaxLength);
-    m_plot->addRun(run.architecture + QStringLiteral(": ") + run.label, run.byLength);
+    const QFontMetrics legend(m_plot->legend->font());
+    m_plot->addRun(legend.elidedText(run.architecture + QStringLiteral(": ") + run.label, Qt::ElideMiddle,
+                                     kLegendCharacters * legend.averageCharWidth()),
+                   run.byLength);
 }
 
 bool RunComparisonView::exportCsv(const QString &path, QString *error) const

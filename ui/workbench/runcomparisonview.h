@@ -12,7 +12,7 @@ class QLabel;
 class QTableWidget;
 
 // Finished runs side by side, whichever lab trained them: a table of what each measured (test
-// exact match, training time to 99%, parameters, samples/s, the data) above their exact match by
+// exact match, training time to 99%, parameters, samples/s, the seed) above their exact match by
 // sentence length, the trained lengths shaded, so an RNN and a Transformer trained on the same
 // data and seed can be compared point for point. Only runs on the same data are put side by side:
 // the view shows one data's runs at a time, the data picked above the table.
@@ -45,8 +45,12 @@ public:
 signals:
     void runsChanged();  // a run was added or all were cleared
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;  // the table's width, for fitRunColumn()
+
 private:
     void showRuns();
+    void fitRunColumn();
     void addRow(const SharedRun &run);
 
     std::vector<SharedRun> m_runs;

@@ -413,6 +413,18 @@ void TestAttentionProject::comparesOtherLabsRunsBesideItsOwn()
     QCOMPARE(lines.size(), 1 + 3 * 2);
     QVERIFY(lines[3].startsWith("2,Transformer,"));
     QVERIFY2(lines[5].contains("\"copy, the 10 digit words"), lines[5].constData());
+
+    // Narrow, the long Run label gives way so the figures stay in sight; wide, it shows whole.
+    RunComparisonView alone;
+    alone.addRun(transformer);
+    alone.resize(420, 480);
+    alone.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&alone));
+    QTableWidget *figures = alone.table();
+    QTRY_VERIFY(figures->columnViewportPosition(3) + figures->columnWidth(3) <= figures->viewport()->width());
+    QVERIFY(figures->columnWidth(1) < figures->fontMetrics().horizontalAdvance(transformer.label));
+    alone.resize(1200, 480);
+    QTRY_VERIFY(figures->columnWidth(1) > figures->fontMetrics().horizontalAdvance(transformer.label));
     while (!m_window->runState()->isQuiet())
         m_window->runState()->workerIdle();
 }
