@@ -32,9 +32,12 @@ SharedDecoder sharedTransformerDecoder(std::shared_ptr<const TransformerSnapshot
     SharedDecoder decoder;
     decoder.architecture = QObject::tr("Transformer");
     decoder.description = description;
-    decoder.attention = QObject::tr("cross-attention of the last decoder layer (%1 of %1), mean of its %n head(s)",
-                                    nullptr, snapshot->config.heads)
-                            .arg(snapshot->config.layers);
+    const int heads = snapshot->config.heads, layers = snapshot->config.layers;
+    decoder.attention = heads == 1 ? QObject::tr("cross-attention of the last decoder layer (%1 of %1)").arg(layers)
+                                   : QObject::tr("cross-attention of the last decoder layer (%1 of %1), mean of its "
+                                                 "%2 heads")
+                                         .arg(layers)
+                                         .arg(heads);
     decoder.vocabulary = std::shared_ptr<const Vocabulary>(snapshot, &snapshot->vocabulary);
     decoder.lowercase = lowercase;
     decoder.decode = [snapshot, lowercase](const std::string &sentence) {
