@@ -27,7 +27,7 @@ enum Column { kLab, kRun, kSeed, kTestExact, kTo99, kParameters, kSamples, kColu
 // characters wide, so that the legend does not widen the window, and the Run column gives way to
 // the figures down to the second width (its cell's tooltip has the whole label).
 constexpr int kLegendCharacters = 48;
-constexpr int kRunColumnCharacters = 26;
+constexpr int kRunColumnCharacters = 20;
 
 QString percentText(double share)
 {
