@@ -55,18 +55,37 @@ std::vector<float> attentionDifference(const DecodedSentence &a, const DecodedSe
     return difference;
 }
 
+ComparedModel comparedModel(std::shared_ptr<const Seq2SeqModel> model)
+{
+    ComparedModel compared;
+    compared.decode = [model](const std::string &sentence) { return model->reverse(sentence); };
+    compared.decodeAlong = [model](const DecodedSentence &along) { return decodeAlong(*model, along); };
+    compared.vocabulary = std::shared_ptr<const Vocabulary>(model, &model->vocabulary());
+    compared.lowercase = model->lowercase();
+    compared.hasAttention = model->hasAttention();
+    return compared;
+}
+
 AttentionComparison compareAttention(const Seq2SeqModel &a, const Seq2SeqModel &b, const std::string &sentence)
 {
+    // Borrowed, not owned: the caller keeps both models for the call.
+    return compareAttention(comparedModel(std::shared_ptr<const Seq2SeqModel>(std::shared_ptr<void>(), &a)),
+                            comparedModel(std::shared_ptr<const Seq2SeqModel>(std::shared_ptr<void>(), &b)), sentence);
+}
+
+AttentionComparison compareAttention(const ComparedModel &a, const ComparedModel &b, const std::string &sentence)
+{
     AttentionComparison c;
-    c.a = a.reverse(sentence);
-    c.b = b.reverse(sentence);
-    if (!a.hasAttention() || !b.hasAttention())
+    c.a = a.decode(sentence);
+    c.b = b.decode(sentence);
+    if (!a.hasAttention || !b.hasAttention) {
         c.problem = "a model without attention (variant none) has no attention to compare";
-    else if (!(a.vocabulary() == b.vocabulary()) || a.lowercase() != b.lowercase())
+    } else if (!a.vocabulary || !b.vocabulary || !(*a.vocabulary == *b.vocabulary) || a.lowercase != b.lowercase) {
         c.problem = "the two models were trained on different words, so their outputs and attention do not "
                     "correspond";
-    else
+    } else {
         // Both along A's output, by the same computation: identical models differ by exactly zero.
-        c.difference = attentionDifference(decodeAlong(a, c.a), decodeAlong(b, c.a));
+        c.difference = attentionDifference(a.decodeAlong(c.a), b.decodeAlong(c.a));
+    }
     return c;
 }

@@ -1,7 +1,10 @@
 #pragma once
 
 #include "engine/attention/decodedsentence.h"
+#include "engine/core/vocabulary.h"
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,3 +30,18 @@ struct AttentionComparison {
     bool sameOutput() const { return a.outputTokens == b.outputTokens; }
 };
 AttentionComparison compareAttention(const Seq2SeqModel &a, const Seq2SeqModel &b, const std::string &sentence);
+
+// A model as compareAttention() reads it, of any architecture: how it decodes a sentence, and its
+// attention along another decode's output words (as decodeAlong() for the RNN).
+struct ComparedModel {
+    std::function<DecodedSentence(const std::string &sentence)> decode;
+    std::function<DecodedSentence(const DecodedSentence &along)> decodeAlong;
+    std::shared_ptr<const Vocabulary> vocabulary;
+    bool lowercase = true;
+    bool hasAttention = true;
+};
+// The RNN `model` as a ComparedModel; the functions keep it alive.
+ComparedModel comparedModel(std::shared_ptr<const Seq2SeqModel> model);
+// As compareAttention() of two RNNs, the difference taken by each model's decodeAlong; throws
+// std::invalid_argument as attentionDifference() does.
+AttentionComparison compareAttention(const ComparedModel &a, const ComparedModel &b, const std::string &sentence);

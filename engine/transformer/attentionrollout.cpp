@@ -91,6 +91,15 @@ std::vector<float> toFloat(const Shares &m)
 
 }  // namespace
 
+RolloutMatrix layerHeadMean(const LayeredAttention &attention, int layer)
+{
+    checkWeights(attention, "averaged");
+    if (layer < 0 || layer >= int(attention.weights.size()))
+        throw std::invalid_argument("no layer " + std::to_string(layer + 1) + " in an attention of " +
+                                    std::to_string(attention.weights.size()) + " layers");
+    return {attention.rows, attention.columns, toFloat(headMean(attention.weights[std::size_t(layer)]))};
+}
+
 RolloutMatrix selfAttentionRollout(const LayeredAttention &attention)
 {
     checkSquare(attention, "self");

@@ -15,6 +15,12 @@ struct RolloutMatrix {
     }
 };
 
+// One layer's attention with its heads averaged, a rows x columns matrix whose rows sum to 1 as each
+// head's do: the last decoder layer's cross-attention so averaged is the Transformer's nearest to the
+// one attention matrix of an RNN. Throws std::invalid_argument for a layer the attention lacks or
+// weights of the wrong size.
+RolloutMatrix layerHeadMean(const LayeredAttention &attention, int layer);
+
 // Attention rollout (Abnar & Zuidema 2020, "Quantifying Attention Flow in Transformers"): how much
 // of a position's vector after the last layer flows from each input token. A layer's attention,
 // its heads averaged, moves only half of what reaches the next layer; the residual connection

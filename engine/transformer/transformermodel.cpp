@@ -172,6 +172,19 @@ TransformerOutput decodeWords(const TransformerInference &inference, const Vocab
     return outputOf(vocabulary, ids, inference.decode(ids, decodingSteps(ids), true));
 }
 
+TransformerOutput decodeWordsAlong(const TransformerInference &inference, const Vocabulary &vocabulary,
+                                   const std::vector<std::string> &words, const std::vector<std::string> &outputTokens)
+{
+    const std::vector<int> ids = sourceIdsOf(vocabulary, words);
+    std::vector<int> fed;
+    for (const std::string &token : outputTokens)
+        fed.push_back(vocabulary.id(token));
+    AttentionInputs inputs;
+    TransformerOutput output = outputOf(vocabulary, ids, inference.teacherForced(ids, fed, inputs));
+    output.outputTokens = outputTokens;  // the rows are the words fed, whatever the model would have said
+    return output;
+}
+
 TransformerBeamOutput beamDecodeWords(const TransformerInference &inference, const Vocabulary &vocabulary,
                                       const std::vector<std::string> &words, const BeamOptions &options)
 {

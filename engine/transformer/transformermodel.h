@@ -55,6 +55,12 @@ struct TransformerScore {
 // at most the sentence's length + 2 tokens.
 TransformerOutput decodeWords(const TransformerInference &inference, const Vocabulary &vocabulary,
                               const std::vector<std::string> &words);
+// `words` read as decodeWords() reads them, the decoder fed `outputTokens` (a word it lacks as
+// <UNK>) in place of its own choices (teacher forcing): one step per token, every attention
+// recorded, and the result's outputTokens are `outputTokens`. Throws as decodeWords() does.
+TransformerOutput decodeWordsAlong(const TransformerInference &inference, const Vocabulary &vocabulary,
+                                   const std::vector<std::string> &words,
+                                   const std::vector<std::string> &outputTokens);
 // `words` decoded by beam search with as many steps as decodeWords() takes; width 1 gives its
 // output. Throws std::invalid_argument for invalid options.
 TransformerBeamOutput beamDecodeWords(const TransformerInference &inference, const Vocabulary &vocabulary,

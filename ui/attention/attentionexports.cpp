@@ -10,7 +10,9 @@
 #include "ui/core/embeddingplot.h"
 #include "ui/core/exportactions.h"
 #include "ui/core/exportdialog.h"
+#include "ui/core/lengthaccuracyplot.h"
 #include "ui/core/lossplot.h"
+#include "ui/workbench/runcomparisonview.h"
 
 #include <QAction>
 #include <QApplication>
@@ -22,7 +24,7 @@
 
 AttentionExports::AttentionExports(QWidget *dialogParent, InferencePanel *inference, LossPlot *loss,
                                    AlignmentPlot *alignment, EmbeddingPanel *embeddings, WordRemovalPlot *wordRemoval,
-                                   HistoryScrubber *history, QObject *parent)
+                                   HistoryScrubber *history, RunComparisonView *comparison, QObject *parent)
     : QObject(parent), m_dialogParent(dialogParent), m_inference(inference), m_embeddings(embeddings), m_history(history),
       m_exports(new ExportActions(dialogParent, this))
 {
@@ -45,6 +47,16 @@ AttentionExports::AttentionExports(QWidget *dialogParent, InferencePanel *infere
                                           embeddings->plot());
     m_wordRemovalPlot =
         m_exports->addImage(tr("Export &Word Removal Plot…"), QStringLiteral("word_removal.png"), wordRemoval);
+    // As the Transformer lab exports the same comparison.
+    m_runsByLength = m_exports->addImage(tr("Export &Runs by Length…"), QStringLiteral("runs_by_length.png"),
+                                         comparison->lengthPlot());
+    m_runsByLength->setObjectName(QStringLiteral("exportRunsByLength"));
+    m_runsByLength->setStatusTip(tr("Save the exact match by length of the runs side by side (Experiments page)."));
+    m_runsCsv = m_exports->addFile(tr("Export Compared Runs (CSV)…"), QStringLiteral("runs.csv"), csv,
+                                   [comparison](const QString &path, QString *error) {
+                                       return comparison->exportCsv(path, error);
+                                   });
+    m_runsCsv->setObjectName(QStringLiteral("exportRunsCsv"));
     m_historyFrames = new QAction(tr("Export History &Frames…"), this);
     m_historyFrames->setStatusTip(tr("Save the heatmap and the embedding map of every kept epoch as numbered PNG "
                                      "images, for a slide show or a video of the run."));
@@ -57,8 +69,10 @@ QList<QAction *> AttentionExports::actions() const
 }
 
 void AttentionExports::setAvailable(bool hasSentence, bool hasLoss, bool hasAlignment, bool hasModel,
-                                    bool hasWordRemoval, bool hasHistory)
+                                    bool hasWordRemoval, bool hasHistory, bool hasComparedRuns)
 {
+    m_runsByLength->setEnabled(hasComparedRuns);
+    m_runsCsv->setEnabled(hasComparedRuns);
     m_historyFrames->setEnabled(hasHistory && hasSentence);
     m_wordRemovalPlot->setEnabled(hasWordRemoval);
     m_alignmentPlot->setEnabled(hasAlignment);

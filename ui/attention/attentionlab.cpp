@@ -25,6 +25,7 @@
 #include "ui/core/markdownview.h"
 #include "ui/core/scrolledpanel.h"
 #include "ui/workbench/document.h"
+#include "ui/workbench/runcomparisonview.h"
 #include "ui/workbench/sharedembeddings.h"
 #include "ui/workbench/workbench.h"
 
@@ -66,7 +67,7 @@ AttentionLab::AttentionLab(Workbench *workbench)
     m_analysis->setPlaceholderText(tr("How the model's attention behaves on the test set appears here when "
                                       "training ends or a model is opened."));
     m_exports = new AttentionExports(workbench->dialogParent(), m_inference, m_loss->plot(), m_alignment, m_embeddings,
-                                     m_wordRemoval->plot(), m_scrubber, this);
+                                     m_wordRemoval->plot(), m_scrubber, m_experiments->comparison(), this);
     m_scrubber->setObjectName(QStringLiteral("historyScrubber"));
     m_reversePage->setObjectName(QStringLiteral("reversePage"));
     auto *reverseLayout = new QVBoxLayout(m_reversePage);
@@ -275,7 +276,8 @@ void AttentionLab::updateActions()
 {
     m_exports->setAvailable(m_inference->hasSentence(), m_loss->hasData(), m_alignment->epochCount() > 0,
                             m_latest != nullptr, m_wordRemoval->hasEffect(),
-                            m_scrubber->replay() != nullptr && !runInProgress());
+                            m_scrubber->replay() != nullptr && !runInProgress(),
+                            !m_experiments->comparison()->runs().empty());
     m_saveProjectAction->setEnabled(m_best && m_trainingUsed && !runInProgress());
     m_beams->setCompareEnabled(m_best && runState()->isQuiet());
     updateAttributionActions();

@@ -63,6 +63,10 @@ public:
     void jobStarted(const QString &description) override;
     void jobBatch(const BatchProgress &progress) override;
     void jobFailed(const QString &message) override;
+    // A Transformer run (or any other lab's) joins this lab's Experiments runs side by side.
+    void takeRun(const SharedRun &run) override;
+    // Another lab's model (the Transformer's), offered on either side of the Compare page.
+    void takeDecoder(const SharedDecoder &decoder) override;
 
     // A project (projectfile.h, .attnscope): the run and the window as they are; a model (.ckpt): a
     // checkpoint of the best model. The file type says which.

@@ -1,5 +1,6 @@
 // AttentionLab's Experiments page: configurations trained in turn on the same data, each run's
-// best model kept for the Compare page.
+// best model kept for the Compare page, each finished run side by side with other labs' runs; and
+// other labs' models for the Compare page.
 #include "ui/attention/attentionlab.h"
 
 #include "engine/core/corpusdefaults.h"
@@ -9,6 +10,7 @@
 #include "ui/attention/datasetpanel.h"
 #include "ui/attention/experimentspanel.h"
 #include "ui/attention/trainingpanel.h"
+#include "ui/workbench/runcomparisonview.h"
 #include "ui/workbench/sharedrun.h"
 #include "ui/workbench/workbench.h"
 
@@ -70,7 +72,21 @@ void AttentionLab::shareExperiment(const ExperimentFinished &finished)
     run.secondsTo99 = trainingSecondsToExactMatch(history, 0.99);
     run.parameters = finished.best->parameterCount();
     run.samplesPerSecond = medianSamplesPerSecond(history);
+    m_experiments->comparison()->addRun(run);
     workbench()->shareRun(this, run);
+    updateActions();
+}
+
+void AttentionLab::takeRun(const SharedRun &run)
+{
+    // Not kept in the project: the run is the other lab's, and that lab keeps its own model.
+    m_experiments->comparison()->addRun(run);
+    updateActions();
+}
+
+void AttentionLab::takeDecoder(const SharedDecoder &decoder)
+{
+    m_compare->setDecoder(decoder);
 }
 
 void AttentionLab::addExperimentModel(const ExperimentFinished &finished)

@@ -1,4 +1,5 @@
 #include "ui/attention/compareview.h"
+#include "ui/attention/compareddecoder.h"
 #include "ui/attention/decodedheatmap.h"
 
 #include "engine/attention/weighthistory.h"
@@ -120,7 +121,7 @@ QWidget *CompareView::createPane(Side side)
     p.picker->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     p.picker->setMinimumContentsLength(10);
     p.picker->setToolTip(tr("The model on side %1: the best or latest of the run, an epoch of it, an Experiments "
-                            "run or a model file.").arg(sideName(side)));
+                            "run, a model file or another lab's model.").arg(sideName(side)));
     connect(p.picker, qOverload<int>(&QComboBox::activated), this, [this, side] { pickerActivated(side); });
     p.output = new QLabel;
     p.output->setObjectName(QStringLiteral("output") + sideName(side));
@@ -203,6 +204,18 @@ void CompareView::clearExperimentModels()
 void CompareView::addExperimentModel(const QString &label, const ModelSnapshot &model)
 {
     m_runs.append({label, model});
+    modelsChanged();
+}
+
+void CompareView::setDecoder(const SharedDecoder &decoder)
+{
+    const auto same = std::find_if(m_decoders.begin(), m_decoders.end(), [&decoder](const SharedDecoder &d) {
+        return d.architecture == decoder.architecture;
+    });
+    if (same == m_decoders.end())
+        m_decoders.append(decoder);
+    else
+        *same = decoder;
     modelsChanged();
 }
 
@@ -292,6 +305,11 @@ void CompareView::rebuildPickers()
             add(tr("Epoch %1").arg(epoch), QStringLiteral("epoch:%1").arg(epoch));
         for (int i = 0; i < m_runs.size(); ++i)
             add(tr("Experiments: %1").arg(m_runs[i].first), QStringLiteral("run:%1").arg(i), m_runs[i].first);
+        for (int i = 0; i < m_decoders.size(); ++i)
+            add(QStringLiteral("%1: %2").arg(m_decoders[i].architecture, m_decoders[i].description),
+                QStringLiteral("decoder:%1").arg(i),
+                tr("%1 (%2); its attention: the %3").arg(m_decoders[i].architecture, m_decoders[i].description,
+                                                         m_decoders[i].attention));
         if (p.file)
             add(tr("File: %1").arg(p.fileName), QStringLiteral("file"));
         add(tr("File…"), QLatin1String(kOpenKey), tr("Open a model file (.ckpt) for this side."));
@@ -367,6 +385,22 @@ ModelSnapshot CompareView::modelFor(const Pane &p)
     return nullptr;
 }
 
+const SharedDecoder *CompareView::decoderFor(const Pane &p) const
+{
+    if (!p.key.startsWith(QLatin1String("decoder:")))
+        return nullptr;
+    const int decoder = p.key.mid(8).toInt();
+    return decoder >= 0 && decoder < m_decoders.size() ? &m_decoders[decoder] : nullptr;
+}
+
+ComparedModel CompareView::comparedFor(const Pane &p)
+{
+    if (const SharedDecoder *decoder = decoderFor(p))
+        return comparedDecoder(*decoder);
+    const ModelSnapshot model = modelFor(p);
+    return model ? comparedModel(model) : ComparedModel();
+}
+
 void CompareView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
@@ -382,10 +416,10 @@ void CompareView::compare()
     if (m_stale)
         return;
     m_hasComparison = false;
-    const ModelSnapshot a = modelFor(m_a);
-    const ModelSnapshot b = modelFor(m_b);
+    const ComparedModel a = comparedFor(m_a);
+    const ComparedModel b = comparedFor(m_b);
     const QString text = m_sentence->text().trimmed();
-    if (!a || !b) {
+    if (!a.decode || !b.decode) {
         showMessage(tr("Pick a model on each side: train one (F5), open one or choose File…"));
         return;
     }
@@ -394,7 +428,7 @@ void CompareView::compare()
         return;
     }
     try {
-        m_comparison = compareAttention(*a, *b, text.toStdString());
+        m_comparison = compareAttention(a, b, text.toStdString());
     } catch (const std::exception &e) {
         showMessage(tr("Cannot compare: %1").arg(QString::fromStdString(e.what())));
         return;
@@ -420,8 +454,13 @@ void CompareView::showOutputs()
     for (const Side side : {Side::A, Side::B}) {
         Pane &p = pane(side);
         const DecodedSentence &decoded = side == Side::A ? m_comparison.a : m_comparison.b;
-        p.output->setText(tr("<b>%1 outputs:</b> %2")
-                              .arg(sideName(side), QString::fromStdString(decoded.text()).toHtmlEscaped()));
+        QString output = tr("<b>%1 outputs:</b> %2")
+                             .arg(sideName(side), QString::fromStdString(decoded.text()).toHtmlEscaped());
+        // A Transformer has many attentions: which one the heatmap shows.
+        if (const SharedDecoder *decoder = decoderFor(p))
+            output += QStringLiteral("<br><i>%1</i>")
+                          .arg(tr("Its attention: the %1.").arg(decoder->attention).toHtmlEscaped());
+        p.output->setText(output);
         p.heatmap->setTitle(QStringLiteral("%1: %2").arg(sideName(side), p.picker->currentText()));
         showDecodedSentence(*p.heatmap, decoded);
     }

@@ -2,6 +2,7 @@
 
 #include "engine/attention/attentioncomparison.h"
 #include "ui/attention/metatypes.h"
+#include "ui/workbench/shareddecoder.h"
 
 #include <QVector>
 #include <QWidget>
@@ -17,7 +18,8 @@ class QToolButton;
 class WeightHistory;
 
 // Two models side by side on one sentence. Each side picks a model: the best or latest of the
-// run, an epoch the run's weight history keeps, a finished Experiments run or a model file. Both
+// run, an epoch the run's weight history keeps, a finished Experiments run, a model file or a
+// model another lab shares (the Transformer lab's, its attention one matrix it names). Both
 // outputs stand above their attention heatmaps; a third heatmap below shows B - A in blue (less)
 // to red (more), taken along A's output with B fed A's words, so each row compares the same step.
 class CompareView : public QWidget
@@ -38,13 +40,16 @@ public:
     void historyChanged(bool restarted);
     void clearExperimentModels();
     void addExperimentModel(const QString &label, const ModelSnapshot &model);
+    // Another lab's model, in place of the one of the same architecture it offered before.
+    void setDecoder(const SharedDecoder &decoder);
 
     QString sentence() const;
     void setSentence(const QString &text);  // compares at once
     QLineEdit *sentenceField() const { return m_sentence; }
 
-    // The picks by key: "best", "latest", "epoch:<k>", "run:<i>" (Experiments run i, 0 first) or
-    // "file" (the file loaded for that side). False for a key not offered now.
+    // The picks by key: "best", "latest", "epoch:<k>", "run:<i>" (Experiments run i, 0 first),
+    // "decoder:<i>" (the i-th other lab's model, 0 first) or "file" (the file loaded for that
+    // side). False for a key not offered now.
     bool pick(Side side, const QString &key);
     QString pickedKey(Side side) const;
     // Reads a checkpoint for `side` and picks it; false with `error` for a bad file.
@@ -82,6 +87,8 @@ private:
     void pickerActivated(Side side);
     void openFile(Side side);
     ModelSnapshot modelFor(const Pane &pane);
+    ComparedModel comparedFor(const Pane &pane);  // what is picked, of either architecture
+    const SharedDecoder *decoderFor(const Pane &pane) const;  // null for a model of this lab
     void compare();
     void showMessage(const QString &message);
     void showOutputs();
@@ -100,6 +107,7 @@ private:
     QString m_bestDescription, m_latestDescription;
     std::map<int, ModelSnapshot> m_epochModels;  // read from the history when first picked
     QVector<QPair<QString, ModelSnapshot>> m_runs;
+    QVector<SharedDecoder> m_decoders;  // other labs' models, one per architecture
     AttentionComparison m_comparison;
     bool m_hasComparison = false;
     bool m_stale = false;  // something changed while the page was hidden

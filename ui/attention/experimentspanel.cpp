@@ -7,6 +7,7 @@
 #include "ui/core/exportdialog.h"
 #include "ui/core/plotexport.h"
 #include "ui/core/plotstyle.h"
+#include "ui/workbench/runcomparisonview.h"
 
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -17,6 +18,7 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -44,6 +46,8 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     , m_status(new QLabel)
     , m_curves(new QCustomPlot)
     , m_lengthPlot(new LengthAccuracyPlot)
+    , m_views(new QTabWidget)
+    , m_comparison(new RunComparisonView)
 {
     m_addCurrent->setToolTip(tr("Queue the model settings of the Model && Training tab."));
     m_addVariants->setToolTip(tr("Queue the current settings once with each attention variant: bahdanau, "
@@ -114,12 +118,22 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     queueLayout->addLayout(queueRow);
     queueLayout->addWidget(m_status);
 
+    // Below the queue, the queue's runs by configuration, or every finished run side by side with
+    // those other labs share (the Transformer lab's): one at a time, each with the room of both.
+    auto *plots = new QSplitter(Qt::Vertical);
+    plots->addWidget(m_curves);
+    plots->addWidget(m_lengthPlot);
+    m_comparison->setObjectName(QStringLiteral("experimentsComparison"));
+    m_views->setObjectName(QStringLiteral("experimentsViews"));
+    m_views->setDocumentMode(true);
+    m_views->addTab(plots, tr("By Configuration"));
+    m_views->addTab(m_comparison, QString());
+    m_views->setTabToolTip(1, tr("Every finished run beside those of other labs on the same data: the RNN runs "
+                                 "of this page and the Transformer lab's runs."));
     auto *splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(queueWidget);
-    splitter->addWidget(m_curves);
-    splitter->addWidget(m_lengthPlot);
+    splitter->addWidget(m_views);
     splitter->setStretchFactor(1, 1);
-    splitter->setStretchFactor(2, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(splitter);
     setTabOrder(m_probeMaxLength, m_export);  // reading order: the grid's last row after the one above
@@ -149,6 +163,11 @@ ExperimentsPanel::ExperimentsPanel(QWidget *parent)
     m_export->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_export->setToolTip(tr("Save the validation curves or exact match by length as a PNG, PDF, SVG or JPEG image."));
 
+    const auto countComparedRuns = [this] {
+        m_views->setTabText(1, tr("Runs Side by Side (%1)").arg(m_comparison->runs().size()));
+    };
+    connect(m_comparison, &RunComparisonView::runsChanged, this, countComparedRuns);
+    countComparedRuns();
     connect(m_probeMaxLength, qOverload<int>(&QSpinBox::valueChanged), this, [this] { m_probeFollowsRange = false; });
     connect(m_addCurrent, &QPushButton::clicked, this, [this] { addConfiguration(m_base); });
     connect(m_addVariants, &QPushButton::clicked, this, [this] {

@@ -18,7 +18,9 @@ class QLabel;
 class QListWidget;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 class QToolButton;
+class RunComparisonView;
 
 // Compares configurations trained one after another on the same data: a queue, their validation
 // loss and exact match per epoch overlaid, and exact match by sentence length on probe sentences
@@ -26,6 +28,7 @@ class QToolButton;
 // from other initial weights, and is drawn as the mean within a min-max band, so a difference
 // between configurations can be told from seed noise. Runs are numbered in the order they train:
 // run i is configuration i / seeds, its (i % seeds)-th seed. Asks for the work through signals.
+// In a second tab every finished run stands beside those other labs share (RunComparisonView).
 class ExperimentsPanel : public QWidget
 {
     Q_OBJECT
@@ -46,6 +49,10 @@ public:
     static QString labelOf(const ModelConfig &config);
     LengthAccuracyPlot *lengthPlot() const { return m_lengthPlot; }
     QCustomPlot *curvesPlot() const { return m_curves; }
+    // Finished runs side by side with other labs' runs: the lab adds its own and those it takes.
+    RunComparisonView *comparison() const { return m_comparison; }
+    // The views below the queue: the plots by configuration (0), the runs side by side (1).
+    QTabWidget *views() const { return m_views; }
     // The validation curves as an image (PNG, JPEG, PDF or SVG by the suffix); false with `error`.
     bool exportCurves(const QString &path, int width, int height, QString *error);
     // The runs of the last queue, as far as they went, in run order; setting them (from a project)
@@ -99,4 +106,6 @@ private:
     QCustomPlot *m_curves;
     QCPItemText *m_curvesMessage;
     LengthAccuracyPlot *m_lengthPlot;
+    QTabWidget *m_views;
+    RunComparisonView *m_comparison;
 };

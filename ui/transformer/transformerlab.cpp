@@ -14,6 +14,7 @@
 #include "ui/transformer/transformerresults.h"
 #include "ui/transformer/transformerreversepanel.h"
 #include "ui/transformer/transformersetup.h"
+#include "ui/transformer/transformershareddecoder.h"
 #include "engine/core/corpusdefaults.h"
 #include "engine/transformer/transformercheckpoint.h"
 #include "engine/core/runfigures.h"
@@ -303,6 +304,7 @@ void TransformerLab::finishTraining(const TransformerTrainingFinished &finished)
         return;
     m_checkpoint = finished.checkpoint;
     document()->setUnsaved();
+    shareModel(finished.best, m_runData.lowercase, tr("epoch %1").arg(finished.best->epoch));
     SharedRun run;
     run.architecture = tr("Transformer");
     run.label = describeShape(finished.best->config);
@@ -356,7 +358,10 @@ bool TransformerLab::open(const QString &path, const FileType &, QString *error)
     m_epochSlider->setEnabled(false);
     m_epochLabel->setText(tr("only epoch %1 is in the file").arg(bestEpoch));
     m_loss->setMarker(bestEpoch);
-    m_reverse->setSnapshot(transformerSnapshotOf(model, bestEpoch));
+    const auto snapshot = transformerSnapshotOf(model, bestEpoch);
+    m_reverse->setSnapshot(snapshot);
+    shareModel(snapshot, checkpoint->dataset.lowercase,
+               tr("%1, epoch %2").arg(QFileInfo(path).fileName()).arg(bestEpoch));
     setStatus(tr("%1: %2, trained %3 epochs; epoch %4 kept.")
                   .arg(QFileInfo(path).fileName(), describeShape(model.config()))
                   .arg(m_history.size())
@@ -373,6 +378,13 @@ bool TransformerLab::save(const QString &path, const FileType &, QString *error)
         return false;
     }
     return writeFileAtomically(path, QByteArray::fromStdString(*m_checkpoint), error);
+}
+
+void TransformerLab::shareModel(const std::shared_ptr<const TransformerSnapshot> &snapshot, bool lowercase,
+                                const QString &origin)
+{
+    workbench()->shareDecoder(
+        this, sharedTransformerDecoder(snapshot, lowercase, tr("%1, %2").arg(describeShape(snapshot->config), origin)));
 }
 
 void TransformerLab::showEpoch(int epoch)

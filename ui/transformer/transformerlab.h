@@ -67,6 +67,8 @@ private:
     void finishTraining(const TransformerTrainingFinished &finished);
     void setStatus(const QString &text);
     void showEpoch(int epoch);
+    // The model to decode with for other labs (Workbench::shareDecoder); `origin`: "epoch 7".
+    void shareModel(const std::shared_ptr<const TransformerSnapshot> &snapshot, bool lowercase, const QString &origin);
     void updateActions();
 
     TransformerSetup *m_setup;

@@ -20,6 +20,7 @@ class QWidget;
 class Workbench;
 struct BatchProgress;
 struct SharedAttentionHead;
+struct SharedDecoder;
 struct SharedEmbeddings;
 struct SharedRun;
 
@@ -65,6 +66,8 @@ public:
     virtual void takeEmbeddings(const SharedEmbeddings &) {}
     // A run another lab finished (Workbench::shareRun).
     virtual void takeRun(const SharedRun &) {}
+    // A model another lab offers to decode with (Workbench::shareDecoder).
+    virtual void takeDecoder(const SharedDecoder &) {}
     // A trained attention head another lab shares (Workbench::shareAttentionHead); true when this lab
     // shows it, and wants to be shown.
     virtual bool takeAttentionHead(const SharedAttentionHead &) { return false; }

@@ -110,6 +110,11 @@ void MainWindow::shareRun(const Lab *from, const SharedRun &run)
     forOtherLabs(from, [&](Lab *lab) { lab->takeRun(run); });
 }
 
+void MainWindow::shareDecoder(const Lab *from, const SharedDecoder &decoder)
+{
+    forOtherLabs(from, [&](Lab *lab) { lab->takeDecoder(decoder); });
+}
+
 bool MainWindow::shareAttentionHead(const Lab *from, const SharedAttentionHead &head)
 {
     for (int i = 0; i < m_rooms.size(); ++i)

@@ -53,6 +53,7 @@ public:
     Document *document(const Lab *lab) const override;
     void shareEmbeddings(const Lab *from, const SharedEmbeddings &embeddings) override;
     void shareRun(const Lab *from, const SharedRun &run) override;
+    void shareDecoder(const Lab *from, const SharedDecoder &decoder) override;
     bool shareAttentionHead(const Lab *from, const SharedAttentionHead &head) override;
     bool saveAs(Lab *lab, const FileType &type) override;
 

@@ -11,11 +11,12 @@ class QAction;
 class QWidget;
 struct FileType;
 struct SharedAttentionHead;
+struct SharedDecoder;
 struct SharedEmbeddings;
 struct SharedRun;
 
 // What a lab sees of the window that hosts it: the run's state and controls, the worker (through
-// submit), its own document and the embeddings and heads other labs share. Labs never see the window itself.
+// submit), its own document and the embeddings, runs, models and heads other labs share. Labs never see the window itself.
 class Workbench
 {
 public:
@@ -38,6 +39,8 @@ public:
     virtual void shareEmbeddings(const Lab *from, const SharedEmbeddings &embeddings) = 0;
     // Offers a finished run to every other lab (Lab::takeRun).
     virtual void shareRun(const Lab *from, const SharedRun &run) = 0;
+    // Offers the lab's current model to decode with to every other lab (Lab::takeDecoder).
+    virtual void shareDecoder(const Lab *from, const SharedDecoder &decoder) = 0;
     // Offers `head` to every other lab (Lab::takeAttentionHead) and shows the first that takes it.
     // False when none does.
     virtual bool shareAttentionHead(const Lab *from, const SharedAttentionHead &head) = 0;

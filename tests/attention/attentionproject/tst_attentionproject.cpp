@@ -5,8 +5,11 @@
 #include "tests/common/workbenchfixture.h"
 #include "ui/workbench/document.h"
 #include "ui/workbench/workbenchfiles.h"
+#include "engine/transformer/transformercheckpoint.h"
+#include "tests/common/tinytransformer.h"
 #include "ui/attention/alignmentplot.h"
 #include "ui/attention/attentionlab.h"
+#include "ui/attention/compareview.h"
 #include "ui/attention/datasetpanel.h"
 #include "ui/attention/experimentspanel.h"
 #include "ui/attention/inferencepanel.h"
@@ -16,13 +19,19 @@
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/runcomparisonview.h"
 #include "ui/workbench/runstate.h"
+#include "ui/core/lengthaccuracyplot.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QFile>
+#include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -42,8 +51,12 @@ private slots:
     void checkpointsStillSaveAndOpen();
     void aRunNotWholeIsNotSavedAsAProject();
     void sharesEachFinishedExperiment();
+    void comparesOtherLabsRunsBesideItsOwn();
+    void comparesTheTransformersModel();
 
 private:
+    // One Experiments run of the quick model, as the worker would report it, with this probe.
+    void finishOneExperiment(const EvaluationReport &probe);
     // The quick task's run as the training job reports it, epoch by epoch, then the experiments.
     void reportRun();
     QString savedProject();
@@ -275,9 +288,8 @@ void TestAttentionProject::aRunNotWholeIsNotSavedAsAProject()
 ATTNSCOPE_TEST(attentionproject, TestAttentionProject)
 #include "tst_attentionproject.moc"
 
-void TestAttentionProject::sharesEachFinishedExperiment()
+void TestAttentionProject::finishOneExperiment(const EvaluationReport &probe)
 {
-    // Each finished Experiments run is offered to the other labs, measured in their common terms.
     AttentionLab *lab = m_window->lab<AttentionLab>();
     lab->datasetPanel()->setConfig(quickDataset());
     lab->trainingPanel()->setModelConfig(quickModelConfig());
@@ -292,9 +304,17 @@ void TestAttentionProject::sharesEachFinishedExperiment()
     lab->receiveResult(QVariant::fromValue(ExperimentStarted{0, m_training.seed}));
     for (const Epoch &e : m_epochs)
         lab->receiveResult(QVariant::fromValue(ExperimentEpoch{0, e.stats}));
+    lab->receiveResult(QVariant::fromValue(ExperimentFinished{0, 0.75, probe, m_epochs.back().snapshot}));
+}
+
+void TestAttentionProject::sharesEachFinishedExperiment()
+{
+    // Each finished Experiments run is offered to the other labs, measured in their common terms.
     EvaluationReport probe;
     probe.byLength = {{2, {9, 10}}, {12, {1, 10}}};
-    lab->receiveResult(QVariant::fromValue(ExperimentFinished{0, 0.75, probe, m_epochs.back().snapshot}));
+    finishOneExperiment(probe);
+    if (QTest::currentTestFailed())
+        return;
 
     const std::vector<SharedRun> &runs = m_window->lab<TransformerLab>()->comparison()->runs();
     QCOMPARE(int(runs.size()), 1);
@@ -314,6 +334,132 @@ void TestAttentionProject::sharesEachFinishedExperiment()
             to99 = seconds;
     }
     QCOMPARE(shared.secondsTo99, to99);
+    while (!m_window->runState()->isQuiet())
+        m_window->runState()->workerIdle();
+}
+
+void TestAttentionProject::comparesOtherLabsRunsBesideItsOwn()
+{
+    AttentionLab *lab = m_window->lab<AttentionLab>();
+    RunComparisonView *comparison = lab->experimentsPanel()->comparison();
+    QAction *csv = nullptr;
+    for (QAction *action : lab->exportActions())
+        if (action->objectName() == QStringLiteral("exportRunsCsv"))
+            csv = action;
+    QVERIFY(csv);
+    QVERIFY(!csv->isEnabled());
+    EvaluationReport probe;
+    probe.byLength = {{2, {9, 10}}, {12, {1, 10}}};
+    finishOneExperiment(probe);
+    if (QTest::currentTestFailed())
+        return;
+    // The lab's own run, as it shares it.
+    QCOMPARE(int(comparison->runs().size()), 1);
+    QCOMPARE(comparison->runs().front().architecture, QStringLiteral("RNN"));
+    QVERIFY(csv->isEnabled());
+
+    // The Transformer lab's run on the same data joins it, in the table and the length plot.
+    const QString data = QString::fromStdString(describeData(quickDataset()));
+    SharedRun transformer;
+    transformer.architecture = QStringLiteral("Transformer");
+    transformer.label = QStringLiteral("2 + 2 layers, 4 heads, width 64, learned positions");
+    transformer.data = data;
+    transformer.seed = m_training.seed;
+    transformer.testExactMatch = 0.98;
+    transformer.byLength = {{2, {10, 10}}, {12, {0, 10}}};
+    transformer.secondsTo99 = 12.5;
+    transformer.parameters = 98765;
+    transformer.samplesPerSecond = 4321;
+    m_window->shareRun(m_window->lab<TransformerLab>(), transformer);
+    QCOMPARE(int(comparison->runs().size()), 2);
+    QCOMPARE(comparison->shownData(), data);
+    QTableWidget *table = comparison->table();
+    QCOMPARE(table->rowCount(), 2);
+    QCOMPARE(table->item(0, 0)->text(), QStringLiteral("RNN"));
+    QCOMPARE(table->item(1, 0)->text(), QStringLiteral("Transformer"));
+    QCOMPARE(table->item(1, 1)->text(), transformer.label);
+    QCOMPARE(table->item(1, 4)->text(), QLocale().toString(12.5, 'f', 1) + QStringLiteral(" s"));
+    QCOMPARE(table->item(1, 5)->text(), QLocale().toString(98765));
+    QCOMPARE(comparison->lengthPlot()->runCount(), 2);
+    QVERIFY2(lab->experimentsPanel()->views()->tabText(1).contains(QStringLiteral("(2)")),
+             qPrintable(lab->experimentsPanel()->views()->tabText(1)));
+
+    // A run on other data is kept apart: shown alone, the others a pick away.
+    SharedRun other = transformer;
+    other.data = QStringLiteral("copy, the 10 digit words, 3-10 long, 100/10/10 sentences, seed 1");
+    m_window->shareRun(m_window->lab<TransformerLab>(), other);
+    QCOMPARE(int(comparison->runs().size()), 3);
+    QCOMPARE(comparison->shownData(), other.data);
+    QCOMPARE(table->rowCount(), 1);
+    QCOMPARE(comparison->lengthPlot()->runCount(), 1);
+    const QString hint = comparison->findChild<QLabel *>(QStringLiteral("runComparisonHint"))->text();
+    QVERIFY2(hint.contains(QStringLiteral("2 run(s) on other data")), qPrintable(hint));
+    QCOMPARE(comparison->dataPicker()->count(), 2);
+    QVERIFY(comparison->dataPicker()->isEnabled());
+    QVERIFY(comparison->showData(data));
+    QCOMPARE(table->rowCount(), 2);
+    QCOMPARE(int(comparison->shownRuns().size()), 2);
+    QCOMPARE(comparison->lengthPlot()->runCount(), 2);
+    QVERIFY(!comparison->showData(QStringLiteral("no such data")));
+    QCOMPARE(comparison->shownData(), data);
+
+    // Exported, every run with its data: a line per run and length.
+    const QString path = m_dir.filePath(QStringLiteral("runs.csv"));
+    QString error;
+    QVERIFY2(comparison->exportCsv(path, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), 1 + 3 * 2);
+    QVERIFY(lines[3].startsWith("2,Transformer,"));
+    QVERIFY2(lines[5].contains("\"copy, the 10 digit words"), lines[5].constData());
+
+    // Narrow, the long Run label gives way so the figures stay in sight; wide, it shows whole.
+    RunComparisonView alone;
+    alone.addRun(transformer);
+    alone.resize(420, 480);
+    alone.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&alone));
+    QTableWidget *figures = alone.table();
+    QTRY_VERIFY(figures->columnViewportPosition(3) + figures->columnWidth(3) <= figures->viewport()->width());
+    QVERIFY(figures->columnWidth(1) < figures->fontMetrics().horizontalAdvance(transformer.label));
+    alone.resize(1200, 480);
+    QTRY_VERIFY(figures->columnWidth(1) > figures->fontMetrics().horizontalAdvance(transformer.label));
+    while (!m_window->runState()->isQuiet())
+        m_window->runState()->workerIdle();
+}
+
+void TestAttentionProject::comparesTheTransformersModel()
+{
+    // A model the Transformer lab opens is offered on the attention lab's Compare page.
+    reportRun();
+    AttentionLab *lab = m_window->lab<AttentionLab>();
+    const TransformerModel transformer(tinyTransformer(2, 2, 16, 24), lab->bestModel()->vocabulary(), Task::Reverse,
+                                       3);
+    const QString path = m_dir.filePath(QStringLiteral("tiny-transformer.ckpt"));
+    saveTransformerCheckpoint(QFile::encodeName(path).toStdString(), transformer, quickDataset(),
+                              TransformerTrainingConfig{});
+    QString error;
+    QVERIFY2(m_window->files()->openFile(path, &error), qPrintable(error));
+
+    CompareView *compare = lab->compareView();
+    QComboBox *picker = compare->picker(CompareView::Side::B);
+    const int offered = picker->findData(QStringLiteral("decoder:0"));
+    QVERIFY(offered >= 0);
+    QVERIFY2(picker->itemText(offered).startsWith(QStringLiteral("Transformer: 2 + 2 layers, 2 heads, width 16")),
+             qPrintable(picker->itemText(offered)));
+    QVERIFY2(picker->itemText(offered).contains(QStringLiteral("tiny-transformer.ckpt")), qPrintable(picker->itemText(offered)));
+    m_window->showLab(lab);
+    compare->show();
+    compare->setSentence(QStringLiteral("red cat dog"));
+    QVERIFY(compare->pick(CompareView::Side::A, QStringLiteral("best")));
+    QVERIFY(compare->pick(CompareView::Side::B, QStringLiteral("decoder:0")));
+    QVERIFY(compare->hasComparison());
+    const AttentionComparison &c = compare->comparison();
+    QCOMPARE(c.b.outputTokens, transformer.decode({"red", "cat", "dog"}).outputTokens);
+    QCOMPARE(compare->heatmap(CompareView::Side::B)->rows(), c.b.rows());
+    QCOMPARE(compare->differenceMap()->rows(), c.a.rows());
+    QCOMPARE(compare->differenceMap()->columns(), 4);
     while (!m_window->runState()->isQuiet())
         m_window->runState()->workerIdle();
 }

@@ -1,9 +1,15 @@
 #include "tests/common/testregistry.h"
 #include "engine/attention/attentioncomparison.h"
 #include "engine/attention/weighthistory.h"
+#include "engine/core/tokenizer.h"
+#include "engine/transformer/attentionrollout.h"
+#include "engine/transformer/transformermodel.h"
 #include "tests/common/tinymodel.h"
+#include "tests/common/tinytransformer.h"
 #include "ui/attention/compareview.h"
 #include "ui/core/attentionheatmap.h"
+#include "ui/transformer/transformerresults.h"
+#include "ui/transformer/transformershareddecoder.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -15,8 +21,8 @@
 #include <algorithm>
 #include <cmath>
 
-// The comparison page on hand-built models: what each side picks, the heatmaps it shows and the
-// difference between them.
+// The comparison page on hand-built models, RNNs and a Transformer another lab shares: what each
+// side picks, the heatmaps it shows and the difference between them.
 class TestCompareView : public QObject
 {
     Q_OBJECT
@@ -32,8 +38,14 @@ private slots:
     void otherWordsAreNamedInsteadOfDiffed();
     void withoutModelsItSaysWhatToDo();
     void typingInTheMiddleKeepsTheCursor();
+    void aTransformerOnEitherSideDecodesAndDraws();
+    void aTransformerOfOtherWordsIsNamedInsteadOfDiffed();
 
 private:
+    // An untrained Transformer of two layers over `vocabulary`, as another lab shares it.
+    static SharedDecoder transformer(std::uint64_t seed, const Vocabulary &vocabulary = words());
+    static std::shared_ptr<const TransformerSnapshot> transformerSnapshot(std::uint64_t seed,
+                                                                          const Vocabulary &vocabulary);
     static std::vector<float> cells(const AttentionHeatmap &heatmap);
     static Seq2SeqModel model(std::uint64_t seed, const Vocabulary &vocabulary = words());
     // A function, not a static: Vocabulary's own statics may not be built before one.
@@ -212,6 +224,79 @@ void TestCompareView::typingInTheMiddleKeepsTheCursor()
     QCOMPARE(field->cursorPosition(), 7);
     const DecodedSentence typed = m_best->reverse("reddish cat blue dog");
     QTRY_COMPARE(cells(*m_view->heatmap(CompareView::Side::A)), typed.attention);
+}
+
+std::shared_ptr<const TransformerSnapshot> TestCompareView::transformerSnapshot(std::uint64_t seed,
+                                                                               const Vocabulary &vocabulary)
+{
+    const TransformerModel model(tinyTransformer(2, 2, 16, 24), vocabulary, Task::Reverse, seed);
+    return std::make_shared<const TransformerSnapshot>(TransformerSnapshot{
+        model.inference(), vocabulary, model.config(), Task::Reverse, 1, model.parameterCount()});
+}
+
+SharedDecoder TestCompareView::transformer(std::uint64_t seed, const Vocabulary &vocabulary)
+{
+    return sharedTransformerDecoder(transformerSnapshot(seed, vocabulary), true, QStringLiteral("seed %1").arg(seed));
+}
+
+void TestCompareView::aTransformerOnEitherSideDecodesAndDraws()
+{
+    const auto snapshot = transformerSnapshot(5, words());
+    m_view->setDecoder(sharedTransformerDecoder(snapshot, true, QStringLiteral("tiny")));
+    QVERIFY(m_view->pick(CompareView::Side::A, QStringLiteral("best")));
+    QVERIFY(m_view->pick(CompareView::Side::B, QStringLiteral("decoder:0")));
+    QVERIFY(m_view->hasComparison());
+    QVERIFY(m_view->picker(CompareView::Side::B)->currentText().startsWith(QStringLiteral("Transformer: tiny")));
+
+    // B: the Transformer's own greedy output, its last layer's cross-attention with the heads averaged.
+    const std::vector<std::string> words = tokenize(m_sentence.toStdString());
+    const TransformerOutput own = decodeWords(*snapshot->inference, snapshot->vocabulary, words);
+    AttentionHeatmap *b = m_view->heatmap(CompareView::Side::B);
+    QCOMPARE(b->rows(), int(own.outputTokens.size()));
+    QCOMPARE(b->columns(), 5);
+    QCOMPARE(cells(*b), layerHeadMean(own.cross, 1).values);
+    const QString output = m_view->findChild<QLabel *>(QStringLiteral("outputB"))->text();
+    QVERIFY2(output.contains(QStringLiteral("cross-attention of the last decoder layer")), qPrintable(output));
+
+    // B − A along A's (the RNN's) output: the Transformer fed the RNN's words, a row for each.
+    const AttentionComparison &c = m_view->comparison();
+    QVERIFY2(c.problem.empty(), c.problem.c_str());
+    QCOMPARE(m_view->differenceMap()->rows(), c.a.rows());
+    QCOMPARE(m_view->differenceMap()->columns(), c.a.columns());
+    const std::vector<float> alongA =
+        layerHeadMean(decodeWordsAlong(*snapshot->inference, snapshot->vocabulary, words, c.a.outputTokens).cross, 1)
+            .values;
+    const std::vector<float> rnn = decodeAlong(*m_best, c.a).attention;
+    std::vector<float> difference = cells(*m_view->differenceMap());
+    QCOMPARE(difference.size(), rnn.size());
+    for (std::size_t i = 0; i < difference.size(); ++i)
+        QVERIFY2(std::abs(difference[i] - (alongA[i] - rnn[i])) < 1e-5f, qPrintable(QString::number(i)));
+
+    // The other way round: the RNN fed the Transformer's words, a row for each of them.
+    QVERIFY(m_view->pick(CompareView::Side::A, QStringLiteral("decoder:0")));
+    QVERIFY(m_view->pick(CompareView::Side::B, QStringLiteral("best")));
+    QCOMPARE(m_view->comparison().a.outputTokens, own.outputTokens);
+    QCOMPARE(m_view->differenceMap()->rows(), int(own.outputTokens.size()));
+    QCOMPARE(m_view->differenceMap()->columns(), 5);
+    // Against itself, exactly zero.
+    QVERIFY(m_view->pick(CompareView::Side::B, QStringLiteral("decoder:0")));
+    difference = cells(*m_view->differenceMap());
+    QVERIFY(!difference.empty());
+    QVERIFY(std::all_of(difference.begin(), difference.end(), [](float d) { return d == 0.f; }));
+
+    // The lab's next model takes the place of its last.
+    m_view->setDecoder(transformer(6));
+    QCOMPARE(m_view->picker(CompareView::Side::A)->findData(QStringLiteral("decoder:1")), -1);
+    QVERIFY(m_view->picker(CompareView::Side::A)->currentText().contains(QStringLiteral("seed 6")));
+}
+
+void TestCompareView::aTransformerOfOtherWordsIsNamedInsteadOfDiffed()
+{
+    m_view->setDecoder(transformer(5, Vocabulary({"red", "cat", "sun"})));
+    QVERIFY(m_view->pick(CompareView::Side::B, QStringLiteral("decoder:0")));
+    QVERIFY(m_view->heatmap(CompareView::Side::B)->rows() > 0);
+    QCOMPARE(m_view->differenceMap()->rows(), 0);
+    QVERIFY(m_view->differenceMap()->accessibleDescription().contains(QStringLiteral("different words")));
 }
 
 ATTNSCOPE_TEST(compareview, TestCompareView)

@@ -2,6 +2,7 @@
 #include "tests/common/tinytransformer.h"
 #include "engine/transformer/attentionrollout.h"
 #include "engine/transformer/headscores.h"
+#include "engine/transformer/transformermodel.h"
 #include "engine/transformer/transformernet.h"
 
 #include <QtTest>
@@ -125,7 +126,8 @@ void compareAverages(const std::vector<std::vector<std::vector<HeadScore>>> &per
 
 // Each head's share on the known answer (cross-attention) and on its own and the previous position
 // (self-attention), from hand-made weights, for one sentence and averaged over a split; and the
-// attention rollout across layers (attentionrollout.h) against hand computation.
+// attention rollout across layers and a layer's head mean (attentionrollout.h) against hand
+// computation; and decoding fed given output words, against greedy decoding.
 class TestHeadScores : public QObject
 {
     Q_OBJECT
@@ -140,6 +142,8 @@ private slots:
     void crossRolloutByHand();
     void rolloutOfADecodedSentence();
     void rolloutRefusesShapesThatDoNotFit();
+    void layerHeadMeanByHand();
+    void decodingAlongItsOwnOutputIsGreedyDecoding();
 };
 
 void TestHeadScores::crossScoresTheKnownAnswer()
@@ -331,6 +335,61 @@ void TestHeadScores::rolloutRefusesShapesThatDoNotFit()
     LayeredAttention shortHead = encoder;
     shortHead.weights[1][1].pop_back();
     refuses([&] { selfAttentionRollout(shortHead); }, "layer 2, head 2 holds 15 weights");
+}
+
+void TestHeadScores::layerHeadMeanByHand()
+{
+    // reversal(): head 1 puts 0.9 on the answer and 0.1/3 elsewhere, head 2 1 on <EOS>.
+    const RolloutMatrix mean = layerHeadMean(reversal().cross, 0);
+    std::vector<double> expected(16);
+    for (int row = 0; row < 4; ++row)
+        for (int column = 0; column < 4; ++column) {
+            const bool answer = row < 3 ? column == 2 - row : column == 3;
+            const double first = answer ? 0.9 : 0.1 / 3;
+            const double second = column == 3 ? 1.0 : 0.0;
+            expected[std::size_t(row * 4 + column)] = (first + second) / 2;
+        }
+    compareMatrix(mean, 4, 4, expected);
+    QVERIFY(largestRowSumError(mean) < 1e-6);
+
+    std::mt19937 random(3);
+    const LayeredAttention attention = randomAttention(random, 3, 4, 2, 5);
+    const RolloutMatrix last = layerHeadMean(attention, 2);
+    for (std::size_t i = 0; i < last.values.size(); ++i) {
+        double sum = 0;
+        for (const std::vector<float> &head : attention.weights[2])
+            sum += head[i];
+        QVERIFY(std::abs(last.values[i] - sum / 4) < 1e-6);
+    }
+    for (int layer : {-1, 3})
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, layerHeadMean(attention, layer));
+}
+
+void TestHeadScores::decodingAlongItsOwnOutputIsGreedyDecoding()
+{
+    const Vocabulary vocabulary({"a", "b", "c", "d", "e"});
+    TransformerModel model(smallTransformer(), vocabulary, Task::Reverse, 4);
+    const std::vector<std::string> words = {"a", "e", "c", "b"};
+    const TransformerOutput greedy = model.decode(words);
+    // Fed the words it chose itself, the model takes every step as it did.
+    const TransformerOutput along = decodeWordsAlong(*model.inference(), vocabulary, words, greedy.outputTokens);
+    QCOMPARE(along.sourceTokens, greedy.sourceTokens);
+    QCOMPARE(along.outputTokens, greedy.outputTokens);
+    QCOMPARE(along.cross.rows, greedy.cross.rows);
+    QCOMPARE(along.cross.columns, 5);
+    for (std::size_t l = 0; l < greedy.cross.weights.size(); ++l)
+        for (std::size_t h = 0; h < greedy.cross.weights[l].size(); ++h)
+            for (std::size_t i = 0; i < greedy.cross.weights[l][h].size(); ++i)
+                QVERIFY(std::abs(along.cross.weights[l][h][i] - greedy.cross.weights[l][h][i]) < 1e-6f);
+
+    // Fed other words: a row for each, named by them; the first step, fed <SOS> alone, is the same.
+    const std::vector<std::string> other = {"d", "zebra", "<EOS>"};
+    const TransformerOutput forced = decodeWordsAlong(*model.inference(), vocabulary, words, other);
+    QCOMPARE(forced.outputTokens, other);
+    QCOMPARE(forced.cross.rows, 3);
+    const std::vector<float> &forcedHead = forced.cross.weights[1][0], &greedyHead = greedy.cross.weights[1][0];
+    for (std::size_t column = 0; column < 5; ++column)
+        QVERIFY(std::abs(forcedHead[column] - greedyHead[column]) < 1e-6f);
 }
 
 ATTNSCOPE_TEST(headscores, TestHeadScores)
