@@ -148,12 +148,7 @@ SentenceAttribution attribute(const Seq2SeqModel &model, const std::vector<std::
     validateAttributionOptions(options);
     SentenceAttribution result;
     result.sentence = model.decode(words);
-    result.sourceTokens = result.sentence.sourceTokens;
-    result.outputTokens = result.sentence.outputTokens;
-    result.words.assign(result.sentence.sourceTokens.begin(), result.sentence.sourceTokens.end() - 1);
-    if (result.words.size() < 2)
-        throw std::invalid_argument("a sentence of fewer than two words has nothing to compare one word with; "
-                                    "give at least two");
+    result.setTokens(result.sentence.sourceTokens, result.sentence.outputTokens);
     const Explained x = prepare(model, result.sentence, result.words, options.baseline);
 
     const torch::Tensor logP = logDistributions(model, x.scoring)[0];  // (T, E)

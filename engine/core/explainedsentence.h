@@ -21,6 +21,9 @@ struct ExplainedSentence {
     // other rows, and the integration figures there, are NaN).
     int gradientRow = -1;
 
+    // The decode explained: its tokens as above, the words taken from the source. Throws
+    // std::invalid_argument for fewer than two words (removing the only word leaves nothing to read).
+    void setTokens(const std::vector<std::string> &source, const std::vector<std::string> &output);
     const AttributionMap *map(AttributionMethod method) const;  // nullptr when it was not computed
     std::string inputText() const;   // the words, joined
     std::string outputText() const;  // the output without <EOS>, joined

@@ -195,12 +195,7 @@ TransformerAttribution attributeTransformer(const TransformerModel &model, const
     validateAttributionOptions(options);
     TransformerAttribution result;
     result.output = model.decode(words);
-    result.sourceTokens = result.output.sourceTokens;
-    result.outputTokens = result.output.outputTokens;
-    result.words.assign(result.output.sourceTokens.begin(), result.output.sourceTokens.end() - 1);
-    if (result.words.size() < 2)
-        throw std::invalid_argument("a sentence of fewer than two words has nothing to compare one word with; "
-                                    "give at least two");
+    result.setTokens(result.output.sourceTokens, result.output.outputTokens);
     TransformerNetImpl &net = model.net();
     const EvalModeScope evalMode(net);
     const TransformerExplained x = prepareExplained(model, result.output, options.baseline);

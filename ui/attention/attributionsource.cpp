@@ -3,6 +3,7 @@
 #include "engine/core/tokenizer.h"
 #include "engine/core/vocabulary.h"
 #include "ui/attention/attributionrunner.h"
+#include "ui/core/explainhint.h"
 
 #include <QTimer>
 
@@ -65,8 +66,7 @@ void AttributionSource::explain(bool afterPause)
     const std::vector<std::string> words = tokenize(text.toStdString(), model->lowercase());
     if (words.size() < 2) {
         m_computing = false;
-        showMessage(words.empty() ? tr("Type a sentence above.")
-                                  : tr("Type at least two words: removing the only word leaves nothing to compare."));
+        showMessage(tooFewWordsToExplain(words.size()));
         return;
     }
     m_computing = true;

@@ -3,6 +3,7 @@
 #include "ui/core/attentionheatmap.h"
 #include "ui/core/attributionstripsplot.h"
 #include "ui/core/colorgradients.h"
+#include "ui/core/explainhint.h"
 #include "ui/core/methodcolors.h"
 #include "ui/core/stepscorestable.h"
 #include "ui/transformer/transformerattributionrunner.h"
@@ -128,8 +129,7 @@ void TransformerMethodView::explain(bool afterPause)
         return;
     }
     if (m_words.size() < 2) {
-        showMessage(m_words.empty() ? tr("Type a sentence above.")
-                                    : tr("Type at least two words: removing the only word leaves nothing to compare."));
+        showMessage(tooFewWordsToExplain(m_words.size()));
         return;
     }
     m_computing = true;
