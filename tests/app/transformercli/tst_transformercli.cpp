@@ -1,5 +1,6 @@
 #include "tests/common/testregistry.h"
 #include "tests/common/clirunner.h"
+#include "tests/common/tinytransformerrun.h"
 
 #include <QtTest>
 
@@ -10,15 +11,6 @@
 #include <cmath>
 
 namespace {
-
-// A Transformer that trains in a second or two: one layer of two heads, 8 wide, on sentences of
-// 2 to 4 of six words.
-QStringList tinyRun(const QString &wordsFile)
-{
-    return {"--words-file", wordsFile, "--min-len", "2", "--max-len", "4", "--train", "200", "--val", "20",
-            "--test", "20", "--layers", "1", "--heads", "2", "--d-model", "8", "--feed-forward", "16",
-            "--batch", "32", "--threads", "1"};
-}
 
 QJsonObject readJsonFile(const QString &path)
 {
@@ -47,7 +39,7 @@ void checkDistributionRows(const QJsonArray &rows, int columns, const char *what
 }  // namespace
 
 // The Transformer's commands as a user runs them (--architecture transformer): train, reverse,
-// evaluate, compare and explain, their files and JSON keys (the RNN's where the two mean the same), bad
+// evaluate and compare, their files and JSON keys (the RNN's where the two mean the same), bad
 // options and files that are not Transformer checkpoints.
 class TestTransformerCli : public QObject
 {
@@ -62,7 +54,6 @@ private slots:
     void reverseSearchesABeam();
     void evaluateScoresTheTestSplitAndLongerSentences();
     void compareSetsThePositionEncodingsSideBySide();
-    void explainGivesEveryMethodsMap();
     void badCheckpointsFailClearly();
     void ctrlCStopsAndKeepsWhatWasTrained();
 
@@ -127,19 +118,6 @@ void TestTransformerCli::badOptionsExitWithTwo_data()
     QTest::newRow("probe past the positions")
         << transformer("compare") + QStringList{"--out", out, "--max-positions", "20", "--probe-max-len", "30"}
         << "--probe-max-len 30 is past what the positions reach";
-    QTest::newRow("explain without --model") << transformer("explain") + QStringList{"the cat"} << "--model FILE is required";
-    QTest::newRow("explain one word") << transformer("explain") + QStringList{"--model", "m.ckpt", "cat"}
-                                      << "the sentence needs at least two words";
-    QTest::newRow("explain an unknown method")
-        << transformer("explain") + QStringList{"--model", "m.ckpt", "--method", "gradcam", "the cat"}
-        << "--method must be attention, saliency, inputxgrad, ig, occlusion, rollout or all, got 'gradcam'";
-    QTest::newRow("explain faithfulness") << transformer("explain") + QStringList{"--model", "m.ckpt", "--faithfulness"}
-                                          << "--faithfulness measures RNN models";
-    QTest::newRow("explain json and csv")
-        << transformer("explain") + QStringList{"--model", "m.ckpt", "--json", "--csv", "the cat"} << "not both";
-    QTest::newRow("explain steps without ig")
-        << transformer("explain") + QStringList{"--model", "m.ckpt", "--method", "rollout", "--steps", "8", "the cat"}
-        << "--steps sets integrated gradients";
     QTest::newRow("compare on a corpus") << transformer("compare") + QStringList{"--out", out, "--corpus", "c.txt"}
                                          << "--corpus is not supported";
 }
@@ -392,51 +370,6 @@ void TestTransformerCli::compareSetsThePositionEncodingsSideBySide()
     QCOMPARE(beyond.exitCode, 2);
     QVERIFY2(beyond.err.contains("--probe-max-len 7 is past what this model reaches: 6 words (its --max-positions 8 less 2)"),
              qPrintable(beyond.err));
-}
-
-// Six maps of output step x source word, in the order of the methods, with the RNN's keys; CSV has
-// a row per method, step and word.
-void TestTransformerCli::explainGivesEveryMethodsMap()
-{
-    QVERIFY(!m_model.isEmpty());
-    const CliResult r = runAttnscope(transformer("explain") + QStringList{"--model", m_model, "--json", "red cat sun"});
-    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-    const QJsonObject root = QJsonDocument::fromJson(r.out.toUtf8()).object();
-    QCOMPARE(root["input"].toString(), QStringLiteral("red cat sun"));
-    const int words = root["words"].toArray().size(), steps = root["outputs"].toArray().size();
-    QCOMPARE(words, 3);
-    QCOMPARE(root["steps"].toArray().size(), steps);
-    QStringList names;
-    for (const QJsonValue &method : root["methods"].toArray()) {
-        const QJsonObject m = method.toObject();
-        names << m["method"].toString();
-        const QJsonArray rows = m["scores"].toArray();
-        QCOMPARE(rows.size(), steps);
-        for (const QJsonValue &row : rows) {
-            QCOMPARE(row.toArray().size(), words);
-            double sum = 0;
-            for (const QJsonValue &score : row.toArray()) {
-                QVERIFY(score.isDouble());
-                sum += score.toDouble();
-            }
-            // Both attentions spread a step's weight over the words and <EOS>, which is no column.
-            if (names.last() == "attention" || names.last() == "rollout")
-                QVERIFY(sum <= 1 + 1e-6);
-        }
-    }
-    QCOMPARE(names, QStringList({"attention", "saliency", "inputxgrad", "ig", "occlusion", "rollout"}));
-    QCOMPARE(root["completeness_gap"].toArray().size(), steps);
-
-    const CliResult csv =
-        runAttnscope(transformer("explain") + QStringList{"--model", m_model, "--method", "rollout", "--csv", "red cat sun"});
-    QVERIFY2(csv.exitCode == 0, qPrintable(csv.err));
-    const QStringList lines = csv.out.trimmed().split('\n');
-    QCOMPARE(lines.first(), QStringLiteral("method,step,output,position,word,score"));
-    QCOMPARE(lines.size(), 1 + steps * words);
-    QVERIFY(lines[1].startsWith(QStringLiteral("rollout,1,")));
-    const CliResult table = runAttnscope(transformer("explain") + QStringList{"--model", m_model, "red cat sun"});
-    QVERIFY2(table.exitCode == 0, qPrintable(table.err));
-    QVERIFY(table.out.contains(QStringLiteral("Attention rollout (rollout)")));
 }
 
 void TestTransformerCli::badCheckpointsFailClearly()
