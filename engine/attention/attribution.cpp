@@ -42,7 +42,7 @@ constexpr int64_t kMinPointsPerThread = 8;
 // Per step of `steps` (ascending): f at the points e' + alpha (e - e'), one per alpha, and its
 // gradients over the source embeddings there. f = log P(y_t), minus log P(contrast[k]) where that is
 // >= 0. The points are one batch and one forward pass, run as far as the last step; each step's
-// gradients are a backward pass of their own through that shared graph.
+// gradients are a backward pass of their own through that shared graph, as far back as its step.
 struct LineGradients {
     torch::Tensor values;     // (steps, A)
     torch::Tensor gradients;  // (steps, A, S, E)
@@ -58,20 +58,16 @@ LineGradients gradientsOnPoints(const Seq2SeqModel &model, const Explained &x, c
                         extended = batch.sourceExtended.repeat({points, 1});
     const torch::Tensor alpha = torch::tensor(alphas).to(torch::kFloat).view({points, 1, 1});
     const torch::Tensor input = (x.baseline + alpha * (x.embedded - x.baseline)).requires_grad_(true);
-    const int64_t first = steps.front(), last = steps.back();
-    const bool oneStep = steps.size() == 1;
-    const torch::Tensor target = x.scoring.target.narrow(1, 0, last + 2).repeat({points, 1});
-    const TeacherForcedOutput out = model.net()->fromEmbeddings(input, source, lengths, target, extended, oneStep);
-    // Column j of the output is step j, or step `last` when only that one was predicted.
-    const int64_t offset = oneStep ? first : 0;
-    const torch::Tensor logP = targetLogProbs(out, extended, target.narrow(1, 1 + offset, last + 1 - offset));
+    const torch::Tensor target = x.scoring.target.narrow(1, 0, steps.back() + 2).repeat({points, 1});
+    const std::vector<TeacherForcedOutput> out =
+        model.net()->fromEmbeddings(input, source, lengths, target, extended, steps);
     std::vector<torch::Tensor> values, grads;
     for (std::size_t k = 0; k < steps.size(); ++k) {
-        const int64_t t = steps[k], column = t - offset;
-        torch::Tensor f = logP.select(1, column);
+        const int64_t t = steps[k];
+        torch::Tensor f = targetLogProbs(out[k], extended, target.narrow(1, 1 + t, 1)).select(1, 0);
         if (contrast[k] >= 0) {
-            const torch::Tensor other = torch::full({points, out.logits.size(1)}, contrast[k], torch::kLong);
-            f = f - targetLogProbs(out, extended, other).select(1, column);
+            const torch::Tensor other = torch::full({points, 1}, contrast[k], torch::kLong);
+            f = f - targetLogProbs(out[k], extended, other).select(1, 0);
         }
         // Only the input's gradient: the weights' gradients are neither computed nor accumulated.
         const bool more = k + 1 < steps.size();

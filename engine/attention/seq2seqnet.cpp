@@ -54,6 +54,18 @@ DecoderStates DecoderStates::range(int64_t begin, int64_t end) const
     return {part(output), part(context), part(embedding), part(weights)};
 }
 
+DecoderStates DecoderStepStates::stacked() const
+{
+    const auto stack = [](const std::vector<torch::Tensor> &v) { return v.empty() ? torch::Tensor() : torch::stack(v, 1); };
+    return {stack(output), stack(context), stack(embedding), stack(weights)};
+}
+
+DecoderStates DecoderStepStates::step(std::size_t t) const
+{
+    const auto one = [t](const std::vector<torch::Tensor> &v) { return v.empty() ? torch::Tensor() : v[t].unsqueeze(1); };
+    return {one(output), one(context), one(embedding), one(weights)};
+}
+
 DecoderStates DecoderStates::detachedLeaves() const
 {
     const auto leaf = [](const torch::Tensor &t) { return t.defined() ? t.detach().requires_grad_() : t; };
@@ -87,21 +99,35 @@ TeacherForcedOutput Seq2SeqNetImpl::outputs(const FusedDecoderWeights &w, const 
     return out;
 }
 
-TeacherForcedOutput Seq2SeqNetImpl::fromEmbeddings(const torch::Tensor &sourceEmbedded, const torch::Tensor &source,
-                                                   const torch::Tensor &lengths, const torch::Tensor &target,
-                                                   const torch::Tensor &sourceExtended, bool lastStepOnly)
+std::vector<TeacherForcedOutput> Seq2SeqNetImpl::fromEmbeddings(const torch::Tensor &sourceEmbedded,
+                                                                const torch::Tensor &source,
+                                                                const torch::Tensor &lengths,
+                                                                const torch::Tensor &target,
+                                                                const torch::Tensor &sourceExtended,
+                                                                const std::vector<int> &steps)
 {
     const FusedDecoderWeights w = decoder->fusedWeights();
-    const DecoderStates states =
-        decoderStates(w, source, lengths, target, [] { return true; }, sourceExtended, sourceEmbedded);
-    // The output layer is the costliest multiply; the earlier steps' predictions are not read.
-    return outputs(w, lastStepOnly ? states.range(states.steps() - 1, states.steps()) : states);
+    const DecoderStepStates states =
+        decoderStepStates(w, source, lengths, target, [] { return true; }, sourceExtended, sourceEmbedded);
+    std::vector<TeacherForcedOutput> predictions;
+    for (int t : steps)
+        predictions.push_back(outputs(w, states.step(std::size_t(t))));
+    return predictions;
 }
 
 DecoderStates Seq2SeqNetImpl::decoderStates(const FusedDecoderWeights &w, const torch::Tensor &source,
                                             const torch::Tensor &lengths, const torch::Tensor &target,
                                             const std::function<bool()> &teacherForce,
                                             const torch::Tensor &sourceExtended, const torch::Tensor &sourceEmbedded)
+{
+    return decoderStepStates(w, source, lengths, target, teacherForce, sourceExtended, sourceEmbedded).stacked();
+}
+
+DecoderStepStates Seq2SeqNetImpl::decoderStepStates(const FusedDecoderWeights &w, const torch::Tensor &source,
+                                                    const torch::Tensor &lengths, const torch::Tensor &target,
+                                                    const std::function<bool()> &teacherForce,
+                                                    const torch::Tensor &sourceExtended,
+                                                    const torch::Tensor &sourceEmbedded)
 {
     DecoderState state;
     const DecoderMemory memory = encode(source, lengths, &state, sourceEmbedded);
@@ -121,7 +147,7 @@ DecoderStates Seq2SeqNetImpl::decoderStates(const FusedDecoderWeights &w, const 
     const auto referenceGates = decoder->embeddingGates(w, referenceEmbedded).unbind(1);
     const auto referenceInputs = referenceEmbedded.unbind(1);
 
-    std::vector<torch::Tensor> outputs, contexts, embeddings, weights;
+    DecoderStepStates states;
     std::size_t nextReference = 0;
     torch::Tensor embedded, gates;
     for (int64_t t = 0; t < steps; ++t) {
@@ -131,12 +157,12 @@ DecoderStates Seq2SeqNetImpl::decoderStates(const FusedDecoderWeights &w, const 
             ++nextReference;
         }
         const DecoderStepOutput s = decoder->step(w, gates, state, memory);
-        outputs.push_back(s.output);
+        states.output.push_back(s.output);
         if (s.context.defined())
-            contexts.push_back(s.context);
+            states.context.push_back(s.context);
         if (decoder->hasPointer())
-            weights.push_back(s.weights);
-        embeddings.push_back(embedded);
+            states.weights.push_back(s.weights);
+        states.embedding.push_back(embedded);
         if (t + 1 < steps && !forced[std::size_t(t) + 1]) {
             // Only the argmax is needed here; what is trained comes from the multiplies below.
             torch::Tensor prediction;
@@ -148,8 +174,7 @@ DecoderStates Seq2SeqNetImpl::decoderStates(const FusedDecoderWeights &w, const 
             gates = decoder->embeddingGates(w, embedded);
         }
     }
-    const auto stacked = [](const std::vector<torch::Tensor> &v) { return v.empty() ? torch::Tensor() : torch::stack(v, 1); };
-    return {torch::stack(outputs, 1), stacked(contexts), torch::stack(embeddings, 1), stacked(weights)};
+    return states;
 }
 
 GreedyOutput Seq2SeqNetImpl::greedy(const torch::Tensor &source, const torch::Tensor &lengths, int maxSteps,

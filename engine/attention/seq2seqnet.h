@@ -33,6 +33,15 @@ struct DecoderStates {
     std::vector<torch::Tensor> tensors() const;
 };
 
+// The same, step by step as the decoder made them: each (B, ...) without the step axis. A
+// backward pass from one step's tensors never enters the steps after it, as it would through the
+// stacked ones.
+struct DecoderStepStates {
+    std::vector<torch::Tensor> output, context, embedding, weights;  // context and weights may be empty
+    DecoderStates stacked() const;
+    DecoderStates step(std::size_t t) const;  // step t alone, (B, 1, ...)
+};
+
 // What forward() computed for every target step.
 struct TeacherForcedOutput {
     torch::Tensor logits;    // (B, T-1, V)
@@ -63,12 +72,20 @@ public:
     DecoderStates decoderStates(const FusedDecoderWeights &w, const torch::Tensor &source, const torch::Tensor &lengths,
                                 const torch::Tensor &target, const std::function<bool()> &teacherForce,
                                 const torch::Tensor &sourceExtended = {}, const torch::Tensor &sourceEmbedded = {});
+    // decoderStates() before the stacking.
+    DecoderStepStates decoderStepStates(const FusedDecoderWeights &w, const torch::Tensor &source,
+                                        const torch::Tensor &lengths, const torch::Tensor &target,
+                                        const std::function<bool()> &teacherForce,
+                                        const torch::Tensor &sourceExtended = {},
+                                        const torch::Tensor &sourceEmbedded = {});
     TeacherForcedOutput outputs(const FusedDecoderWeights &w, const DecoderStates &states);
     // Attribution: every input the reference's, from source embeddings given directly (B, S, E) so
-    // that their gradients can be read; the predictions of every step, or of the last one only.
-    TeacherForcedOutput fromEmbeddings(const torch::Tensor &sourceEmbedded, const torch::Tensor &source,
-                                       const torch::Tensor &lengths, const torch::Tensor &target,
-                                       const torch::Tensor &sourceExtended, bool lastStepOnly);
+    // that their gradients can be read; the predictions of the target steps `steps` (ascending),
+    // one output each (T-1 = 1), each made from its own step's states alone: a backward pass from
+    // step t's prediction goes through the steps up to t and no further.
+    std::vector<TeacherForcedOutput> fromEmbeddings(const torch::Tensor &sourceEmbedded, const torch::Tensor &source,
+                                                    const torch::Tensor &lengths, const torch::Tensor &target,
+                                                    const torch::Tensor &sourceExtended, const std::vector<int> &steps);
     // Decodes until every sentence has emitted <EOS> (unless `stopAtEos` is false) or `maxSteps` steps.
     // One sentence in eval mode without gradients goes through an InferenceNet: the same result in
     // a fraction of the time (bench: greedy latency). With the pointer, `sourceExtended` numbers the
