@@ -461,7 +461,8 @@ void CompareView::showOutputs()
             output += QStringLiteral("<br><i>%1</i>")
                           .arg(tr("Its attention: the %1.").arg(decoder->attention).toHtmlEscaped());
         p.output->setText(output);
-        p.heatmap->setTitle(QStringLiteral("%1: %2").arg(sideName(side), p.picker->currentText()));
+        // The pane's header already says which side it is: the title's narrow room goes to the model.
+        p.heatmap->setTitle(p.picker->currentText());
         showDecodedSentence(*p.heatmap, decoded);
     }
 }

@@ -14,8 +14,6 @@ namespace {
 
 // Above this many cells the numbers would be noise; the colours carry the information.
 constexpr int kMaxNumberedCells = 15 * 15;
-// Free pixels wanted between neighbouring tick labels before they are rotated.
-constexpr int kLabelGap = 6;
 // Below this a plot of a few rows has no room for its labels and colour scale.
 constexpr int kMinimumHeight = 180;
 const QString kSelectionLayer = QStringLiteral("selection");
@@ -177,23 +175,6 @@ void AttentionHeatmap::setTitle(const QString &title)
     m_fullTitle = title;
     fitTitle();
     replot(rpQueuedReplot);
-}
-
-// A long sentence pair breaks after its arrow; a line still too wide is elided in the middle.
-void AttentionHeatmap::fitTitle()
-{
-    // The title stands over the plot's column, beside the colour scale's.
-    const int available = viewport().width() - m_scale->outerRect().width() - 16;
-    const QFontMetrics metrics(m_title->font());
-    QStringList lines{m_fullTitle};
-    const QString arrow = QStringLiteral("  →  ");
-    if (metrics.horizontalAdvance(m_fullTitle) > available && m_fullTitle.contains(arrow)) {
-        const int at = m_fullTitle.indexOf(arrow);
-        lines = QStringList{m_fullTitle.left(at) + QStringLiteral("  →"), m_fullTitle.mid(at + arrow.size())};
-    }
-    for (QString &line : lines)
-        line = metrics.elidedText(line, Qt::ElideMiddle, std::max(available, 40));
-    m_title->setText(lines.join(QLatin1Char('\n')));
 }
 
 void AttentionHeatmap::setRoles(const QString &rowRole, const QString &rowAxisLabel, const QString &columnRole,
@@ -360,18 +341,18 @@ void AttentionHeatmap::rebuildCells()
 void AttentionHeatmap::rebuildTicks(const std::vector<bool> &sourceKnown, const std::vector<bool> &outputCopied,
                                     const std::vector<float> &copyGate)
 {
-    auto xTicker = qSharedPointerCast<QCPAxisTickerText>(xAxis->ticker());
     auto yTicker = qSharedPointerCast<QCPAxisTickerText>(yAxis->ticker());
-    xTicker->clear();
     yTicker->clear();
+    m_columnLabels.clear();
     bool anyUnknown = false;
     bool anyCopied = false;
     for (int column = 0; column < columns(); ++column) {
         const std::size_t i = std::size_t(column);
         const bool unknown = i < sourceKnown.size() && !sourceKnown[i];
         anyUnknown = anyUnknown || unknown;
-        xTicker->addTick(column, unknown ? m_sourceTokens[column] + QLatin1Char('*') : m_sourceTokens[column]);
+        m_columnLabels << (unknown ? m_sourceTokens[column] + QLatin1Char('*') : m_sourceTokens[column]);
     }
+    showColumnLabels(1);
     for (int row = 0; row < rows(); ++row) {
         const std::size_t i = std::size_t(row);
         const bool copied = i < outputCopied.size() && outputCopied[i];
@@ -427,56 +408,6 @@ void AttentionHeatmap::setFootnote(const QString &text)
         plotLayout()->simplify();
     } else if (!text.isEmpty() && !inLayout) {
         plotLayout()->addElement(plotLayout()->rowCount(), 0, m_footnote);
-    }
-}
-
-void AttentionHeatmap::adaptToViewport()
-{
-    fitTitle();
-    updateFootnote();
-    updateGeometry();
-    if (columns() == 0 || rows() == 0) {
-        // A message is wrapped to the width the plot had: again to this one.
-        if (m_message->visible()) {
-            updateLayout();
-            showPlotMessage(*this, *m_message, m_message->text().replace(QLatin1Char('\n'), QLatin1Char(' ')));
-        }
-        return;
-    }
-    // A margin-group member reports max(current, own) margins, so a margin grown for rotated labels
-    // would never shrink back; the axis rect alone should decide.
-    m_scale->setMargins(QMargins());
-    updateLayout();
-    const QFontMetrics tickMetrics(xAxis->tickLabelFont());
-    int widest = 0;
-    for (const QString &label : qSharedPointerCast<QCPAxisTickerText>(xAxis->ticker())->ticks())
-        widest = std::max(widest, tickMetrics.horizontalAdvance(label));
-    const double cellWidth = double(axisRect()->width()) / columns();
-    double rotation = 0;
-    if (widest + kLabelGap > cellWidth)
-        rotation = tickMetrics.height() * std::sqrt(2.0) + kLabelGap <= cellWidth ? -45 : -90;
-    if (rotation != xAxis->tickLabelRotation()) {
-        xAxis->setTickLabelRotation(rotation);
-        m_scale->setMargins(QMargins());
-        updateLayout();
-    }
-
-    if (m_cellTexts.isEmpty())
-        return;
-    const double width = double(axisRect()->width()) / columns();
-    const double height = double(axisRect()->height()) / rows();
-    QFont font = xAxis->tickLabelFont();
-    const QString widestNumber = m_map->dataRange().lower < 0 ? QStringLiteral("-0.00") : QStringLiteral("0.00");
-    bool fits = false;
-    // 10 down to 7 points at the design size, grown with the view scale (View ▸ Zoom).
-    for (double size = 10 * viewScale(); size >= 7 * viewScale() - 1e-9 && !fits; size -= 0.5) {
-        font.setPointSizeF(size);
-        const QFontMetrics metrics(font);
-        fits = metrics.horizontalAdvance(widestNumber) + 4 <= width && metrics.height() + 2 <= height;
-    }
-    for (QCPItemText *text : std::as_const(m_cellTexts)) {
-        text->setFont(font);
-        text->setVisible(fits);
     }
 }
 

@@ -93,6 +93,8 @@ private:
     // Chooses label rotation and whether numbers fit in the cells for the current viewport.
     void adaptToViewport();
     void fitTitle();
+    // Names every step-th column on the x axis.
+    void showColumnLabels(int step);
     void updateSelectionItems();
     void rebuildRightCellItems();
     void updateFootnote();
@@ -104,6 +106,8 @@ private:
     void onMouseMove(QMouseEvent *event);
 
     QStringList m_sourceTokens;
+    QStringList m_columnLabels;  // the x axis's labels, whether shown or not
+    int m_columnLabelStep = 1;
     QStringList m_outputTokens;
     std::vector<float> m_weights;
     int m_selectedRow = -1;

@@ -6,6 +6,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+
 namespace {
 
 QString tickLabel(QCPAxis *axis, double position)
@@ -58,6 +60,7 @@ private slots:
     void setMatrixDimensions();
     void mismatchedSizesShowMessage();
     void unknownAndCopiedTokensAreMarked();
+    void narrowColumnsNameEveryFewColumns();
     void pointerGateIsShownBesideEachOutputWord();
     void clickSelectsCell_data();
     void clickSelectsCell();
@@ -119,6 +122,45 @@ void TestAttentionHeatmap::unknownAndCopiedTokensAreMarked()
     QCOMPARE(tickLabel(heatmap.xAxis, 1), QString("zebra*"));
     QCOMPARE(tickLabel(heatmap.yAxis, 0), QString("zebra*"));
     QCOMPARE(tickLabel(heatmap.yAxis, 1), QString("the"));
+}
+
+void TestAttentionHeatmap::narrowColumnsNameEveryFewColumns()
+{
+    HeatmapMatrix sentence;
+    for (int i = 0; i < 30; ++i) {
+        sentence.columns.push_back(QString("word%1").arg(i));
+        sentence.columnKnown.push_back(i != 3);
+    }
+    sentence.rows = {"a", "b"};
+    sentence.weights.assign(60, 0.5f);
+    AttentionHeatmap heatmap;
+    heatmap.setMatrix(sentence);
+    const auto ticks = [&] { return qSharedPointerCast<QCPAxisTickerText>(heatmap.xAxis->ticker())->ticks(); };
+
+    heatmap.resize(1600, 400);
+    heatmap.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
+    QCOMPARE(ticks().size(), 30);
+    QCOMPARE(tickLabel(heatmap.xAxis, 3), QString("word3*"));
+
+    // Upright labels taller than a column is wide would overlap: only every few columns is named,
+    // evenly, from the first, with the marks they carry.
+    heatmap.resize(180, 400);
+    QCoreApplication::processEvents();
+    QCOMPARE(heatmap.xAxis->tickLabelRotation(), -90.0);
+    const QMap<double, QString> thinned = ticks();
+    QVERIFY2(thinned.size() > 1 && thinned.size() < 30, qPrintable(QString::number(thinned.size())));
+    const double step = thinned.keys().at(1) - thinned.keys().at(0);
+    const double columnWidth = double(heatmap.axisRect()->width()) / 30;
+    QVERIFY(step * columnWidth >= QFontMetrics(heatmap.xAxis->tickLabelFont()).height());
+    for (auto it = thinned.cbegin(); it != thinned.cend(); ++it) {
+        QCOMPARE(std::fmod(it.key(), step), 0.0);
+        QCOMPARE(it.value(), it.key() == 3 ? QString("word3*") : QString("word%1").arg(int(it.key())));
+    }
+
+    heatmap.resize(1600, 400);
+    QCoreApplication::processEvents();
+    QCOMPARE(ticks().size(), 30);
 }
 
 void TestAttentionHeatmap::clickSelectsCell_data()
