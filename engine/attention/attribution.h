@@ -2,6 +2,7 @@
 
 #include "engine/attention/decodedsentence.h"
 #include "engine/attention/wordremovaleffect.h"
+#include "engine/core/contrastiveattribution.h"
 #include "engine/core/explainedsentence.h"
 
 #include <string>
@@ -23,17 +24,8 @@ struct SentenceAttribution : ExplainedSentence {
 SentenceAttribution attribute(const Seq2SeqModel &model, const std::vector<std::string> &words,
                               const AttributionOptions &options = {});
 
-// Why this word and not that one: at output step `row` of `explained`, each method explains
-// f = log P(y_row) - log P(alternative) instead. Attention has no contrastive form; its row is
-// the attention row as it is.
-struct ContrastiveAttribution {
-    int row = 0;
-    std::string alternative;
-    double logProbDifference = 0;      // f itself
-    std::vector<AttributionMap> maps;  // one row each, methods as in `explained`
-};
-
-// Throws std::invalid_argument for a row outside the output, or an alternative that is y_row
+// Why this word and not that one (engine/core/contrastiveattribution.h), at output step `row` of
+// `explained`. Throws std::invalid_argument for a row outside the output, or an alternative that is y_row
 // itself or a word the model cannot write (outside its vocabulary, and with the pointer, outside the source).
 ContrastiveAttribution attributeContrast(const Seq2SeqModel &model, const SentenceAttribution &explained, int row,
                                          const std::string &alternative, const AttributionOptions &options = {});

@@ -61,37 +61,55 @@ TransformerExplained prepareExplained(const TransformerModel &model, const Trans
     return x;
 }
 
-// log P(y_t) at the output steps up to `last` for each row of token embeddings (B, S, d): (B, last + 1).
-torch::Tensor teacherForcedLogProbs(TransformerNetImpl &net, const TransformerExplained &x, const torch::Tensor &tokenEmbeddings,
-                             int64_t last)
+// log P over the vocabulary at the output steps up to `last`, teacher-forced, for each row of
+// token embeddings (B, S, d): (B, last + 1, V).
+torch::Tensor teacherForcedLogDistributions(TransformerNetImpl &net, const TransformerExplained &x,
+                                            const torch::Tensor &tokenEmbeddings, int64_t last)
 {
     const int64_t rows = tokenEmbeddings.size(0);
     const torch::Tensor mask = torch::ones({rows, tokenEmbeddings.size(1)}, torch::kBool);
     const torch::Tensor logits =
         net.decode(net.encodeEmbeddings(tokenEmbeddings, mask), x.targetIn.narrow(1, 0, last + 1).expand({rows, -1}));
-    const torch::Tensor wanted = x.targetOut.narrow(0, 0, last + 1).view({1, -1, 1}).expand({rows, -1, 1});
-    return torch::log_softmax(logits, 2).gather(2, wanted).squeeze(2);
+    return torch::log_softmax(logits, 2);
+}
+
+// log P(y_t) at the output steps up to `last` from those distributions: (B, last + 1).
+torch::Tensor outputLogProbsOf(const TransformerExplained &x, const torch::Tensor &logDistributions)
+{
+    const int64_t rows = logDistributions.size(0), steps = logDistributions.size(1);
+    const torch::Tensor wanted = x.targetOut.narrow(0, 0, steps).view({1, -1, 1}).expand({rows, -1, 1});
+    return logDistributions.gather(2, wanted).squeeze(2);
+}
+
+torch::Tensor teacherForcedLogProbs(TransformerNetImpl &net, const TransformerExplained &x, const torch::Tensor &tokenEmbeddings,
+                             int64_t last)
+{
+    return outputLogProbsOf(x, teacherForcedLogDistributions(net, x, tokenEmbeddings, last));
 }
 
 // Per step of `steps` (ascending): f_t at the points e' + alpha (e - e'), one per alpha, and its
-// gradients over the source embeddings there. One forward pass for all points, as far as the last
-// step; each step's gradients a backward pass of their own through it.
+// gradients over the source embeddings there. f_t = log P(y_t), minus log P(contrast[k]) where that
+// is >= 0. One forward pass for all points, as far as the last step; each step's gradients a
+// backward pass of their own through it.
 struct TransformerLineGradients {
     torch::Tensor values;     // (steps, A)
     torch::Tensor gradients;  // (steps, A, S, d)
 };
 
 TransformerLineGradients transformerGradientsOnPoints(TransformerNetImpl &net, const TransformerExplained &x, const std::vector<double> &alphas,
-                                const std::vector<int> &steps)
+                                const std::vector<int> &steps, const std::vector<int64_t> &contrast)
 {
     torch::AutoGradMode gradients(true);
     const int64_t points = int64_t(alphas.size());
     const torch::Tensor alpha = torch::tensor(alphas).to(torch::kFloat).view({points, 1, 1});
     const torch::Tensor input = (x.baseline + alpha * (x.embedded - x.baseline)).requires_grad_(true);
-    const torch::Tensor logP = teacherForcedLogProbs(net, x, input, steps.back());
+    const torch::Tensor logDistributions = teacherForcedLogDistributions(net, x, input, steps.back());
+    const torch::Tensor logP = outputLogProbsOf(x, logDistributions);
     std::vector<torch::Tensor> values, grads;
     for (std::size_t k = 0; k < steps.size(); ++k) {
-        const torch::Tensor f = logP.select(1, steps[k]);
+        torch::Tensor f = logP.select(1, steps[k]);
+        if (contrast[k] >= 0)
+            f = f - logDistributions.select(1, steps[k]).select(1, contrast[k]);
         // Only the input's gradient: the weights' gradients are neither computed nor accumulated.
         grads.push_back(torch::autograd::grad({f.sum()}, {input}, {}, /*retain_graph=*/k + 1 < steps.size())[0]);
         values.push_back(f.detach());
@@ -101,11 +119,11 @@ TransformerLineGradients transformerGradientsOnPoints(TransformerNetImpl &net, c
 
 // The same over the points in slices side by side, one per LibTorch intra-op thread.
 TransformerLineGradients transformerGradientsAlongLine(TransformerNetImpl &net, const TransformerExplained &x, const std::vector<double> &alphas,
-                                 const std::vector<int> &steps)
+                                 const std::vector<int> &steps, const std::vector<int64_t> &contrast)
 {
     const auto slices =
         overShards(int64_t(alphas.size()), kMinPointsPerSlice, torch::get_num_threads(), [&](int64_t begin, int64_t end) {
-            return transformerGradientsOnPoints(net, x, {alphas.begin() + begin, alphas.begin() + end}, steps);
+            return transformerGradientsOnPoints(net, x, {alphas.begin() + begin, alphas.begin() + end}, steps, contrast);
         });
     std::vector<torch::Tensor> values, gradients;
     for (const TransformerLineGradients &slice : slices) {
@@ -154,18 +172,24 @@ std::vector<StepScore> stepScores(TransformerNetImpl &net, const Vocabulary &voc
     return steps;
 }
 
-// f_t(source) - f_t(source without word i), every variant in one batch (they share a length).
-AttributionMap occlusionMap(TransformerNetImpl &net, const Vocabulary &vocabulary, const TransformerExplained &x,
-                            const std::vector<std::string> &words, RemovalMode mode)
+// The source with each word taken out in turn, a row each (they share a length): (words, S').
+torch::Tensor occludedSources(const Vocabulary &vocabulary, const std::vector<std::string> &words, RemovalMode mode)
 {
-    std::vector<torch::Tensor> sources{x.source[0]};
+    std::vector<torch::Tensor> sources;
     for (std::size_t i = 0; i < words.size(); ++i) {
         std::vector<int64_t> ids = idsOf(vocabulary, removeWord(words, i, mode));
         ids.push_back(Vocabulary::kEos);
         sources.push_back(torch::tensor(ids, torch::kLong));
     }
-    const torch::Tensor first = torch::stack({sources.front()});
-    const torch::Tensor rest = torch::stack(std::vector<torch::Tensor>(sources.begin() + 1, sources.end()));
+    return torch::stack(sources);
+}
+
+// f_t(source) - f_t(source without word i), every variant in one batch.
+AttributionMap occlusionMap(TransformerNetImpl &net, const Vocabulary &vocabulary, const TransformerExplained &x,
+                            const std::vector<std::string> &words, RemovalMode mode)
+{
+    const torch::Tensor first = x.source;
+    const torch::Tensor rest = occludedSources(vocabulary, words, mode);
     const auto logProbs = [&](const torch::Tensor &ids) {
         return teacherForcedLogProbs(net, x, net.sourceEmbedding(ids), x.steps - 1);
     };
@@ -175,6 +199,14 @@ AttributionMap occlusionMap(TransformerNetImpl &net, const Vocabulary &vocabular
         std::iota(all.begin(), all.end(), 0);
         return all;
     }());
+}
+
+// log P(y_row) - log P(alternative), teacher-forced, for each source (B, S) of ids: (B).
+torch::Tensor contrastOf(TransformerNetImpl &net, const TransformerExplained &x, const torch::Tensor &sources, int row,
+                         int64_t alternative)
+{
+    const torch::Tensor logP = teacherForcedLogDistributions(net, x, net.sourceEmbedding(sources), row).select(1, row);
+    return logP.select(1, x.targetOut[row].item<int64_t>()) - logP.select(1, alternative);
 }
 
 }  // namespace
@@ -211,7 +243,8 @@ TransformerAttribution attributeTransformer(const TransformerModel &model, const
     TransformerLineGradients line;
     const std::vector<AttributionMethod> &methods = options.methods;
     if (!gradientSteps.empty() && std::any_of(methods.begin(), methods.end(), attributionReadsGradients))
-        line = transformerGradientsAlongLine(net, x, integrationPoints(methods, options.integrationSteps), gradientSteps);
+        line = transformerGradientsAlongLine(net, x, integrationPoints(methods, options.integrationSteps), gradientSteps,
+                                             std::vector<int64_t>(gradientSteps.size(), -1));
     for (AttributionMethod method : methods) {
         if (method == AttributionMethod::Attention) {
             const LayeredAttention &cross = result.output.cross;
@@ -248,6 +281,54 @@ TransformerAttribution attributeTransformer(const TransformerModel &model, const
                 result.integrationDelta[t] = delta[int64_t(k)].item<double>();
                 result.completenessGap[t] = std::abs(std::accumulate(row.begin(), row.end(), 0.0) - result.integrationDelta[t]);
             }
+        }
+    }
+    return result;
+}
+
+ContrastiveAttribution attributeTransformerContrast(const TransformerModel &model, const TransformerAttribution &explained,
+                                                    int row, const std::string &alternative, const AttributionOptions &options)
+{
+    validateAttributionOptions(options);
+    const std::vector<std::string> &output = explained.output.outputTokens;
+    if (row < 0 || row >= int(output.size()))
+        throw std::invalid_argument("output step " + std::to_string(row + 1) + " is not in the output (it has " +
+                                    std::to_string(output.size()) + " steps)");
+    const Vocabulary &vocabulary = model.vocabulary();
+    const int alternativeId = vocabulary.id(alternative);
+    if (alternativeId == Vocabulary::kUnk && alternative != vocabulary.word(Vocabulary::kUnk))
+        throw std::invalid_argument("'" + alternative + "' is a word the model cannot write: it is not in its vocabulary");
+    if (alternativeId == Vocabulary::kPad || alternativeId == Vocabulary::kSos)
+        throw std::invalid_argument("the model never writes " + alternative + "; pick a word");
+    if (alternativeId == vocabulary.id(output[std::size_t(row)]))
+        throw std::invalid_argument("'" + alternative + "' is the word the model wrote there; pick another to compare with");
+
+    TransformerNetImpl &net = model.net();
+    const EvalModeScope evalMode(net);
+    const TransformerExplained x = prepareExplained(model, explained.output, options.baseline);
+    ContrastiveAttribution result;
+    result.row = row;
+    result.alternative = alternative;
+    std::vector<AttributionMethod> methods;
+    for (const AttributionMap &map : explained.maps)
+        methods.push_back(map.method);
+    TransformerLineGradients line;
+    if (std::any_of(methods.begin(), methods.end(), attributionReadsGradients))
+        line = transformerGradientsAlongLine(net, x, integrationPoints(methods, options.integrationSteps), {row},
+                                             {int64_t(alternativeId)});
+    torch::NoGradGuard noGradients;
+    result.logProbDifference = contrastOf(net, x, x.source, row, alternativeId)[0].item<double>();
+    for (const AttributionMap &map : explained.maps) {
+        if (map.method == AttributionMethod::Attention || map.method == AttributionMethod::Rollout) {
+            result.maps.push_back({map.method, 1, x.words, map.row(row)});
+        } else if (map.method == AttributionMethod::Occlusion) {
+            const torch::Tensor without =
+                contrastOf(net, x, occludedSources(vocabulary, explained.words, options.occlusion), row, alternativeId);
+            result.maps.push_back(
+                mapOfSteps(map.method, (result.logProbDifference - without).view({1, -1}), 1, {0}));
+        } else {
+            result.maps.push_back(mapOfSteps(
+                map.method, gradientMethodScores(map.method, line.gradients, x.embedded, x.baseline, x.words), 1, {0}));
         }
     }
     return result;

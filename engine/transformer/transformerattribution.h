@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/core/contrastiveattribution.h"
 #include "engine/core/explainedsentence.h"
 #include "engine/transformer/transformermodel.h"
 
@@ -23,3 +24,13 @@ const std::vector<AttributionMethod> &transformerAttributionMethods();
 // or options out of range, and std::out_of_range for a sentence longer than the positions.
 TransformerAttribution attributeTransformer(const TransformerModel &model, const std::vector<std::string> &words,
                                             const AttributionOptions &options = {});
+
+// Why this word and not that one (engine/core/contrastiveattribution.h), at output step `row` of
+// `explained` (a result of attributeTransformer() on `model`), by the methods it holds: the gradient
+// methods and occlusion explain log P(y_row) - log P(alternative); attention and rollout have no
+// contrastive form and give their row as it is. Throws std::invalid_argument for a row outside the
+// output, options out of range, or an alternative that is y_row itself or a word the model cannot
+// write (outside its vocabulary, or <PAD> / <SOS>).
+ContrastiveAttribution attributeTransformerContrast(const TransformerModel &model, const TransformerAttribution &explained,
+                                                    int row, const std::string &alternative,
+                                                    const AttributionOptions &options = {});

@@ -6,7 +6,7 @@
 #include "ui/core/attributionstripsplot.h"
 #include "ui/attention/attributionexports.h"
 #include "ui/attention/attributionsource.h"
-#include "ui/attention/contrastbox.h"
+#include "ui/core/contrastbox.h"
 #include "ui/attention/faithfulnesspage.h"
 #include "ui/attention/inferencepanel.h"
 #include "ui/attention/methodheatmap.h"

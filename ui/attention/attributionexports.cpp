@@ -1,7 +1,7 @@
 #include "ui/attention/attributionexports.h"
 
 #include "ui/core/attributionstripsplot.h"
-#include "ui/attention/contrastbox.h"
+#include "ui/core/contrastbox.h"
 #include "ui/attention/erasurecurvesplot.h"
 #include "ui/attention/faithfulnesspage.h"
 #include "ui/attention/rowattributionview.h"

@@ -1,23 +1,8 @@
 #include "ui/attention/attributionrunner.h"
 
-#include "engine/fast/singlethreadscope.h"
-
-#include <QMetaObject>
-
-#include <exception>
-
-AttributionRunner::AttributionRunner(QObject *parent) : QObject(parent), m_thread([this] { loop(); })
+AttributionRunner::AttributionRunner(QObject *parent) : QObject(parent)
 {
-}
-
-AttributionRunner::~AttributionRunner()
-{
-    {
-        const std::lock_guard<std::mutex> lock(m_mutex);
-        m_stop = true;
-    }
-    m_wake.notify_all();
-    m_thread.join();
+    connect(&m_runner, &NewestRequestRunner::failed, this, &AttributionRunner::failed);
 }
 
 void AttributionRunner::attribute(const ModelSnapshot &model, const std::vector<std::string> &words,
@@ -40,12 +25,6 @@ void AttributionRunner::contrast(const ModelSnapshot &model, const SentenceAttri
     });
 }
 
-bool AttributionRunner::busy() const
-{
-    const std::lock_guard<std::mutex> lock(m_mutex);
-    return m_running || m_pending;
-}
-
 void AttributionRunner::post(const ModelSnapshot &model, Work work)
 {
     if (!model)
@@ -54,59 +33,5 @@ void AttributionRunner::post(const ModelSnapshot &model, Work work)
         m_clone = std::make_shared<const Seq2SeqModel>(model->clone());
         m_cloneOf = model;
     }
-    {
-        const std::lock_guard<std::mutex> lock(m_mutex);
-        m_pending = std::move(work);
-        m_pendingModel = m_clone;
-        ++m_newest;
-    }
-    m_wake.notify_all();
-}
-
-void AttributionRunner::loop()
-{
-    const SingleThreadScope oneThread;
-    for (;;) {
-        Work work;
-        std::shared_ptr<const Seq2SeqModel> model;
-        quint64 request = 0;
-        {
-            std::unique_lock<std::mutex> lock(m_mutex);
-            m_wake.wait(lock, [this] { return m_stop || m_pending; });
-            if (m_stop)
-                return;
-            work = std::move(m_pending);
-            m_pending = nullptr;
-            model = std::move(m_pendingModel);
-            request = m_newest;
-            m_running = true;
-        }
-        std::function<void()> deliver;
-        try {
-            deliver = work(*model);
-        } catch (const std::exception &error) {
-            const QString message = QString::fromStdString(error.what());
-            deliver = [this, message] { emit failed(message); };
-        }
-        bool current = false;
-        {
-            const std::lock_guard<std::mutex> lock(m_mutex);
-            m_running = false;
-            current = request == m_newest && !m_stop;
-        }
-        // Checked again on arrival: a request made while this result was on its way supersedes it.
-        if (current)
-            QMetaObject::invokeMethod(
-                this,
-                [this, request, deliver] {
-                    bool newest = false;
-                    {
-                        const std::lock_guard<std::mutex> lock(m_mutex);
-                        newest = request == m_newest;
-                    }
-                    if (newest)
-                        deliver();
-                },
-                Qt::QueuedConnection);
-    }
+    m_runner.post([clone = m_clone, work = std::move(work)] { return work(*clone); });
 }

@@ -1,9 +1,9 @@
 #include "ui/attention/rowattributionview.h"
 
 #include "engine/attention/faithfulness.h"
-#include "ui/core/attributionstripsplot.h"
 #include "ui/attention/attributionsource.h"
-#include "ui/attention/contrastbox.h"
+#include "ui/core/attributionstripsplot.h"
+#include "ui/core/contrastbox.h"
 #include "ui/core/scrolledpanel.h"
 
 #include <QGroupBox>
@@ -43,7 +43,7 @@ RowAttributionView::RowAttributionView(AttributionSource *source, QWidget *paren
                                "negative); the outlined cell is the method's top word."));
     m_plot = new AttributionStripsPlot;
     m_plot->setObjectName(QStringLiteral("smallMultiples"));
-    m_contrast = new ContrastBox(source);
+    m_contrast = new ContrastBox;
     m_contrast->setObjectName(QStringLiteral("contrastBox"));
 
     auto *contrastGroup = new QGroupBox(tr("Contrast"));
@@ -63,6 +63,26 @@ RowAttributionView::RowAttributionView(AttributionSource *source, QWidget *paren
     connect(m_source, &AttributionSource::rowSelected, this, &RowAttributionView::showRow);
     connect(m_source, &AttributionSource::attributionChanged, this, &RowAttributionView::showRow);
     showRow();
+    connectContrast();
+}
+
+// The contrastive box follows the source's clicked step and asks the source for its contrasts.
+void RowAttributionView::connectContrast()
+{
+    const auto followStep = [this] {
+        m_contrast->setStep(m_source->hasAttribution() ? &m_source->attribution() : nullptr, m_source->selectedRow(),
+                            m_source->writableWords(), m_source->contrastWaiting());
+    };
+    connect(m_source, &AttributionSource::rowSelected, m_contrast, followStep);
+    connect(m_source, &AttributionSource::attributionChanged, m_contrast, followStep);
+    connect(m_source, &AttributionSource::contrasted, m_contrast, [this] {
+        if (m_source->contrastResult().row == m_source->selectedRow())  // not one asked for another word
+            m_contrast->showContrast(m_source->contrastResult());
+    });
+    connect(m_source, &AttributionSource::contrastFailed, m_contrast, &ContrastBox::showFailure);
+    connect(m_contrast, &ContrastBox::compareAsked, m_source,
+            [this](const QString &word) { m_source->contrast(word.toStdString()); });
+    followStep();
 }
 
 void RowAttributionView::showEvent(QShowEvent *event)

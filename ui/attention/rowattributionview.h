@@ -31,6 +31,7 @@ protected:
 
 private:
     void showRow();
+    void connectContrast();
 
     AttributionSource *m_source;
     QLabel *m_agreement;

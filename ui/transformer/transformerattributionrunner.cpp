@@ -1,86 +1,51 @@
 #include "ui/transformer/transformerattributionrunner.h"
 
-#include "engine/fast/singlethreadscope.h"
 #include "ui/transformer/transformerresults.h"
 
-#include <QMetaObject>
+#include <stdexcept>
 
-#include <exception>
-#include <functional>
-
-TransformerAttributionRunner::TransformerAttributionRunner(QObject *parent)
-    : QObject(parent), m_thread([this] { loop(); })
+TransformerAttributionRunner::TransformerAttributionRunner(QObject *parent) : QObject(parent)
 {
-}
-
-TransformerAttributionRunner::~TransformerAttributionRunner()
-{
-    {
-        const std::lock_guard<std::mutex> lock(m_mutex);
-        m_stop = true;
-    }
-    m_wake.notify_all();
-    m_thread.join();
+    connect(&m_runner, &NewestRequestRunner::failed, this, &TransformerAttributionRunner::failed);
 }
 
 void TransformerAttributionRunner::attribute(const std::shared_ptr<const TransformerSnapshot> &snapshot,
                                              const std::vector<std::string> &words, const AttributionOptions &options)
 {
+    post(snapshot, [this, words, options](const TransformerModel &model) -> std::function<void()> {
+        TransformerAttribution result = attributeTransformer(model, words, options);
+        return [this, result] { emit attributed(result); };
+    });
+}
+
+void TransformerAttributionRunner::contrast(const std::shared_ptr<const TransformerSnapshot> &snapshot,
+                                            const TransformerAttribution &explained, int row,
+                                            const std::string &alternative, int integrationSteps)
+{
+    AttributionOptions options;
+    options.integrationSteps = integrationSteps;
+    post(snapshot, [this, explained, row, alternative, options](const TransformerModel &model) -> std::function<void()> {
+        ContrastiveAttribution result = attributeTransformerContrast(model, explained, row, alternative, options);
+        return [this, result] { emit contrasted(result); };
+    });
+}
+
+void TransformerAttributionRunner::post(const std::shared_ptr<const TransformerSnapshot> &snapshot, Work work)
+{
     if (!snapshot)
         return;
-    {
-        const std::lock_guard<std::mutex> lock(m_mutex);
-        m_pending = Request{snapshot, words, options, ++m_newest};
-    }
-    m_wake.notify_all();
+    m_runner.post([this, snapshot, work = std::move(work)] { return work(modelOf(*snapshot)); });
 }
 
-bool TransformerAttributionRunner::isNewest(quint64 number) const
+const TransformerModel &TransformerAttributionRunner::modelOf(const TransformerSnapshot &snapshot)
 {
-    const std::lock_guard<std::mutex> lock(m_mutex);
-    return number == m_newest && !m_stop;
-}
-
-void TransformerAttributionRunner::loop()
-{
-    const SingleThreadScope oneThread;
-    std::shared_ptr<const std::vector<NamedTensor>> builtFrom;  // the parameters `model` was built from
-    std::optional<TransformerModel> model;
-    for (;;) {
-        Request request;
-        {
-            std::unique_lock<std::mutex> lock(m_mutex);
-            m_wake.wait(lock, [this] { return m_stop || m_pending; });
-            if (m_stop)
-                return;
-            request = std::move(*m_pending);
-            m_pending.reset();
-        }
-        std::function<void()> deliver;
-        try {
-            const TransformerSnapshot &snapshot = *request.snapshot;
-            if (!snapshot.weights)
-                throw std::invalid_argument("these weights came without the network's parameters");
-            if (snapshot.weights != builtFrom) {
-                model.reset();
-                model.emplace(TransformerModel::withParameters(snapshot.config, snapshot.vocabulary, snapshot.task,
-                                                                *snapshot.weights));
-                builtFrom = snapshot.weights;
-            }
-            TransformerAttribution result = attributeTransformer(*model, request.words, request.options);
-            deliver = [this, result] { emit attributed(result); };
-        } catch (const std::exception &error) {
-            const QString message = QString::fromUtf8(error.what());
-            deliver = [this, message] { emit failed(message); };
-        }
-        // Checked again on arrival: a request made while this result was on its way supersedes it.
-        if (isNewest(request.number))
-            QMetaObject::invokeMethod(
-                this,
-                [this, number = request.number, deliver] {
-                    if (isNewest(number))
-                        deliver();
-                },
-                Qt::QueuedConnection);
+    if (!snapshot.weights)
+        throw std::invalid_argument("these weights came without the network's parameters");
+    if (snapshot.weights != m_builtFrom) {
+        m_model.reset();
+        m_model.emplace(
+            TransformerModel::withParameters(snapshot.config, snapshot.vocabulary, snapshot.task, *snapshot.weights));
+        m_builtFrom = snapshot.weights;
     }
+    return *m_model;
 }

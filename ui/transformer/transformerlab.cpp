@@ -2,6 +2,7 @@
 
 #include "ui/core/attentionheatmap.h"
 #include "ui/core/attributionstripsplot.h"
+#include "ui/core/contrastbox.h"
 #include "ui/core/exportactions.h"
 #include "ui/core/lengthaccuracyplot.h"
 #include "ui/core/lossplot.h"
@@ -9,6 +10,7 @@
 #include "ui/core/stepscorestable.h"
 #include "ui/transformer/headgrid.h"
 #include "ui/transformer/transformerbeambox.h"
+#include "ui/transformer/transformercontrast.h"
 #include "ui/transformer/transformerjobs.h"
 #include "ui/transformer/transformermethodview.h"
 #include "ui/transformer/transformerresults.h"
@@ -109,6 +111,7 @@ TransformerLab::TransformerLab(Workbench *workbench)
     connect(m_setup, &TransformerSetup::changed, this, &Lab::actionsChanged);
     connect(m_reverse, &TransformerReversePanel::decoded, this, &TransformerLab::updateActions);
     connect(m_reverse->methodView(), &TransformerMethodView::changed, this, &TransformerLab::updateActions);
+    connect(m_reverse->contrast(), &TransformerContrast::contrastChanged, this, &TransformerLab::updateActions);
     connect(m_reverse, &TransformerReversePanel::headOffered, this,
             [this](const SharedAttentionHead &head) { this->workbench()->shareAttentionHead(this, head); });
     connect(runState(), &RunState::changed, this, &TransformerLab::updateActions);
@@ -151,6 +154,12 @@ void TransformerLab::createExports()
                             QStringLiteral("transformer_methods_row.csv"), csv,
                             [methods](const QString &path, QString *error) { return methods->smallMultiples()->exportCsv(path, error); }),
          "exportTransformerMethodsRowCsv", m_rowExports);
+    AttributionStripsPlot *contrast = m_reverse->contrast()->box()->plot();
+    keep(m_exports->addImage(tr("Export Transformer &Contrast…"), QStringLiteral("transformer_contrast.png"), contrast),
+         "exportTransformerContrast", m_contrastExports);
+    keep(m_exports->addFile(tr("Export Transformer Contrast (CSV)…"), QStringLiteral("transformer_contrast.csv"), csv,
+                            [contrast](const QString &path, QString *error) { return contrast->exportCsv(path, error); }),
+         "exportTransformerContrastCsv", m_contrastExports);
     keep(m_exports->addImage(tr("Export Transformer &Loss Curve…"), QStringLiteral("transformer_loss.png"), m_loss),
          "exportTransformerLoss", m_lossExports);
     keep(m_exports->addFile(tr("Export Transformer Loss Curve (CSV)…"), QStringLiteral("transformer_loss.csv"), csv,
@@ -187,6 +196,8 @@ void TransformerLab::updateActions()
         action->setEnabled(m_reverse->methodView()->stepScores()->steps() > 0);
     for (QAction *action : std::as_const(m_rowExports))
         action->setEnabled(m_reverse->methodView()->smallMultiples()->methodCount() > 0);
+    for (QAction *action : std::as_const(m_contrastExports))
+        action->setEnabled(m_reverse->contrast()->hasContrast());
     for (QAction *action : std::as_const(m_lossExports))
         action->setEnabled(!m_history.empty());
     for (QAction *action : std::as_const(m_comparisonExports))

@@ -85,6 +85,7 @@ private:
     QList<QAction *> m_lossExports;      // enabled once an epoch is trained
     QList<QAction *> m_stepExports;      // enabled while the step scores are shown
     QList<QAction *> m_rowExports;       // enabled while every method's row of an output word is shown
+    QList<QAction *> m_contrastExports;  // enabled while a contrast is shown
     QList<QAction *> m_comparisonExports;  // enabled once a run is compared
     std::vector<EpochStats> m_history;
     std::vector<std::shared_ptr<const TransformerSnapshot>> m_snapshots;  // per epoch, from 1

@@ -140,6 +140,7 @@ void TransformerMethodView::explain(bool afterPause)
         m_runner->attribute(m_snapshot, m_words, m_requested);
     updateViews();
     emit mapChanged();
+    emit attributionChanged();
 }
 
 AttributionOptions TransformerMethodView::neededOptions() const
@@ -191,6 +192,7 @@ void TransformerMethodView::setAttribution(const TransformerAttribution &attribu
         m_row = -1;
     updateViews();
     emit mapChanged();
+    emit attributionChanged();
 }
 
 void TransformerMethodView::showMessage(const QString &message)
@@ -201,6 +203,7 @@ void TransformerMethodView::showMessage(const QString &message)
     m_message = message;
     updateViews();
     emit mapChanged();
+    emit attributionChanged();
 }
 
 void TransformerMethodView::selectRow(int row)
@@ -210,6 +213,7 @@ void TransformerMethodView::selectRow(int row)
     m_row = row;
     explainWhatIsMissing();
     updateViews();
+    emit rowSelected(m_row);
 }
 
 QString TransformerMethodView::greedyOnlyNote() const

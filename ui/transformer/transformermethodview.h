@@ -48,9 +48,11 @@ public:
     void selectRow(int row);  // the clicked output word, -1: none
     int selectedRow() const { return m_row; }
 
+    const std::shared_ptr<const TransformerSnapshot> &snapshot() const { return m_snapshot; }
     bool hasAttribution() const { return m_has; }
     bool computing() const { return m_computing; }
     const TransformerAttribution &attribution() const { return m_attribution; }
+    bool fitsShownOutput() const;  // the explanation (of the greedy output) is of the output shown
 
     // Draws the method's map on `heatmap` when a method is chosen and `cross` (the cross-attention
     // is shown), and returns true; otherwise restores attention's colour scale and returns false.
@@ -61,6 +63,8 @@ public:
 signals:
     void changed();     // anything shown here: the step scores, the small multiples
     void mapChanged();  // what paint() draws: a new explanation, its state, or the method
+    void attributionChanged();  // a new explanation, or one under way, or none
+    void rowSelected(int row);
 
 private:
     AttributionOptions neededOptions() const;
@@ -69,7 +73,6 @@ private:
     void explainWhatIsMissing();
     void setAttribution(const TransformerAttribution &attribution);
     void showMessage(const QString &message);
-    bool fitsShownOutput() const;
     QString greedyOnlyNote() const;
     void updateViews();
 

@@ -12,6 +12,7 @@
 #include "ui/transformer/headgrid.h"
 #include "ui/transformer/rolloutexplanationtext.h"
 #include "ui/transformer/transformerbeambox.h"
+#include "ui/transformer/transformercontrast.h"
 #include "ui/transformer/transformermethodview.h"
 #include "ui/transformer/transformerresults.h"
 
@@ -53,7 +54,7 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     : QWidget(parent), m_input(new QLineEdit), m_beam(new TransformerBeamBox), m_outputView(new QLabel),
       m_modelInfo(new QLabel), m_kind(new QComboBox), m_rollout(new QCheckBox(tr("&Roll out across layers"))),
       m_grid(new HeadGrid), m_heatmap(new AttentionHeatmap), m_cellInfo(new QLabel),
-      m_methods(new TransformerMethodView(this))
+      m_methods(new TransformerMethodView(this)), m_contrast(new TransformerContrast(m_methods, this))
 {
     m_rollout->setObjectName(QStringLiteral("attentionRollout"));
     m_rollout->setToolTip(tr("Attention rollout (Abnar & Zuidema 2020): every layer's heads averaged, the residual "
@@ -98,6 +99,7 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     // A tab from the start, so that the list's place in the tab chain is below the heads.
     m_underGrid->addTab(m_beam->view(), tr("Beam search"));
     m_underGrid->addTab(m_methods->smallMultiples(), tr("Methods"));
+    m_underGrid->addTab(m_contrast->box(), tr("Contrast"));
     auto *leftColumn = new QSplitter(Qt::Vertical);
     leftColumn->addWidget(m_grid);
     leftColumn->addWidget(m_underGrid);

@@ -20,6 +20,7 @@ class QLineEdit;
 class QSplitter;
 class QTabWidget;
 class TransformerBeamBox;
+class TransformerContrast;
 class TransformerMethodView;
 struct TransformerSnapshot;
 
@@ -61,6 +62,8 @@ public:
     TransformerBeamBox *beamBox() const { return m_beam; }
     // Explain by: the cross-attention's head, or an attribution method's map, with the step scores.
     TransformerMethodView *methodView() const { return m_methods; }
+    // Why the clicked output word and not another: a tab beside the methods'.
+    TransformerContrast *contrast() const { return m_contrast; }
     // Offers the head shown to the self-attention explorer (headOffered); only a head of the
     // encoder's self-attention fits it.
     QAction *openInExplorerAction() const { return m_openInExplorer; }
@@ -103,6 +106,7 @@ private:
     QAction *m_openInExplorer;
     QTabWidget *m_underGrid;
     TransformerMethodView *m_methods;
+    TransformerContrast *m_contrast;
     // The cell followed: kept while another head of the same attention is shown.
     int m_row = -1;
     int m_column = -1;

@@ -3,7 +3,7 @@
 #include "ui/attention/attentionlab.h"
 #include "ui/core/attributionstripsplot.h"
 #include "ui/attention/attributionsource.h"
-#include "ui/attention/contrastbox.h"
+#include "ui/core/contrastbox.h"
 #include "ui/attention/erasurecurvesplot.h"
 #include "ui/attention/faithfulnesspage.h"
 #include "ui/attention/inferencepanel.h"

@@ -53,10 +53,10 @@ TransformerNet doubleTwin(const TransformerModel &model)
     return twin;
 }
 
-// log P(y_t) of `explained`'s output at every step, teacher-forced, for `source` (ids, <EOS> last):
-// LibTorch's own pass over `net`.
-std::vector<double> outputLogProbs(TransformerNetImpl &net, const Vocabulary &vocabulary,
-                                   const TransformerAttribution &explained, const std::vector<int64_t> &source)
+// log P over the vocabulary at every step of `explained`'s output, teacher-forced, for `source`
+// (ids, <EOS> last): LibTorch's own pass over `net`, (T, V) in double.
+torch::Tensor outputLogDistributions(TransformerNetImpl &net, const Vocabulary &vocabulary,
+                                     const TransformerAttribution &explained, const std::vector<int64_t> &source)
 {
     const std::vector<int64_t> out = idsOf(vocabulary, explained.output.outputTokens);
     std::vector<int64_t> in{Vocabulary::kSos};
@@ -66,11 +66,27 @@ std::vector<double> outputLogProbs(TransformerNetImpl &net, const Vocabulary &vo
     const torch::Tensor logits = net.forward(torch::tensor(source).view({1, -1}),
                                              torch::ones({1, int64_t(source.size())}, torch::kBool),
                                              torch::tensor(in).view({1, -1}));
-    const torch::Tensor logP = torch::log_softmax(logits[0].to(torch::kDouble), 1);
+    return torch::log_softmax(logits[0].to(torch::kDouble), 1);
+}
+
+// log P(y_t) of `explained`'s output at every step, as above.
+std::vector<double> outputLogProbs(TransformerNetImpl &net, const Vocabulary &vocabulary,
+                                   const TransformerAttribution &explained, const std::vector<int64_t> &source)
+{
+    const torch::Tensor logP = outputLogDistributions(net, vocabulary, explained, source);
     std::vector<double> result;
-    for (std::size_t t = 0; t < out.size(); ++t)
-        result.push_back(logP[int64_t(t)][out[t]].item<double>());
+    for (std::size_t t = 0; t < explained.output.outputTokens.size(); ++t)
+        result.push_back(logP[int64_t(t)][vocabulary.id(explained.output.outputTokens[t])].item<double>());
     return result;
+}
+
+// log P(y_row) - log P(alternative) at step `row` of `explained`'s output, as above.
+double logProbDifference(TransformerNetImpl &net, const Vocabulary &vocabulary, const TransformerAttribution &explained,
+                         const std::vector<int64_t> &source, int row, const std::string &alternative)
+{
+    const torch::Tensor logP = outputLogDistributions(net, vocabulary, explained, source)[row];
+    return logP[vocabulary.id(explained.output.outputTokens[std::size_t(row)])].item<double>() -
+           logP[vocabulary.id(alternative)].item<double>();
 }
 
 std::vector<int64_t> sourceIds(const TransformerModel &model, const std::vector<std::string> &words)
@@ -105,6 +121,13 @@ private slots:
     void stepScoresDescribeTheDistribution();
     void oneGradientRowLeavesTheOthersEmpty();
     void refusesWhatItCannotExplain();
+    void contrastiveInputTimesGradientIsTheDerivativeOfTheDifference_data();
+    void contrastiveInputTimesGradientIsTheDerivativeOfTheDifference();
+    void contrastiveIntegratedGradientsAddUpToTheChangeOfTheDifference();
+    void contrastiveOcclusionIsTheFallOfTheDifference_data();
+    void contrastiveOcclusionIsTheFallOfTheDifference();
+    void contrastKeepsAttentionAndRolloutAsTheyAre();
+    void contrastRefusesWhatItCannotCompare();
 };
 
 void TestTransformerAttribution::inputTimesGradientIsTheDerivativeAlongTheEmbedding_data()
@@ -265,6 +288,160 @@ void TestTransformerAttribution::refusesWhatItCannotExplain()
                              attributeTransformer(model, std::vector<std::string>(20, "red"), only({AttributionMethod::Attention})));
     QCOMPARE(transformerAttributionMethods().back(), AttributionMethod::Rollout);
     QCOMPARE(int(transformerAttributionMethods().size()), int(allAttributionMethods().size()) + 1);
+}
+
+void TestTransformerAttribution::contrastiveInputTimesGradientIsTheDerivativeOfTheDifference_data()
+{
+    QTest::addColumn<bool>("preNorm");
+    QTest::addColumn<int>("row");
+    QTest::newRow("pre-LN, first word") << true << 0;
+    QTest::newRow("post-LN, third word") << false << 2;
+}
+
+// As for f_t alone: e_i . df/de_i for f = log P(y_row) - log P(alternative) is a central difference
+// of that f in double precision, scaling word i's row of the embedding table.
+void TestTransformerAttribution::contrastiveInputTimesGradientIsTheDerivativeOfTheDifference()
+{
+    QFETCH(bool, preNorm);
+    QFETCH(int, row);
+    const TransformerModel model = sharpModel(preNorm);
+    const AttributionOptions options = only({AttributionMethod::InputTimesGradient, AttributionMethod::Saliency});
+    const TransformerAttribution explained = attributeTransformer(model, kExplainedSentence, options);
+    QVERIFY(row < int(explained.output.outputTokens.size()));
+    const std::string alternative = explained.steps[std::size_t(row)].runnerUp;
+    const ContrastiveAttribution contrast = attributeTransformerContrast(model, explained, row, alternative, options);
+    QCOMPARE(contrast.row, row);
+    QCOMPARE(contrast.alternative, alternative);
+    QCOMPARE(int(contrast.maps.size()), 2);
+    const AttributionMap &inputTimesGradient = contrast.maps[0];
+    QCOMPARE(inputTimesGradient.method, AttributionMethod::InputTimesGradient);
+    QCOMPARE(inputTimesGradient.rows, 1);
+    QCOMPARE(inputTimesGradient.columns, int(kExplainedSentence.size()));
+    const std::vector<int64_t> source = sourceIds(model, kExplainedSentence);
+    TransformerNet twin = doubleTwin(model);
+    const double f = logProbDifference(*twin, model.vocabulary(), explained, source, row, alternative);
+    // The runner-up is the other word closest to y_row, so the difference is the step's margin.
+    QVERIFY(std::abs(contrast.logProbDifference - f) < 1e-4);
+    QVERIFY(std::abs(contrast.logProbDifference - explained.steps[std::size_t(row)].margin) < 1e-4);
+    constexpr double kStep = 1e-5;
+    bool differs = false;  // from the explanation of log P(y_row) alone
+    for (int i = 0; i < int(kExplainedSentence.size()); ++i) {
+        torch::Tensor embedding = twin->sourceEmbedding->weight[source[std::size_t(i)]];
+        const torch::Tensor original = embedding.detach().clone();
+        double up = 0, down = 0;
+        {
+            torch::NoGradGuard noGrad;
+            embedding.copy_(original * (1 + kStep));
+            up = logProbDifference(*twin, model.vocabulary(), explained, source, row, alternative);
+            embedding.copy_(original * (1 - kStep));
+            down = logProbDifference(*twin, model.vocabulary(), explained, source, row, alternative);
+            embedding.copy_(original);
+        }
+        const double difference = (up - down) / (2 * kStep);
+        QVERIFY2(std::abs(inputTimesGradient.at(0, i) - difference) <= 1e-4 * std::abs(difference) + 1e-7,
+                 qPrintable(QStringLiteral("word %1: %2 against %3")
+                                .arg(QString::number(i), QString::number(inputTimesGradient.at(0, i)),
+                                     QString::number(difference))));
+        QVERIFY(std::abs(inputTimesGradient.at(0, i)) <= contrast.maps[1].at(0, i) * original.norm().item<double>() * 1.0001);
+        differs |= std::abs(inputTimesGradient.at(0, i) - explained.map(AttributionMethod::InputTimesGradient)->at(row, i)) > 1e-3;
+    }
+    QVERIFY(differs);
+}
+
+// Completeness for the difference: the contrastive IG scores add up to f(x) - f(x'), f(x') read with
+// the sentence's rows of the embedding table zeroed (its words are all different; <EOS> stays).
+void TestTransformerAttribution::contrastiveIntegratedGradientsAddUpToTheChangeOfTheDifference()
+{
+    const TransformerModel model = sharpModel(true);
+    const AttributionOptions options = only({AttributionMethod::IntegratedGradients});
+    const TransformerAttribution explained = attributeTransformer(model, kExplainedSentence, options);
+    const int row = 1;
+    const std::string alternative = "dog";
+    QVERIFY(explained.output.outputTokens[std::size_t(row)] != alternative);
+    const ContrastiveAttribution contrast = attributeTransformerContrast(model, explained, row, alternative, options);
+    const std::vector<double> ig = contrast.maps.at(0).row(0);
+    const double sum = std::accumulate(ig.begin(), ig.end(), 0.0);
+    const std::vector<int64_t> source = sourceIds(model, kExplainedSentence);
+    TransformerNet twin = doubleTwin(model);
+    const double atInput = logProbDifference(*twin, model.vocabulary(), explained, source, row, alternative);
+    {
+        torch::NoGradGuard noGrad;
+        for (std::size_t i = 0; i < kExplainedSentence.size(); ++i)
+            twin->sourceEmbedding->weight[source[i]].zero_();
+    }
+    const double atBaseline = logProbDifference(*twin, model.vocabulary(), explained, source, row, alternative);
+    const double change = atInput - atBaseline;
+    QVERIFY2(std::abs(sum - change) <= 0.01 * std::abs(change) + 2e-3,
+             qPrintable(QStringLiteral("sum %1 for a change of %2").arg(QString::number(sum), QString::number(change))));
+}
+
+void TestTransformerAttribution::contrastiveOcclusionIsTheFallOfTheDifference_data()
+{
+    occlusionIsTheFallWithTheWordLeftOut_data();
+}
+
+// Two teacher-forced scores of the difference: with the whole sentence and with word i taken out.
+void TestTransformerAttribution::contrastiveOcclusionIsTheFallOfTheDifference()
+{
+    QFETCH(int, mode);
+    const TransformerModel model = sharpModel(true);
+    AttributionOptions options = only({AttributionMethod::Occlusion});
+    options.occlusion = RemovalMode(mode);
+    const TransformerAttribution explained = attributeTransformer(model, kExplainedSentence, options);
+    const int row = int(explained.output.outputTokens.size()) - 1;
+    const std::string alternative = "cat";
+    QVERIFY(explained.output.outputTokens[std::size_t(row)] != alternative);
+    const ContrastiveAttribution contrast = attributeTransformerContrast(model, explained, row, alternative, options);
+    const AttributionMap &occlusion = contrast.maps.at(0);
+    QCOMPARE(occlusion.method, AttributionMethod::Occlusion);
+    TransformerNetImpl &net = model.net();
+    const double whole =
+        logProbDifference(net, model.vocabulary(), explained, sourceIds(model, kExplainedSentence), row, alternative);
+    QVERIFY(std::abs(contrast.logProbDifference - whole) < 1e-4);
+    for (std::size_t i = 0; i < kExplainedSentence.size(); ++i) {
+        const std::vector<int64_t> without = sourceIds(model, removeWord(kExplainedSentence, i, RemovalMode(mode)));
+        const double fall = whole - logProbDifference(net, model.vocabulary(), explained, without, row, alternative);
+        QVERIFY2(std::abs(occlusion.at(0, int(i)) - fall) < 1e-4,
+                 qPrintable(QStringLiteral("word %1: %2 against %3")
+                                .arg(QString::number(i), QString::number(occlusion.at(0, int(i))), QString::number(fall))));
+    }
+}
+
+void TestTransformerAttribution::contrastKeepsAttentionAndRolloutAsTheyAre()
+{
+    const TransformerModel model = sharpModel(true);
+    const AttributionOptions options = only({AttributionMethod::Rollout, AttributionMethod::Attention});
+    const TransformerAttribution explained = attributeTransformer(model, kExplainedSentence, options);
+    const ContrastiveAttribution contrast = attributeTransformerContrast(model, explained, 1, "<EOS>", options);
+    QCOMPARE(int(contrast.maps.size()), 2);
+    for (std::size_t k = 0; k < contrast.maps.size(); ++k) {
+        QCOMPARE(contrast.maps[k].method, explained.maps[k].method);
+        QCOMPARE(contrast.maps[k].row(0), explained.maps[k].row(1));
+    }
+}
+
+void TestTransformerAttribution::contrastRefusesWhatItCannotCompare()
+{
+    const TransformerModel model = sharpModel(true);
+    const AttributionOptions options = only({AttributionMethod::Saliency, AttributionMethod::Occlusion});
+    const TransformerAttribution explained = attributeTransformer(model, kExplainedSentence, options);
+    const int rows = int(explained.output.outputTokens.size());
+    const std::string wrote = explained.output.outputTokens[0];
+    const std::string other = wrote == "red" ? "green" : "red";
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, attributeTransformerContrast(model, explained, -1, other, options));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, attributeTransformerContrast(model, explained, rows, other, options));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, attributeTransformerContrast(model, explained, 0, wrote, options));
+    for (const char *word : {"zebra", "<PAD>", "<SOS>"})
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, attributeTransformerContrast(model, explained, 0, word, options));
+    AttributionOptions noSteps = options;
+    noSteps.integrationSteps = 0;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, attributeTransformerContrast(model, explained, 0, other, noSteps));
+    try {
+        attributeTransformerContrast(model, explained, 0, "zebra", options);
+    } catch (const std::invalid_argument &error) {
+        QVERIFY2(QString::fromUtf8(error.what()).contains(QStringLiteral("'zebra'")), error.what());
+    }
+    QCOMPARE(int(attributeTransformerContrast(model, explained, 0, other, options).maps.size()), 2);
 }
 
 ATTNSCOPE_TEST(transformerattribution, TestTransformerAttribution)

@@ -5,11 +5,13 @@
 #include "ui/core/attentionheatmap.h"
 #include "ui/core/attributionstripsplot.h"
 #include "ui/core/beamview.h"
+#include "ui/core/contrastbox.h"
 #include "ui/core/heatmapexplainer.h"
 #include "ui/core/methodcolors.h"
 #include "ui/core/stepscorestable.h"
 #include "ui/transformer/headgrid.h"
 #include "ui/transformer/transformerbeambox.h"
+#include "ui/transformer/transformercontrast.h"
 #include "ui/transformer/transformerlab.h"
 #include "ui/transformer/transformermethodview.h"
 #include "ui/transformer/transformerresults.h"
@@ -19,6 +21,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QPushButton>
 #include <QFile>
 #include <QTemporaryDir>
 
@@ -58,6 +61,7 @@ private slots:
     void stepScoresAndSmallMultiplesMatchTheEngine();
     void beamHypothesisIsNotExplained();
     void exportsTheStepScoresAndTheRow();
+    void contrastBoxShowsTheEnginesContrast();
     void choiceIsKept();
 
 private:
@@ -264,6 +268,74 @@ void TestTransformerMethods::exportsTheStepScoresAndTheRow()
     const QString image = m_dir.filePath(QStringLiteral("row.png"));
     QVERIFY2(view->smallMultiples()->exportImage(image, 600, 300, &error), qPrintable(error));
     QVERIFY(!QImage(image).isNull());
+}
+
+// A clicked output word and another word: each method's row of log P(y_t) - log P(y') is what
+// attributeTransformerContrast gives for the lab's explanation; a word the model cannot write gets
+// the engine's reason; the contrast is exported.
+void TestTransformerMethods::contrastBoxShowsTheEnginesContrast()
+{
+    QVERIFY(explain(QStringLiteral("the red cat sat")));
+    TransformerReversePanel *panel = m_lab->reversePanel();
+    TransformerMethodView *view = panel->methodView();
+    TransformerContrast *contrast = panel->contrast();
+    ContrastBox *box = contrast->box();
+    QVERIFY(!box->compareButton()->isEnabled());  // no output word clicked yet
+    panel->heatmap()->selectCell(1, 0);
+    QVERIFY(box->compareButton()->isEnabled());
+    const std::string output = view->attribution().outputTokens[1];
+    QCOMPARE(box->alternativeChoice()->itemText(0), QString::fromStdString(view->attribution().steps[1].runnerUp));
+    QVERIFY(box->alternativeChoice()->findText(QString::fromStdString(output)) < 0);  // the output is no alternative
+    QVERIFY(box->alternativeChoice()->findText(QStringLiteral("<PAD>")) < 0);
+    const std::string alternative = output == "mat" ? "on" : "mat";
+
+    QVERIFY(view->computing());  // the clicked word's gradients
+    box->alternativeChoice()->setEditText(QString::fromStdString(alternative));
+    box->compare();
+    QVERIFY(contrast->waiting());  // after them, not instead of them
+    QVERIFY(QTest::qWaitFor([contrast] { return contrast->hasContrast(); }, 20000));
+    QVERIFY(!contrast->waiting());
+    QCOMPARE(view->attribution().gradientRow, 1);
+    const ContrastiveAttribution expected =
+        attributeTransformerContrast(*m_model, attributeTransformer(*m_model, m_words, everyTransformerMethod()), 1,
+                                     alternative);
+    QCOMPARE(contrast->contrast().row, 1);
+    QCOMPARE(contrast->contrast().alternative, alternative);
+    AttributionStripsPlot *plot = box->plot();
+    QCOMPARE(plot->methodCount(), int(expected.maps.size()));
+    for (std::size_t m = 0; m < expected.maps.size(); ++m) {
+        const MethodScores &shown = plot->methods()[m];
+        QCOMPARE(shown.method, expected.maps[m].method);
+        for (int i = 0; i < expected.maps[m].columns; ++i)
+            QVERIFY2(shownCloseTo(shown.scores[std::size_t(i)], expected.maps[m].at(0, i)), attributionMethodName(shown.method));
+    }
+    const QString difference = QLocale().toString(expected.logProbDifference, 'f', 2);
+    QVERIFY2(box->status().contains(QStringLiteral("<b>%1</b> nats").arg(difference)), qPrintable(box->status()));
+    QVERIFY2(box->status().contains(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(alternative))),
+             qPrintable(box->status()));
+
+    QAction *csv = nullptr;
+    for (QAction *action : m_lab->exportActions())
+        if (action->objectName() == QLatin1String("exportTransformerContrastCsv"))
+            csv = action;
+    QVERIFY(csv && csv->isEnabled());
+    QString error;
+    const QString path = m_dir.filePath(QStringLiteral("contrast.csv"));
+    QVERIFY2(plot->exportCsv(path, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll().trimmed().split('\n').size(), 1 + 4);  // a header, then a line per word
+
+    // A word the model cannot write is refused, with the engine's reason; nothing stale is shown.
+    box->alternativeChoice()->setEditText(QStringLiteral("zebra"));
+    box->compare();
+    QVERIFY(QTest::qWaitFor([box] { return box->status().startsWith(QStringLiteral("Cannot compare")); }, 20000));
+    QVERIFY2(box->status().contains(QStringLiteral("vocabulary")), qPrintable(box->status()));
+    QVERIFY(box->plot()->isHidden());
+    // Another output word: the contrast shown no longer holds.
+    panel->heatmap()->selectCell(2, 0);
+    QVERIFY(!contrast->hasContrast());
+    QVERIFY(!csv->isEnabled());
 }
 
 void TestTransformerMethods::choiceIsKept()

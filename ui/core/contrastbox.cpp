@@ -1,7 +1,6 @@
-#include "ui/attention/contrastbox.h"
+#include "ui/core/contrastbox.h"
 
 #include "ui/core/attributionstripsplot.h"
-#include "ui/attention/attributionsource.h"
 
 #include <QComboBox>
 #include <QCompleter>
@@ -11,7 +10,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-ContrastBox::ContrastBox(AttributionSource *source, QWidget *parent) : QWidget(parent), m_source(source)
+ContrastBox::ContrastBox(QWidget *parent) : QWidget(parent)
 {
     m_question = new QLabel;
     m_question->setTextFormat(Qt::RichText);
@@ -46,15 +45,7 @@ ContrastBox::ContrastBox(AttributionSource *source, QWidget *parent) : QWidget(p
 
     connect(m_compare, &QPushButton::clicked, this, &ContrastBox::compare);
     connect(m_alternative->lineEdit(), &QLineEdit::returnPressed, this, &ContrastBox::compare);
-    connect(m_source, &AttributionSource::rowSelected, this, &ContrastBox::followRow);
-    connect(m_source, &AttributionSource::attributionChanged, this, &ContrastBox::followRow);
-    connect(m_source, &AttributionSource::contrasted, this, &ContrastBox::showContrast);
-    connect(m_source, &AttributionSource::contrastFailed, this, [this](const QString &message) {
-        m_status->setText(tr("Cannot compare: %1").arg(message.toHtmlEscaped()));
-        clearPlot();
-        m_compare->setEnabled(true);
-    });
-    followRow();
+    setStep(nullptr, -1, {}, false);
 }
 
 // The status line says what to do next; the strips come back with the next contrast.
@@ -69,12 +60,13 @@ QString ContrastBox::status() const
     return m_status->text();
 }
 
-void ContrastBox::followRow()
+void ContrastBox::setStep(const ExplainedSentence *explained, int row, const QStringList &writableWords, bool waiting)
 {
-    const int row = m_source->selectedRow();
-    const bool ready = m_source->hasAttribution() && row >= 0;
+    const bool ready = explained && row >= 0 && std::size_t(row) < explained->outputTokens.size();
+    m_ready = ready;
     m_alternative->setEnabled(ready);
-    m_compare->setEnabled(ready && !m_source->contrastWaiting());
+    m_compare->setEnabled(ready && !waiting);
+    m_words.clear();
     if (!ready) {
         m_question->setText(tr("Why this word and not:"));
         m_alternative->clear();
@@ -82,13 +74,14 @@ void ContrastBox::followRow()
         clearPlot();
         return;
     }
-    const SentenceAttribution &attribution = m_source->attribution();
-    const QString output = QString::fromStdString(attribution.sentence.outputTokens[std::size_t(row)]);
+    for (const std::string &word : explained->words)
+        m_words << QString::fromStdString(word);
+    const QString output = QString::fromStdString(explained->outputTokens[std::size_t(row)]);
     m_question->setText(tr("Why <b>%1</b> and not:").arg(output.toHtmlEscaped()));
-    const QString runnerUp = std::size_t(row) < attribution.steps.size()
-                                 ? QString::fromStdString(attribution.steps[std::size_t(row)].runnerUp)
+    const QString runnerUp = std::size_t(row) < explained->steps.size()
+                                 ? QString::fromStdString(explained->steps[std::size_t(row)].runnerUp)
                                  : QString();
-    QStringList words = m_source->writableWords();
+    QStringList words = writableWords;
     words.removeAll(output);
     words.removeAll(runnerUp);
     if (!runnerUp.isEmpty())
@@ -102,7 +95,7 @@ void ContrastBox::followRow()
     m_alternative->setCurrentIndex(words.isEmpty() ? -1 : 0);
     if (!kept.isEmpty())
         m_alternative->setEditText(kept);
-    if (m_source->contrastWaiting())
+    if (waiting)
         return;  // the status says what is being computed
     m_status->setText(tr("<small>Press Compare to see which words favour <b>%1</b> over the other.</small>")
                           .arg(output.toHtmlEscaped()));
@@ -112,7 +105,7 @@ void ContrastBox::followRow()
 void ContrastBox::compare()
 {
     const QString word = m_alternative->currentText().trimmed();
-    if (!m_source->hasAttribution() || m_source->selectedRow() < 0)
+    if (!m_ready)
         return;
     if (word.isEmpty()) {
         m_status->setText(tr("Type or choose a word to compare with."));
@@ -120,15 +113,20 @@ void ContrastBox::compare()
     }
     m_compare->setEnabled(false);
     m_status->setText(tr("Computing log P(output) − log P(%1)…").arg(word.toHtmlEscaped()));
-    m_source->contrast(word.toStdString());
+    emit compareAsked(word);
 }
 
-void ContrastBox::showContrast()
+void ContrastBox::showFailure(const QString &message)
+{
+    m_status->setText(tr("Cannot compare: %1").arg(message.toHtmlEscaped()));
+    clearPlot();
+    m_compare->setEnabled(true);
+}
+
+void ContrastBox::showContrast(const ContrastiveAttribution &contrast)
 {
     m_compare->setEnabled(true);
-    const ContrastiveAttribution &contrast = m_source->contrastResult();
-    const SentenceAttribution &attribution = m_source->attribution();
-    const QString output = QString::fromStdString(attribution.sentence.outputTokens[std::size_t(contrast.row)]);
+    const QString output = m_shownOutput;
     const QString other = QString::fromStdString(contrast.alternative);
     const QLocale locale;
     m_status->setText(tr("log P(<b>%1</b>) − log P(<b>%2</b>) = <b>%3</b> nats. Red: words that favour %1; "
@@ -136,14 +134,11 @@ void ContrastBox::showContrast()
                           .arg(output.toHtmlEscaped(), other.toHtmlEscaped(),
                                locale.toString(contrast.logProbDifference, 'f', 2)));
     std::vector<MethodScores> methods;
-    for (const AttributionMap &map : contrast.maps)
-        methods.push_back({map.method, map.row(0), map.method == AttributionMethod::Attention
-                                                        ? tr("(not contrastive)")
-                                                        : QString()});
-    QStringList words;
-    for (const std::string &word : attribution.words)
-        words << QString::fromStdString(word);
-    m_plot->setScores(tr("%1 rather than %2").arg(output, other), words, methods);
+    for (const AttributionMap &map : contrast.maps) {
+        const bool contrastive = map.method != AttributionMethod::Attention && map.method != AttributionMethod::Rollout;
+        methods.push_back({map.method, map.row(0), contrastive ? QString() : tr("(not contrastive)")});
+    }
+    m_plot->setScores(tr("%1 rather than %2").arg(output, other), m_words, methods);
     m_plot->show();
     emit contrastShown();
 }
