@@ -13,6 +13,7 @@
 #include "ui/transformer/transformerjobs.h"
 #include "ui/transformer/transformerlab.h"
 #include "ui/transformer/transformerresults.h"
+#include "ui/transformer/transformersetup.h"
 #include "ui/workbench/workbenchfiles.h"
 
 #include <QtTest>
@@ -20,11 +21,14 @@
 #include <QAction>
 #include <QFile>
 #include <QProgressBar>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 
 #include <cmath>
+#include <initializer_list>
 #include <optional>
+#include <utility>
 
 namespace {
 
@@ -61,8 +65,11 @@ private slots:
     void cleanup();
     void openedModelIsMeasuredWhenThePageIsShown();
     void epochsFollowOneAnother();
+    void trainingMeasuresEveryEpochOnceThePageWasShown();
 
 private:
+    void setField(const char *key, double value);
+
     QTemporaryDir m_dir;
     QString m_file;
     std::optional<TransformerModel> m_model;
@@ -193,6 +200,40 @@ void TestTransformerFaithfulnessPage::epochsFollowOneAnother()
              qPrintable(page->trend()));
     m_lab->receiveResult(QVariant::fromValue(TransformerFaithfulnessMeasured{3, {}, QStringLiteral("Cannot measure")}));
     QVERIFY(!page->hasReport());
+}
+
+void TestTransformerFaithfulnessPage::setField(const char *key, double value)
+{
+    QWidget *field = m_lab->setup()->findChild<QWidget *>(QString::fromLatin1(key));
+    QVERIFY2(field, key);
+    if (auto *box = qobject_cast<QSpinBox *>(field))
+        box->setValue(int(value));
+    else if (auto *real = qobject_cast<QDoubleSpinBox *>(field))
+        real->setValue(value);
+    else
+        QFAIL(key);
+}
+
+// The page shown before a run: each epoch measured on the worker as it ends, the last one's report
+// on the page and the line following attention over the epochs.
+void TestTransformerFaithfulnessPage::trainingMeasuresEveryEpochOnceThePageWasShown()
+{
+    for (const auto &[key, value] : std::initializer_list<std::pair<const char *, double>>{
+             {"train", 300}, {"val", 30}, {"test", 30}, {"max-len", 4}, {"layers", 1}, {"heads", 2},
+             {"d-model", 16}, {"feed-forward", 32}, {"epochs", 2}, {"warmup", 10}, {"threads", 1}})
+        setField(key, value);
+    QVERIFY2(m_lab->trainProblem().isEmpty(), qPrintable(m_lab->trainProblem()));
+    FaithfulnessPage *page = m_lab->faithfulnessPage();
+    m_window->showPage(page);
+    m_window->train();
+    QVERIFY(m_window->runState()->isTraining());
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->runState()->isQuiet(), 120000);
+    QCOMPARE(int(m_lab->history().size()), 2);
+    QVERIFY(page->hasReport());
+    QCOMPARE(page->report().sentences, kTransformerFaithfulnessSentences);
+    QCOMPARE(page->report().methods, transformerAttributionMethods());
+    QVERIFY2(page->trend().contains(QStringLiteral("1: ")) && page->trend().contains(QStringLiteral("2: ")),
+             qPrintable(page->trend()));
 }
 
 ATTNSCOPE_TEST(transformerfaithfulnesspage, TestTransformerFaithfulnessPage)
