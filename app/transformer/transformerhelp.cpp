@@ -121,6 +121,9 @@ std::string transformerExplainHelp()
 {
     return std::string(R"(Usage: attnscope explain --architecture transformer --model FILE [--method METHOD] [--steps M]
                          [--baseline zero|unknown] [--mode drop|unknown] [--json|--csv] "a sentence"
+       attnscope explain --architecture transformer --model FILE --faithfulness [--method METHOD]
+                         [--sentences N] [--steps M] [--baseline zero|unknown] [--mode drop|unknown]
+                         [--json|--csv]
 
 Decodes the sentence greedily with a Transformer checkpoint and explains each output step y_t,
 log P(y_t), over the source words, by methods that do not all read attention: attention (the last
@@ -135,11 +138,21 @@ table of output step x source word per method; --json gives the same figures wit
 --csv one row per method, step and word. A sentence longer than the model's positions reach is cut
 to fit, with a note.
 
+--faithfulness measures the methods (--method, default all, rollout included) on the first
+--sentences N (default 200) of the checkpoint's test split, as the RNN's explain does: their
+agreement (Spearman's rho per output step, mean), how often each one's top word is the word the
+task says the output comes from, and, per k = 10% to 50%, comprehensiveness (the fall in P(y_t)
+when the top k of the words are left out) and sufficiency (the fall when only they are kept),
+beside a random ranking (DeYoung et al. 2020); as tables, --json or --csv.
+
 )") + optionLine("--model FILE", "The Transformer checkpoint (required: no Transformer is bundled).") +
            optionLine("--method METHOD", "attention, rollout, saliency, inputxgrad, ig, occlusion or all (default).") +
            optionLine("--steps M", "Integrated gradients' steps (1-1024; default 64).") +
            optionLine("--baseline B", "Integrated gradients' starting point: zero (default) or unknown.") +
            optionLine("--mode M", "How occlusion takes a word out: drop (default) or unknown.") +
+           optionLine("--faithfulness", "Measure agreement and faithfulness over the test split.") +
+           optionLine("--sentences N", "With --faithfulness: the test sentences used (default 200).") +
            optionLine("--json", "Print every figure as JSON.") +
-           optionLine("--csv", "Print method,step,output,position,word,score rows.") + kExitCodes;
+           optionLine("--csv", "Print method,step,output,position,word,score rows (with --faithfulness, "
+                               "measure,method,against,k,value).") + kExitCodes;
 }

@@ -2,6 +2,7 @@
 
 #include "engine/attention/decodedsentence.h"
 #include "engine/core/attributionmethods.h"
+#include "engine/core/rankcorrelation.h"
 #include "engine/core/sentencepair.h"
 
 #include <string>
@@ -37,9 +38,6 @@ struct WordRemovalEffect {
     // it is undefined: fewer than kMinimumCorrelatedWords words, or either side all equal.
     double spearman = 0;
 };
-
-// Below three words a rank correlation is +1, -1 or undefined whatever the model does.
-constexpr int kMinimumCorrelatedWords = 3;
 
 // The effect of removing each word of `words` (cut to Seq2SeqModel::kMaxInputTokens, as decoding
 // cuts it). The n changed sources are scored in one batch and decoded in another. Throws

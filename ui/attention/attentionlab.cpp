@@ -5,7 +5,7 @@
 #include "ui/attention/attentionexports.h"
 #include "ui/attention/attributionexports.h"
 #include "ui/attention/beamsearchpage.h"
-#include "ui/attention/faithfulnesspage.h"
+#include "ui/core/faithfulnesspage.h"
 #include "ui/attention/methodheatmap.h"
 #include "ui/attention/compareview.h"
 #include "ui/attention/datasetpanel.h"

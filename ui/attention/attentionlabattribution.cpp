@@ -7,7 +7,7 @@
 #include "ui/attention/attributionexports.h"
 #include "ui/attention/attributionsource.h"
 #include "ui/core/contrastbox.h"
-#include "ui/attention/faithfulnesspage.h"
+#include "ui/core/faithfulnesspage.h"
 #include "ui/attention/inferencepanel.h"
 #include "ui/attention/methodheatmap.h"
 #include "ui/attention/rowattributionview.h"

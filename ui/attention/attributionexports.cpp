@@ -2,8 +2,8 @@
 
 #include "ui/core/attributionstripsplot.h"
 #include "ui/core/contrastbox.h"
-#include "ui/attention/erasurecurvesplot.h"
-#include "ui/attention/faithfulnesspage.h"
+#include "ui/core/erasurecurvesplot.h"
+#include "ui/core/faithfulnesspage.h"
 #include "ui/attention/rowattributionview.h"
 #include "ui/core/stepscorestable.h"
 #include "ui/core/exportactions.h"

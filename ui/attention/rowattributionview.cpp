@@ -1,34 +1,16 @@
 #include "ui/attention/rowattributionview.h"
 
-#include "engine/attention/faithfulness.h"
 #include "ui/attention/attributionsource.h"
-#include "ui/core/attributionstripsplot.h"
 #include "ui/core/contrastbox.h"
+#include "ui/core/attributionstripsplot.h"
+#include "ui/core/rowagreementtext.h"
 #include "ui/core/scrolledpanel.h"
 
 #include <QGroupBox>
 #include <QLabel>
-#include <QLocale>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <cmath>
-
-namespace {
-
-// Rank correlations of about 0.3 and 0.5 are conventionally called moderate and strong.
-QString agreementInWords(double rho)
-{
-    if (rho >= 0.5)
-        return RowAttributionView::tr("they mostly agree on which words matter");
-    if (rho >= 0.3)
-        return RowAttributionView::tr("they partly agree");
-    if (rho > -0.3)
-        return RowAttributionView::tr("they hardly agree: each tells a different story");
-    return RowAttributionView::tr("they disagree: what one ranks high another ranks low");
-}
-
-}
 
 RowAttributionView::RowAttributionView(AttributionSource *source, QWidget *parent)
     : QWidget(parent), m_source(source)
@@ -134,40 +116,12 @@ void RowAttributionView::showRow()
         emit rowShown();
         return;
     }
-    const std::vector<double> agreement = rowAgreement(attribution, row);
-    const std::size_t n = attribution.maps.size();
-    const bool agreementFits = agreement.size() == n * n;
-    // The reference is attention when it was computed, otherwise the first method.
-    std::size_t reference = 0;
-    for (std::size_t m = 0; m < n; ++m)
-        if (attribution.maps[m].method == AttributionMethod::Attention)
-            reference = m;
-    const QLocale locale;
+    const RowAgreementText agreement = rowAgreementText(attribution, row);
     std::vector<MethodScores> methods;
-    double sum = 0;
-    int pairs = 0;
-    for (std::size_t m = 0; m < n; ++m) {
-        QString note;
-        if (agreementFits && m != reference) {
-            const double rho = agreement[m * n + reference];
-            note = std::isnan(rho) ? tr("ρ –") : tr("ρ %1").arg(locale.toString(rho, 'f', 2));
-        }
-        methods.push_back({attribution.maps[m].method, attribution.maps[m].row(row), note});
-        for (std::size_t other = m + 1; other < n && agreementFits; ++other)
-            if (!std::isnan(agreement[m * n + other])) {
-                sum += agreement[m * n + other];
-                ++pairs;
-            }
-    }
+    for (std::size_t m = 0; m < attribution.maps.size(); ++m)
+        methods.push_back({attribution.maps[m].method, attribution.maps[m].row(row), agreement.notes[int(m)]});
     const QString output = QString::fromStdString(attribution.sentence.outputTokens[std::size_t(row)]);
-    QString text;
-    if (pairs == 0)
-        text = tr("Agreement undefined for <b>%1</b>: a rank correlation needs three words, and scores that are "
-                  "not all equal.").arg(output.toHtmlEscaped());
-    else
-        text = tr("For <b>%1</b>, mean ρ over the %n pair(s) of methods: <b>%2</b>: %3.", nullptr, pairs)
-                   .arg(output.toHtmlEscaped(), locale.toString(sum / pairs, 'f', 2), agreementInWords(sum / pairs));
-    m_agreement->setText(text);
+    m_agreement->setText(agreement.line);
     QStringList words;
     for (const std::string &word : attribution.words)
         words << QString::fromStdString(word);

@@ -2,7 +2,9 @@
 
 #include "engine/core/corpusdefaults.h"
 #include "engine/core/dataset.h"
+#include "engine/transformer/transformerattribution.h"
 #include "engine/transformer/transformercheckpoint.h"
+#include "engine/transformer/transformerfaithfulness.h"
 #include "engine/transformer/transformermodel.h"
 #include "engine/transformer/transformertrainer.h"
 #include "ui/transformer/transformerresults.h"
@@ -11,6 +13,7 @@
 #include <QLocale>
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace {
 
@@ -22,12 +25,40 @@ QString trTransformerJobs(const char *text)
     return QCoreApplication::translate("TransformerJobs", text);
 }
 
+// The first sentences of `test` explained and erased by every method, progress reported per
+// sentence; the report covers what was done when `keepGoing` says no. A measurement that fails says
+// why on the page; a training it follows goes on.
+TransformerFaithfulnessMeasured measureFaithfulnessSample(JobContext &context, const TransformerModel &model,
+                                                          const std::vector<SentencePair> &test, int epoch,
+                                                          const std::function<bool()> &keepGoing)
+{
+    const std::vector<SentencePair> sample(
+        test.begin(), test.begin() + std::min<std::ptrdiff_t>(kTransformerFaithfulnessSentences, std::ptrdiff_t(test.size())));
+    AttributionOptions options;
+    options.methods = transformerAttributionMethods();
+    options.integrationSteps = kTransformerFaithfulnessIntegrationSteps;
+    const int total = int(sample.size());
+    int done = 0;
+    TransformerFaithfulnessMeasured measured{epoch, {}, {}};
+    try {
+        measured.report = measureTransformerFaithfulness(model, sample, model.task(), options, [&] {
+            context.report(TransformerFaithfulnessProgress{epoch, std::min(done++, total), total});
+            return keepGoing();
+        });
+    } catch (const std::exception &error) {
+        measured.problem =
+            trTransformerJobs("Cannot measure faithfulness: %1").arg(QString::fromStdString(error.what()));
+    }
+    return measured;
+}
+
 }  // namespace
 
 LabJob transformerTrainingJob(const DatasetConfig &data, const TransformerConfig &model,
-                              const TransformerTrainingConfig &training)
+                              const TransformerTrainingConfig &training,
+                              std::shared_ptr<const std::atomic<bool>> measureFaithfulness)
 {
-    return [data, model, training](JobContext &context) {
+    return [data, model, training, measureFaithfulness](JobContext &context) {
         const Dataset dataset = Dataset::build(data);
         TransformerModel transformer(model, vocabularyFor(dataset, data), data.task, training.seed);
         TransformerTrainer trainer(transformer, dataset, training);
@@ -45,6 +76,13 @@ LabJob transformerTrainingJob(const DatasetConfig &data, const TransformerConfig
         callbacks.onEpoch = [&](const EpochStats &stats, bool isBest) {
             context.reportAndWaitForWindow(
                 TransformerEpochDone{stats, isBest, transformerSnapshotOf(transformer, stats.epoch)});
+            if (measureFaithfulness && *measureFaithfulness) {
+                const TransformerFaithfulnessMeasured measured =
+                    measureFaithfulnessSample(context, transformer, dataset.test, stats.epoch,
+                                              [&] { return !*context.stopFlag() && !context.cancelled(); });
+                if (!context.cancelled())
+                    context.report(measured);
+            }
         };
         const TransformerRun run = trainer.run(callbacks, context.stopFlag());
         if (context.cancelled() || run.epochsDone == 0)
@@ -65,5 +103,30 @@ LabJob transformerTrainingJob(const DatasetConfig &data, const TransformerConfig
             finished.probe = transformer.score(probeSet(data, longest, kProbeSentences));
         }
         context.report(finished);
+    };
+}
+
+LabJob transformerFaithfulnessJob(std::shared_ptr<const TransformerSnapshot> snapshot, const DatasetConfig &data,
+                                  std::shared_ptr<const std::atomic<bool>> abandoned)
+{
+    return [snapshot, data, abandoned](JobContext &context) {
+        if (!snapshot || *abandoned)
+            return;
+        TransformerFaithfulnessMeasured measured;
+        // A corpus that has gone, or weights without their parameters, say so on the page.
+        try {
+            if (!snapshot->weights)
+                throw std::invalid_argument("these weights came without the network's parameters");
+            const TransformerModel model = TransformerModel::withParameters(snapshot->config, snapshot->vocabulary,
+                                                                            snapshot->task, *snapshot->weights);
+            const Dataset dataset = Dataset::build(data);
+            measured = measureFaithfulnessSample(context, model, dataset.test, 0,
+                                                 [&] { return !context.cancelled() && !*abandoned; });
+        } catch (const std::exception &error) {
+            measured.problem =
+                trTransformerJobs("Faithfulness is not measured: %1").arg(QString::fromStdString(error.what()));
+        }
+        if (!context.cancelled() && !*abandoned)
+            context.report(measured);
     };
 }

@@ -4,6 +4,7 @@
 #include "ui/core/attributionstripsplot.h"
 #include "ui/core/contrastbox.h"
 #include "ui/core/exportactions.h"
+#include "ui/core/faithfulnesspage.h"
 #include "ui/core/lengthaccuracyplot.h"
 #include "ui/core/lossplot.h"
 #include "ui/core/plotexport.h"
@@ -106,6 +107,7 @@ TransformerLab::TransformerLab(Workbench *workbench)
     connect(m_epochSlider, &QSlider::valueChanged, this, &TransformerLab::showEpoch);
     setStatus(tr("A Transformer (Vaswani et al. 2017) learns to reverse sentences: press Train (F5), then type a "
                  "sentence and watch its heads."));
+    createFaithfulness();
     createExports();
 
     connect(m_setup, &TransformerSetup::changed, this, &Lab::actionsChanged);
@@ -171,11 +173,12 @@ void TransformerLab::createExports()
     keep(m_exports->addFile(tr("Export Compared Runs (CSV)…"), QStringLiteral("runs.csv"), csv,
                             [this](const QString &path, QString *error) { return m_comparison->exportCsv(path, error); }),
          "exportRunsCsv", m_comparisonExports);
+    createFaithfulnessExports(csv);
 }
 
 QList<LabPage> TransformerLab::pages() const
 {
-    return {{tr("&Transformer"), m_page}, {tr("&Compare Runs"), m_comparison}};
+    return {{tr("&Transformer"), m_page}, {tr("Fa&ithfulness"), m_faithfulness}, {tr("&Compare Runs"), m_comparison}};
 }
 
 QList<LabDock> TransformerLab::docks() const
@@ -202,6 +205,8 @@ void TransformerLab::updateActions()
         action->setEnabled(!m_history.empty());
     for (QAction *action : std::as_const(m_comparisonExports))
         action->setEnabled(!m_comparison->runs().empty());
+    for (QAction *action : std::as_const(m_faithfulnessExports))
+        action->setEnabled(m_faithfulness->hasReport());
     m_setup->setEnabled(runState()->phase() == RunState::Phase::Idle);
     emit actionsChanged();
 }
@@ -249,7 +254,15 @@ void TransformerLab::train()
     m_epochLabel->clear();
     m_loss->clear();
     setStatus(tr("Preparing…"));
-    submit(transformerTrainingJob(m_setup->dataConfig(), m_setup->modelConfig(), m_setup->trainingConfig()),
+    abandonFaithfulness();  // an opened model's measurement would hold the training back
+    m_faithfulnessAwaited.reset();
+    m_faithfulness->clearHistory();
+    m_faithfulness->setSubject(tr("the trained model"));
+    m_faithfulness->showMessage(*m_faithfulnessWanted
+                                    ? tr("Training… the methods are measured after every epoch.")
+                                    : tr("Measured after every epoch once this page is shown."));
+    submit(transformerTrainingJob(m_setup->dataConfig(), m_setup->modelConfig(), m_setup->trainingConfig(),
+                                  m_faithfulnessWanted),
            RunState::Phase::Training);
 }
 
@@ -315,6 +328,9 @@ void TransformerLab::finishTraining(const TransformerTrainingFinished &finished)
         return;
     m_checkpoint = finished.checkpoint;
     document()->setUnsaved();
+    // A run no one watched on the Faithfulness page leaves its model to measure there.
+    if (!*m_faithfulnessWanted)
+        awaitFaithfulness(finished.best, m_runData, tr("the trained model"));
     shareModel(finished.best, m_runData.lowercase, tr("epoch %1").arg(finished.best->epoch));
     SharedRun run;
     run.architecture = tr("Transformer");
@@ -373,6 +389,7 @@ bool TransformerLab::open(const QString &path, const FileType &, QString *error)
     m_reverse->setSnapshot(snapshot);
     shareModel(snapshot, checkpoint->dataset.lowercase,
                tr("%1, epoch %2").arg(QFileInfo(path).fileName()).arg(bestEpoch));
+    awaitFaithfulness(snapshot, checkpoint->dataset, tr("the opened model"));
     setStatus(tr("%1: %2, trained %3 epochs; epoch %4 kept.")
                   .arg(QFileInfo(path).fileName(), describeShape(model.config()))
                   .arg(m_history.size())

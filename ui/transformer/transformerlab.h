@@ -5,11 +5,13 @@
 #include "ui/workbench/document.h"
 #include "ui/workbench/lab.h"
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
 
 class ExportActions;
+class FaithfulnessPage;
 class LossPlot;
 class QDockWidget;
 class QLabel;
@@ -18,12 +20,15 @@ class RunComparisonView;
 class TransformerReversePanel;
 class TransformerSetup;
 struct TransformerEpochDone;
+struct TransformerFaithfulnessMeasured;
+struct TransformerFaithfulnessProgress;
 struct TransformerSnapshot;
 struct TransformerTrainingFinished;
 
 // The Transformer lab: an encoder-decoder Transformer learns the attention lab's tasks live, and
 // people type a sentence to see its output and every head of its three attentions form, epoch by
-// epoch, beside the RNN it replaced.
+// epoch, beside the RNN it replaced; the Faithfulness page says how far the attribution methods
+// agree and how faithful each is to the model (issue 37).
 class TransformerLab : public Lab, public DocumentContent
 {
     Q_OBJECT
@@ -60,6 +65,7 @@ public:
     QString statusText() const;
     // This lab's finished runs beside those other labs share.
     RunComparisonView *comparison() const { return m_comparison; }
+    FaithfulnessPage *faithfulnessPage() const { return m_faithfulness; }
 
 private:
     void createExports();
@@ -70,6 +76,17 @@ private:
     // The model to decode with for other labs (Workbench::shareDecoder); `origin`: "epoch 7".
     void shareModel(const std::shared_ptr<const TransformerSnapshot> &snapshot, bool lowercase, const QString &origin);
     void updateActions();
+    // The Faithfulness page (transformerlabfaithfulness.cpp): measured after every epoch once the
+    // page has been shown, and for a model opened or trained when the page is next shown.
+    void createFaithfulness();
+    void createFaithfulnessExports(const QString &csv);
+    void awaitFaithfulness(const std::shared_ptr<const TransformerSnapshot> &snapshot, const DatasetConfig &data,
+                           const QString &subject);
+    void measureAwaitedFaithfulness();
+    void faithfulnessPageShown();
+    void abandonFaithfulness();  // of a model opened or trained, queued or under way
+    void showFaithfulnessProgress(const TransformerFaithfulnessProgress &progress);
+    void showFaithfulness(const TransformerFaithfulnessMeasured &measured);
 
     TransformerSetup *m_setup;
     TransformerReversePanel *m_reverse;
@@ -87,6 +104,12 @@ private:
     QList<QAction *> m_rowExports;       // enabled while every method's row of an output word is shown
     QList<QAction *> m_contrastExports;  // enabled while a contrast is shown
     QList<QAction *> m_comparisonExports;  // enabled once a run is compared
+    QList<QAction *> m_faithfulnessExports;  // enabled once faithfulness is measured
+    FaithfulnessPage *m_faithfulness = nullptr;
+    std::shared_ptr<std::atomic<bool>> m_faithfulnessWanted;     // the page has been shown: measure each epoch
+    std::shared_ptr<std::atomic<bool>> m_faithfulnessAbandoned;  // of the awaited model's measurement
+    std::shared_ptr<const TransformerSnapshot> m_faithfulnessAwaited;  // measured when the page is shown
+    DatasetConfig m_faithfulnessData;                                  // whose test split it is measured on
     std::vector<EpochStats> m_history;
     std::vector<std::shared_ptr<const TransformerSnapshot>> m_snapshots;  // per epoch, from 1
     std::shared_ptr<const std::string> m_checkpoint;  // what Save writes; null before a run ends

@@ -5,6 +5,7 @@
 #include "ui/core/colorgradients.h"
 #include "ui/core/explainhint.h"
 #include "ui/core/methodcolors.h"
+#include "ui/core/rowagreementtext.h"
 #include "ui/core/stepscorestable.h"
 #include "ui/transformer/transformerattributionrunner.h"
 #include "ui/transformer/transformerresults.h"
@@ -13,6 +14,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QTimer>
+#include <QVBoxLayout>
 
 #include <algorithm>
 
@@ -38,7 +40,7 @@ bool hasMethod(const std::vector<AttributionMethod> &methods, AttributionMethod 
 
 TransformerMethodView::TransformerMethodView(QObject *parent)
     : QObject(parent), m_selector(new QComboBox), m_caption(new QLabel), m_steps(new StepScoresTable),
-      m_strips(new AttributionStripsPlot), m_runner(new TransformerAttributionRunner(this)), m_pause(new QTimer(this))
+      m_strips(new AttributionStripsPlot), m_agreement(new QLabel), m_methodsTab(new QWidget), m_runner(new TransformerAttributionRunner(this)), m_pause(new QTimer(this))
 {
     m_selector->setObjectName(QStringLiteral("explainMethod"));
     m_selector->addItem(tr("Head weights"));
@@ -59,6 +61,15 @@ TransformerMethodView::TransformerMethodView(QObject *parent)
     m_steps->setObjectName(QStringLiteral("transformerStepScores"));
     m_strips->setObjectName(QStringLiteral("transformerSmallMultiples"));
     m_strips->setMinimumHeight(160);
+    m_agreement->setObjectName(QStringLiteral("transformerRowAgreement"));
+    m_agreement->setWordWrap(true);
+    m_agreement->setTextFormat(Qt::RichText);
+    m_agreement->setToolTip(tr("Spearman's rank correlation of each pair of methods over the source words, for "
+                               "this output word; ρ beside a method's name is its agreement with attention."));
+    auto *tabLayout = new QVBoxLayout(m_methodsTab);
+    tabLayout->setContentsMargins(0, 0, 0, 0);
+    tabLayout->addWidget(m_agreement);
+    tabLayout->addWidget(m_strips, 1);
     m_pause->setSingleShot(true);
     m_pause->setInterval(kExplainAfterTypingMs);
     connect(m_pause, &QTimer::timeout, this, [this] { m_runner->attribute(m_snapshot, m_words, m_requested); });
@@ -240,14 +251,19 @@ void TransformerMethodView::updateViews()
     const bool rowExplained = fitsShownOutput() && m_row >= 0 && ig &&
                               (m_attribution.gradientRow < 0 || m_attribution.gradientRow == m_row);
     if (rowExplained) {
+        const RowAgreementText agreement = rowAgreementText(m_attribution, m_row);
+        m_agreement->setText(agreement.line);
         std::vector<MethodScores> methods;
-        for (const AttributionMap &map : m_attribution.maps)
-            methods.push_back({map.method, map.row(m_row), QString()});
+        for (std::size_t m = 0; m < m_attribution.maps.size(); ++m)
+            methods.push_back({m_attribution.maps[m].method, m_attribution.maps[m].row(m_row), agreement.notes[int(m)]});
         const QString output = QString::fromStdString(m_attribution.outputTokens[std::size_t(m_row)]);
         m_strips->setScores(tr("Output word %1: %2").arg(m_row + 1).arg(output), methodViewWords(m_attribution.words), methods);
     } else if (!fitsShownOutput()) {
+        m_agreement->clear();
         m_strips->showMessage(m_has ? greedyOnly : m_computing ? tr("Explaining the sentence…") : m_message);
     } else {
+        m_agreement->setText(m_row < 0 ? tr("<small>Click an output word (a row of the cross-attention).</small>")
+                                       : QString());
         m_strips->showMessage(m_row < 0 ? tr("Click an output word (a row of the cross-attention) to compare every "
                                              "method on it.")
                                         : tr("Explaining this output word…"));

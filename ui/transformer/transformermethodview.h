@@ -20,7 +20,8 @@ struct TransformerSnapshot;
 // The Transformer panel's "Explain by" switch and what it feeds: the cross-attention heatmap shows
 // the selected head's weights, or one attribution method's map of the output steps over the source
 // words (engine/transformer/transformerattribution.h); under it the step scores, and beside it every
-// method's row for the clicked output word as small multiples. The sentence is explained off the GUI
+// method's row for the clicked output word as small multiples under a line saying how far the
+// methods agree on it (Spearman's ρ, as the RNN's views have). The sentence is explained off the GUI
 // thread once typing pauses; the methods explain the greedy output, so a beam hypothesis that differs
 // from it gets a note instead of a map.
 class TransformerMethodView : public QObject
@@ -33,6 +34,8 @@ public:
     QLabel *caption() const { return m_caption; }
     StepScoresTable *stepScores() const { return m_steps; }
     AttributionStripsPlot *smallMultiples() const { return m_strips; }
+    QLabel *agreementLine() const { return m_agreement; }
+    QWidget *methodsTab() const { return m_methodsTab; }  // the agreement line over the small multiples
 
     // The method shown, or none for the head's own weights.
     bool showsMethod() const;
@@ -80,6 +83,8 @@ private:
     QLabel *m_caption;
     StepScoresTable *m_steps;
     AttributionStripsPlot *m_strips;
+    QLabel *m_agreement;
+    QWidget *m_methodsTab;
     TransformerAttributionRunner *m_runner;
     QTimer *m_pause;
     std::shared_ptr<const TransformerSnapshot> m_snapshot;

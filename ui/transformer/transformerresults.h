@@ -2,12 +2,14 @@
 
 #include "engine/core/datasetconfig.h"
 #include "engine/core/epochstats.h"
+#include "engine/core/faithfulnessreport.h"
 #include "engine/core/vocabulary.h"
 #include "engine/transformer/headscores.h"
 #include "engine/transformer/transformerinference.h"
 #include "engine/transformer/transformermodel.h"
 
 #include <QMetaType>
+#include <QString>
 
 #include <memory>
 
@@ -52,5 +54,21 @@ struct TransformerTrainingFinished {
     std::shared_ptr<const std::string> checkpoint;  // the best epoch as File ▸ Save writes it
 };
 
+// Measuring how faithful the attribution methods are to a model, on a sample of the test split:
+// after an epoch while training, or for a model opened or trained (epoch 0).
+struct TransformerFaithfulnessProgress {
+    int epoch = 0;
+    int done = 0;  // sentences
+    int total = 0;
+};
+
+struct TransformerFaithfulnessMeasured {
+    int epoch = 0;
+    FaithfulnessReport report;
+    QString problem;  // why nothing was measured; empty when the report holds
+};
+
 Q_DECLARE_METATYPE(TransformerEpochDone)
+Q_DECLARE_METATYPE(TransformerFaithfulnessProgress)
+Q_DECLARE_METATYPE(TransformerFaithfulnessMeasured)
 Q_DECLARE_METATYPE(TransformerTrainingFinished)

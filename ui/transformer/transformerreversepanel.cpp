@@ -98,7 +98,7 @@ TransformerReversePanel::TransformerReversePanel(QWidget *parent)
     m_underGrid->setFocusPolicy(Qt::NoFocus);
     // A tab from the start, so that the list's place in the tab chain is below the heads.
     m_underGrid->addTab(m_beam->view(), tr("Beam search"));
-    m_underGrid->addTab(m_methods->smallMultiples(), tr("Methods"));
+    m_underGrid->addTab(m_methods->methodsTab(), tr("Methods"));
     m_underGrid->addTab(m_contrast->box(), tr("Contrast"));
     auto *leftColumn = new QSplitter(Qt::Vertical);
     leftColumn->addWidget(m_grid);

@@ -15,7 +15,7 @@
 #include "ui/attention/datasetpanel.h"
 #include "ui/attention/examplestable.h"
 #include "ui/attention/experimentspanel.h"
-#include "ui/attention/faithfulnesspage.h"
+#include "ui/core/faithfulnesspage.h"
 #include "ui/attention/inferencepanel.h"
 #include "ui/core/lengthaccuracyplot.h"
 #include "ui/attention/losspanel.h"

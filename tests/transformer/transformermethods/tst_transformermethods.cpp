@@ -8,6 +8,7 @@
 #include "ui/core/contrastbox.h"
 #include "ui/core/heatmapexplainer.h"
 #include "ui/core/methodcolors.h"
+#include "ui/core/rowagreementtext.h"
 #include "ui/core/stepscorestable.h"
 #include "ui/transformer/headgrid.h"
 #include "ui/transformer/transformerbeambox.h"
@@ -23,6 +24,7 @@
 #include <QComboBox>
 #include <QPushButton>
 #include <QFile>
+#include <QLabel>
 #include <QTemporaryDir>
 
 #include <cmath>
@@ -200,6 +202,12 @@ void TestTransformerMethods::stepScoresAndSmallMultiplesMatchTheEngine()
         for (std::size_t i = 0; i < row.size(); ++i)
             QVERIFY2(shownCloseTo(shown.scores[i], row[i]), attributionMethodName(shown.method));
     }
+    // Over the strips, how far the methods agree on that word, as the RNN's views say it.
+    const RowAgreementText agreement = rowAgreementText(expected, 1);
+    QCOMPARE(view->agreementLine()->text(), agreement.line);
+    QVERIFY2(agreement.line.contains(QStringLiteral("mean ρ over the")), qPrintable(agreement.line));
+    for (std::size_t m = 0; m < strips->methods().size(); ++m)
+        QCOMPARE(strips->methods()[m].note, agreement.notes[int(m)]);
     QCOMPARE(steps->selectedItems().value(0)->column(), 1);
 
     // Clicking a step in the scores selects its row in the heatmap, and the small multiples follow.

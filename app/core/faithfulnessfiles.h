@@ -5,9 +5,9 @@
 struct AttributionOptions;
 struct FaithfulnessReport;
 
-// What `attnscope explain --faithfulness` prints with --json or --csv (one sentence's are
-// app/core/attributionreport's). A figure that is undefined is null in JSON and an empty field in
-// CSV.
+// What `attnscope explain --faithfulness` prints with --json or --csv, whichever lab made the
+// report (one sentence's are app/core/attributionreport's). A figure that is undefined is null in
+// JSON and an empty field in CSV.
 namespace runfiles {
 // "sentences", "steps", "answered_steps", "options", "methods", "fractions", "agreement" (method ->
 // method -> rho), "top_answer_agreement" (method -> share) and "curves" (name, comprehensiveness and

@@ -3,6 +3,6 @@
 struct AttributionOptions;
 struct FaithfulnessReport;
 
-// What `attnscope explain --faithfulness` prints as text: the faithfulness report's tables (one
-// sentence's are app/core/attributionreport's).
+// What `attnscope explain --faithfulness` prints as text, whichever lab made the report: its
+// tables (one sentence's are app/core/attributionreport's).
 void printFaithfulness(const FaithfulnessReport &report, const AttributionOptions &options);

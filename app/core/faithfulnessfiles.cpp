@@ -1,7 +1,7 @@
-#include "app/attention/attributionfiles.h"
+#include "app/core/faithfulnessfiles.h"
 
 #include "app/core/attributionreport.h"
-#include "engine/attention/faithfulness.h"
+#include "engine/core/faithfulnessreport.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

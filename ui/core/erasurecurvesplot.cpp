@@ -1,4 +1,4 @@
-#include "ui/attention/erasurecurvesplot.h"
+#include "ui/core/erasurecurvesplot.h"
 
 #include "ui/core/okabeitocolors.h"
 #include "ui/core/plotexport.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/attention/faithfulness.h"
+#include "engine/core/faithfulnessreport.h"
 
 #include <QMap>
 #include <QWidget>

@@ -1,7 +1,7 @@
-#include "ui/attention/faithfulnesspage.h"
+#include "ui/core/faithfulnesspage.h"
 
-#include "ui/attention/erasurecurvesplot.h"
 #include "ui/core/colorgradients.h"
+#include "ui/core/erasurecurvesplot.h"
 #include "ui/core/plotexport.h"
 #include "ui/core/widgetexport.h"
 
@@ -112,8 +112,8 @@ void FaithfulnessPage::setMeasurement(int sentences, int integrationSteps)
                       "output word; leaving out its top k% should cost the output much (comprehensiveness), keeping "
                       "only them little (sufficiency). A random ranking is the baseline.");
     if (sentences > 0)
-        text += tr(" <small>On the first %1 sentences of the test split; integrated gradients in %2 steps here (the "
-                   "Reverse page uses %3), so a measurement after each epoch stays short.</small>")
+        text += tr(" <small>On the first %1 sentences of the test split; integrated gradients in %2 steps here (a "
+                   "typed sentence's explanation uses %3), so a measurement after each epoch stays short.</small>")
                     .arg(sentences)
                     .arg(integrationSteps)
                     .arg(kDefaultIntegrationSteps);

@@ -1,7 +1,7 @@
-#include "app/attention/attributiontables.h"
+#include "app/core/faithfulnesstables.h"
 
 #include "app/core/attributionreport.h"
-#include "engine/attention/faithfulness.h"
+#include "engine/core/faithfulnessreport.h"
 
 #include <cstdio>
 
