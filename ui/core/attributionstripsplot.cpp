@@ -16,6 +16,7 @@ constexpr int kMinimumWidth = 200;
 constexpr int kMessageHeight = 60;
 constexpr int kStripHeight = 18;       // a method's row: room for its name
 constexpr int kWordLabelsHeight = 70;  // the slanted words under the strips, and margins
+constexpr int kWordLabelGap = 6;        // free pixels wanted between level neighbouring words
 
 double largestMagnitude(const std::vector<double> &scores)
 {
@@ -132,7 +133,6 @@ void AttributionStripsPlot::setScores(const QString &title, const QStringList &w
     }
     for (QCPAxis *axis : {xAxis, yAxis})
         axis->setTickLabelFont(fonts.tick);
-    xAxis->setTickLabelRotation(words.size() > 6 ? -45 : 0);
     xAxis->setRange(-0.5, words.size() - 0.5);
     yAxis->setRange(-0.5, methods.size() - 0.5);
 
@@ -166,7 +166,34 @@ void AttributionStripsPlot::setScores(const QString &title, const QStringList &w
         outline->setPen(QPen(Qt::black, 2));
     }
     setAccessibleDescription(title + QStringLiteral(": ") + description.join(QStringLiteral("; ")));
+    fitWordLabels();
     replot(rpQueuedReplot);
+}
+
+void AttributionStripsPlot::resizeEvent(QResizeEvent *event)
+{
+    QCustomPlot::resizeEvent(event);
+    fitWordLabels();
+}
+
+// Level words when each fits its cell, slanted when a slanted one does, upright otherwise.
+void AttributionStripsPlot::fitWordLabels()
+{
+    if (m_words.isEmpty())
+        return;
+    updateLayout();
+    const QFontMetrics metrics(xAxis->tickLabelFont());
+    int widest = 0;
+    for (const QString &word : std::as_const(m_words))
+        widest = std::max(widest, metrics.horizontalAdvance(word));
+    const double cellWidth = double(axisRect()->width()) / m_words.size();
+    double rotation = 0;
+    if (widest + kWordLabelGap > cellWidth)
+        rotation = metrics.height() * std::sqrt(2.0) + kWordLabelGap <= cellWidth ? -45 : -90;
+    if (rotation != xAxis->tickLabelRotation()) {
+        xAxis->setTickLabelRotation(rotation);
+        replot(rpQueuedReplot);
+    }
 }
 
 std::vector<int> AttributionStripsPlot::topWords() const

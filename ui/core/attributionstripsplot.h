@@ -41,8 +41,12 @@ public:
     // A row per word: the word, then one column per method.
     bool exportCsv(const QString &path, QString *error = nullptr) const;
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void setHeading(const QString &text);
+    void fitWordLabels();
     void clearStrips();
     void onMouseMove(QMouseEvent *event);
 

@@ -72,6 +72,7 @@ private slots:
     void onlyTheMethodsShownAreComputed();
     void faithfulnessPageFillsFromAReport();
     void exportsWriteARowPerItem();
+    void stripWordsTurnWhenTheyWouldOverlap();
 
 private:
     // The quick model on `text`, explained as the views on screen ask.
@@ -355,4 +356,28 @@ void TestAttributionViews::exportsWriteARowPerItem()
 }
 
 ATTNSCOPE_TEST(attributionviews, TestAttributionViews)
+void TestAttributionViews::stripWordsTurnWhenTheyWouldOverlap()
+{
+    AttributionStripsPlot plot;
+    const QStringList words{"elephants", "giraffes", "crocodiles", "hippopotamus", "zebras"};
+    plot.setScores(QStringLiteral("strips"), words,
+                   {{AttributionMethod::Saliency, {1, 2, 3, 4, 5}, {}}, {AttributionMethod::Occlusion, {5, 4, 3, 2, 1}, {}}});
+    plot.resize(1200, 200);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    QCOMPARE(plot.xAxis->tickLabelRotation(), 0.0);
+    // Too narrow for level words, wide enough for slanted ones; then too narrow for those.
+    const int slanted = plot.width() - plot.axisRect()->width()
+                        + 5 * int(QFontMetrics(plot.xAxis->tickLabelFont()).height() * 1.414 + 12);
+    plot.resize(slanted, 200);
+    QCoreApplication::processEvents();
+    QCOMPARE(plot.xAxis->tickLabelRotation(), -45.0);
+    plot.resize(plot.width() - plot.axisRect()->width() + 5 * QFontMetrics(plot.xAxis->tickLabelFont()).height(), 200);
+    QCoreApplication::processEvents();
+    QCOMPARE(plot.xAxis->tickLabelRotation(), -90.0);
+    plot.resize(1200, 200);
+    QCoreApplication::processEvents();
+    QCOMPARE(plot.xAxis->tickLabelRotation(), 0.0);
+}
+
 #include "tst_attributionviews.moc"
