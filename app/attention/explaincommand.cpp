@@ -5,7 +5,6 @@
 #include "app/core/attributionarguments.h"
 #include "app/core/attributionreport.h"
 #include "app/core/commandline.h"
-#include "app/core/faithfulnessfiles.h"
 #include "app/core/faithfulnesstables.h"
 #include "engine/attention/checkpointformat.h"
 #include "engine/attention/faithfulness.h"
@@ -141,22 +140,13 @@ int runExplain(const std::vector<std::string> &arguments)
         if (faithfulness) {
             const FaithfulnessReport report =
                 measureFaithfulness(model, testSentences(), model.datasetConfig.task, options);
-            if (cl.flag("json"))
-                std::cout << runfiles::faithfulnessJson(report, options).toStdString();
-            else if (cl.flag("csv"))
-                std::cout << runfiles::faithfulnessCsv(report).toStdString();
-            else
-                printFaithfulness(report, options);
+            writeFaithfulness(report, options, cl.flag("json"), cl.flag("csv"));
             return 0;
         }
         if (attributing) {
             const SentenceAttribution explained = attribute(model, words(), options);
-            if (cl.flag("json"))
-                std::cout << runfiles::attributionJson(explained, options).toStdString();
-            else if (cl.flag("csv"))
-                std::cout << runfiles::attributionCsv(explained).toStdString();
-            else
-                printAttribution(explained, options, "the model's attention weight on each word");
+            writeAttribution(explained, options, "the model's attention weight on each word", cl.flag("json"),
+                             cl.flag("csv"));
             return 0;
         }
         std::vector<WordRemovalEffect> effects;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 
 namespace attributionformat {
 
@@ -201,3 +202,14 @@ QString attributionCsv(const ExplainedSentence &explained)
 }
 
 }  // namespace runfiles
+
+void writeAttribution(const ExplainedSentence &explained, const AttributionOptions &options,
+                      const std::string &attentionMeaning, bool json, bool csv)
+{
+    if (json)
+        std::cout << runfiles::attributionJson(explained, options).toStdString();
+    else if (csv)
+        std::cout << runfiles::attributionCsv(explained).toStdString();
+    else
+        printAttribution(explained, options, attentionMeaning);
+}

@@ -17,6 +17,9 @@
 // says which attention the model's "attention" map is.
 void printAttribution(const ExplainedSentence &explained, const AttributionOptions &options,
                       const std::string &attentionMeaning);
+// The report on standard output: JSON with `json`, else CSV with `csv`, else printAttribution's tables.
+void writeAttribution(const ExplainedSentence &explained, const AttributionOptions &options,
+                      const std::string &attentionMeaning, bool json, bool csv);
 
 namespace runfiles {
 // "input", "output", "words" (the columns), "outputs" (the rows), "options" (steps, baseline,

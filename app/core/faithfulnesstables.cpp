@@ -1,9 +1,11 @@
 #include "app/core/faithfulnesstables.h"
 
 #include "app/core/attributionreport.h"
+#include "app/core/faithfulnessfiles.h"
 #include "engine/core/faithfulnessreport.h"
 
 #include <cstdio>
+#include <iostream>
 
 using attributionformat::figure;
 
@@ -62,4 +64,14 @@ void printFaithfulness(const FaithfulnessReport &report, const AttributionOption
     std::printf("\nSufficiency: the fall in P(y_t) when only those words are kept, in their order (lower is more "
                 "faithful).\n");
     printCurves(report, false);
+}
+
+void writeFaithfulness(const FaithfulnessReport &report, const AttributionOptions &options, bool json, bool csv)
+{
+    if (json)
+        std::cout << runfiles::faithfulnessJson(report, options).toStdString();
+    else if (csv)
+        std::cout << runfiles::faithfulnessCsv(report).toStdString();
+    else
+        printFaithfulness(report, options);
 }

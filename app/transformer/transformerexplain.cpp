@@ -7,7 +7,6 @@
 #include "app/core/attributionarguments.h"
 #include "app/core/attributionreport.h"
 #include "app/core/commandline.h"
-#include "app/core/faithfulnessfiles.h"
 #include "app/core/faithfulnesstables.h"
 #include "app/transformer/transformercommandmodel.h"
 #include "app/transformer/transformerrunoptions.h"
@@ -69,12 +68,7 @@ int runTransformerExplain(const std::vector<std::string> &arguments)
         if (faithfulness) {
             const FaithfulnessReport report =
                 measureTransformerFaithfulness(model, testSentences(checkpoint, count), model.task(), options);
-            if (cl.flag("json"))
-                std::cout << runfiles::faithfulnessJson(report, options).toStdString();
-            else if (cl.flag("csv"))
-                std::cout << runfiles::faithfulnessCsv(report).toStdString();
-            else
-                printFaithfulness(report, options);
+            writeFaithfulness(report, options, cl.flag("json"), cl.flag("csv"));
             return 0;
         }
         std::vector<std::string> words = tokenize(cl.positional().front(), checkpoint.dataset.lowercase);
@@ -85,13 +79,8 @@ int runTransformerExplain(const std::vector<std::string> &arguments)
                       << model.config().maxPositions << ")\n";
         }
         const TransformerAttribution explained = attributeTransformer(model, words, options);
-        if (cl.flag("json"))
-            std::cout << runfiles::attributionJson(explained, options).toStdString();
-        else if (cl.flag("csv"))
-            std::cout << runfiles::attributionCsv(explained).toStdString();
-        else
-            printAttribution(explained, options,
-                             "the last decoder layer's attention over the source, the mean of its heads");
+        writeAttribution(explained, options, "the last decoder layer's attention over the source, the mean of its heads",
+                         cl.flag("json"), cl.flag("csv"));
     } catch (const TransformerCheckpointError &e) {
         return failure(e.what());
     } catch (const DatasetError &e) {
