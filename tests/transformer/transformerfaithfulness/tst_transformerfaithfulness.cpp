@@ -1,4 +1,5 @@
 #include "tests/common/testregistry.h"
+#include "tests/common/faithfulnessshape.h"
 #include "tests/common/tinytransformer.h"
 #include "engine/core/corpusdefaults.h"
 #include "engine/core/dataset.h"
@@ -177,23 +178,7 @@ void TestTransformerFaithfulness::reportHasEveryMethodAndFraction()
     }
     QCOMPARE(r.steps, steps);
     QCOMPARE(r.answeredSteps, answered);
-    const std::size_t methods = r.methods.size();
-    QCOMPARE(r.agreement.size(), methods * methods);
-    QCOMPARE(r.topAnswerAgreement.size(), methods);
-    for (double share : r.topAnswerAgreement)
-        QVERIFY(share >= 0 && share <= 1);
-    QCOMPARE(r.curves.size(), methods + 1);
-    for (std::size_t m = 0; m < methods; ++m)
-        QCOMPARE(r.curves[m].name, std::string(attributionMethodName(r.methods[m])));
-    QCOMPARE(r.curves.back().name, std::string("random"));
-    for (const ErasureCurve &curve : r.curves) {
-        QCOMPARE(curve.comprehensiveness.size(), erasureFractions().size());
-        QCOMPARE(curve.sufficiency.size(), erasureFractions().size());
-        for (std::size_t f = 0; f < erasureFractions().size(); ++f) {
-            QVERIFY(curve.comprehensiveness[f] >= -1 && curve.comprehensiveness[f] <= 1);
-            QVERIFY(curve.sufficiency[f] >= -1 && curve.sufficiency[f] <= 1);
-        }
-    }
+    checkFaithfulnessShape(r);
 }
 
 void TestTransformerFaithfulness::agreementIsSymmetricWithOneOnTheDiagonal()

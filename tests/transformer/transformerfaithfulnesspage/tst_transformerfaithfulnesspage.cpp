@@ -1,4 +1,5 @@
 #include "tests/common/testregistry.h"
+#include "tests/common/setupfield.h"
 #include "tests/common/tinytransformer.h"
 #include "tests/common/workbenchfixture.h"
 #include "app/workbench/trainingcontroller.h"
@@ -68,7 +69,6 @@ private slots:
     void trainingMeasuresEveryEpochOnceThePageWasShown();
 
 private:
-    void setField(const char *key, double value);
 
     QTemporaryDir m_dir;
     QString m_file;
@@ -202,18 +202,6 @@ void TestTransformerFaithfulnessPage::epochsFollowOneAnother()
     QVERIFY(!page->hasReport());
 }
 
-void TestTransformerFaithfulnessPage::setField(const char *key, double value)
-{
-    QWidget *field = m_lab->setup()->findChild<QWidget *>(QString::fromLatin1(key));
-    QVERIFY2(field, key);
-    if (auto *box = qobject_cast<QSpinBox *>(field))
-        box->setValue(int(value));
-    else if (auto *real = qobject_cast<QDoubleSpinBox *>(field))
-        real->setValue(value);
-    else
-        QFAIL(key);
-}
-
 // The page shown before a run: each epoch measured on the worker as it ends, the last one's report
 // on the page and the line following attention over the epochs.
 void TestTransformerFaithfulnessPage::trainingMeasuresEveryEpochOnceThePageWasShown()
@@ -221,7 +209,7 @@ void TestTransformerFaithfulnessPage::trainingMeasuresEveryEpochOnceThePageWasSh
     for (const auto &[key, value] : std::initializer_list<std::pair<const char *, double>>{
              {"train", 300}, {"val", 30}, {"test", 30}, {"max-len", 4}, {"layers", 1}, {"heads", 2},
              {"d-model", 16}, {"feed-forward", 32}, {"epochs", 2}, {"warmup", 10}, {"threads", 1}})
-        setField(key, value);
+        setNumberField(m_lab->setup(), key, value);
     QVERIFY2(m_lab->trainProblem().isEmpty(), qPrintable(m_lab->trainProblem()));
     FaithfulnessPage *page = m_lab->faithfulnessPage();
     m_window->showPage(page);

@@ -1,4 +1,5 @@
 #include "tests/common/testregistry.h"
+#include "tests/common/setupfield.h"
 #include "tests/transformer/transformerlab/beamsearchchecks.h"
 #include "tests/common/workbenchfixture.h"
 #include "app/workbench/trainingcontroller.h"
@@ -54,7 +55,6 @@ private slots:
     void settingsPersist();
 
 private:
-    void setField(const char *key, double value);
     // Untrained weights of a small model, as an epoch's snapshot: no training needed.
     void showUntrainedSnapshot();
 
@@ -85,18 +85,6 @@ void TestTransformerLab::cleanup()
     delete m_window;
 }
 
-void TestTransformerLab::setField(const char *key, double value)
-{
-    QWidget *field = m_lab->setup()->findChild<QWidget *>(QString::fromLatin1(key));
-    QVERIFY2(field, key);
-    if (auto *box = qobject_cast<QSpinBox *>(field))
-        box->setValue(int(value));
-    else if (auto *real = qobject_cast<QDoubleSpinBox *>(field))
-        real->setValue(value);
-    else
-        QFAIL(key);
-}
-
 void TestTransformerLab::fitsTheScreen()
 {
     const QSize needed = m_window->minimumSizeHint();
@@ -107,18 +95,18 @@ void TestTransformerLab::fitsTheScreen()
 void TestTransformerLab::trainsAndShowsEveryHead()
 {
     // A small model on short sentences: a few seconds.
-    setField("train", 1500);
-    setField("val", 100);
-    setField("test", 100);
-    setField("max-len", 5);
-    setField("layers", 2);
-    setField("heads", 2);
-    setField("d-model", 32);
-    setField("feed-forward", 64);
-    setField("epochs", 3);
-    setField("warmup", 10);
-    setField("lr", 0.003);
-    setField("threads", 1);
+    setNumberField(m_lab->setup(), "train", 1500);
+    setNumberField(m_lab->setup(), "val", 100);
+    setNumberField(m_lab->setup(), "test", 100);
+    setNumberField(m_lab->setup(), "max-len", 5);
+    setNumberField(m_lab->setup(), "layers", 2);
+    setNumberField(m_lab->setup(), "heads", 2);
+    setNumberField(m_lab->setup(), "d-model", 32);
+    setNumberField(m_lab->setup(), "feed-forward", 64);
+    setNumberField(m_lab->setup(), "epochs", 3);
+    setNumberField(m_lab->setup(), "warmup", 10);
+    setNumberField(m_lab->setup(), "lr", 0.003);
+    setNumberField(m_lab->setup(), "threads", 1);
     QVERIFY2(m_lab->trainProblem().isEmpty(), qPrintable(m_lab->trainProblem()));
     TransformerReversePanel *panel = m_lab->reversePanel();
     QVERIFY(!panel->findChild<QLineEdit *>(QStringLiteral("transformerSentence"))->isEnabled());
@@ -282,7 +270,7 @@ void TestTransformerLab::trainsAndShowsEveryHead()
     QCOMPARE(panel->output().outputTokens, decodedBefore);
     QCOMPARE(document->currentFile(), model);
 
-    setField("layers", 1);  // the file's settings come back with it
+    setNumberField(m_lab->setup(), "layers", 1);  // the file's settings come back with it
     QVERIFY2(m_window->files()->openFile(model, &error), qPrintable(error));
     QCOMPARE(m_lab->setup()->modelConfig().layers, 2);
     QCOMPARE(panel->output().outputTokens, decodedBefore);
@@ -454,10 +442,10 @@ void TestTransformerLab::beamSearchListsItsHypotheses()
 
 void TestTransformerLab::refusesBadSettingsClearly()
 {
-    setField("heads", 3);  // 128 is no multiple of 3
+    setNumberField(m_lab->setup(), "heads", 3);  // 128 is no multiple of 3
     QVERIFY2(m_lab->trainProblem().contains(QStringLiteral("multiple of the number of heads")),
              qPrintable(m_lab->trainProblem()));
-    setField("heads", 4);
+    setNumberField(m_lab->setup(), "heads", 4);
     QVERIFY(m_lab->trainProblem().isEmpty());
     m_lab->setup()->findChild<QLineEdit *>(QStringLiteral("corpus"))->setText(m_dir.filePath(QStringLiteral("none.txt")));
     QVERIFY(m_lab->trainProblem().isEmpty());  // the file is read when training starts
@@ -469,9 +457,9 @@ void TestTransformerLab::refusesBadSettingsClearly()
 
 void TestTransformerLab::settingsPersist()
 {
-    setField("heads", 8);
-    setField("epochs", 7);
-    setField("data-seed", 9);
+    setNumberField(m_lab->setup(), "heads", 8);
+    setNumberField(m_lab->setup(), "epochs", 7);
+    setNumberField(m_lab->setup(), "data-seed", 9);
     m_lab->reversePanel()->setText(QStringLiteral("red fox"));
     m_lab->reversePanel()->setKind(TransformerReversePanel::Kind::DecoderSelf);
     m_lab->reversePanel()->beamBox()->setOptions(BeamOptions{6, 1.2, 1});
