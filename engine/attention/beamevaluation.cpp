@@ -88,7 +88,7 @@ BeamEvaluation evaluateBeams(const Seq2SeqModel &model, const std::vector<Senten
                 }
             }
         },
-        Workers::StartedSingleThreadedOps);
+        Workers::PooledSingleThreadedOps);
 
     BeamEvaluation result;
     result.settings = settings;

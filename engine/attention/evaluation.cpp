@@ -35,7 +35,7 @@ std::vector<DecodedSentence> decodeAll(const Seq2SeqModel &model, const std::vec
     // the last.
     const bool shared = mode == DecodeMode::Batched && chunks > 1 && std::thread::hardware_concurrency() > 1;
     const EvalModeScope evalMode(model.net());
-    parallelFor(shared ? 2 : 1, decodeChunks, Workers::StartedSingleThreadedOps);
+    parallelFor(shared ? 2 : 1, decodeChunks, Workers::PooledSingleThreadedOps);
     std::vector<DecodedSentence> decoded;
     decoded.reserve(data.size());
     for (auto &c : decodedChunks)

@@ -292,7 +292,7 @@ double CharTrainer::Impl::EpochReader::gradients(int64_t targets)
             if (std::isfinite(share.loss))
                 share.stack->backward(parameters, share.window, lossScale, shareGradients[size_t(part)]);
         },
-        Workers::StartedSingleThreadedOps);
+        Workers::PooledSingleThreadedOps);
     double loss = 0;
     for (const StreamShare &share : shares)
         loss += share.loss;
@@ -303,7 +303,7 @@ double CharTrainer::Impl::EpochReader::gradients(int64_t targets)
     // each thread taking a run of the values.
     float *sum = m.gradients.data_ptr<float>();
     const int64_t count = m.values.numel();
-    const int parts = partsFor(count, kValuesPerStartedThread, m.threads);
+    const int parts = partsFor(count, kValuesPerWorker, m.threads);
     std::vector<double> squares(static_cast<size_t>(parts));
     parallelFor(
         parts,
@@ -314,7 +314,7 @@ double CharTrainer::Impl::EpochReader::gradients(int64_t targets)
                     addInPlace(sum + begin, shares[other].gradients.data() + begin, end - begin);
             squares[size_t(part)] = sumOfSquares(sum + begin, end - begin);
         },
-        Workers::Started);
+        Workers::Pooled);
     gradientNorm = std::sqrt(std::accumulate(squares.begin(), squares.end(), 0.0));
     return loss;
 }

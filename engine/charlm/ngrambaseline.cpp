@@ -104,7 +104,7 @@ NgramBaseline ngramBaseline(const CharText &text, double addK)
         CharNgramModel model(part + 1, addK, text.alphabetSize());
         model.fit(text.ids.data(), text.trainLength);
         baseline.bitsPerChar[std::size_t(part)] = model.bitsPerChar(measured, measuredCount);
-    }, Workers::Started);
+    }, Workers::Pooled);
     baseline.bestOrder = int(std::min_element(baseline.bitsPerChar.begin(), baseline.bitsPerChar.end()) -
                              baseline.bitsPerChar.begin()) + 1;
     return baseline;

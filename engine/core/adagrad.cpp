@@ -50,7 +50,7 @@ void Adagrad::step(double gradientScale)
     const float negativeLearningRate = float(-m_options.learningRate), eps = float(m_options.eps),
                 scale = float(gradientScale);
     // Each thread takes an equal run of the values of all parameters, one after another.
-    const int threads = partsFor(total, kValuesPerStartedThread, m_options.threads);
+    const int threads = partsFor(total, kValuesPerWorker, m_options.threads);
     parallelFor(
         threads,
         [&](int t) {
@@ -63,7 +63,7 @@ void Adagrad::step(double gradientScale)
                 offset += p.size;
             }
         },
-        Workers::Started);
+        Workers::Pooled);
     // Written through raw pointers: their version counters are moved on by hand, as Adam does.
     for (auto &p : m_parameters)
         if (p.grad().defined())

@@ -56,7 +56,7 @@ void Adam::step(double gradientScale)
         total += p.numel();
     }
     // Each thread takes an equal run of the values of all parameters, one after another.
-    const int threads = partsFor(total, kValuesPerStartedThread, m_options.threads);
+    const int threads = partsFor(total, kValuesPerWorker, m_options.threads);
     parallelFor(
         threads,
         [&](int t) {
@@ -69,7 +69,7 @@ void Adam::step(double gradientScale)
                 offset += p.size;
             }
         },
-        Workers::Started);
+        Workers::Pooled);
     // Written through raw pointers, so their version counters must be moved on by hand: caches of
     // derived weights (the decoder's fused matrices, InferenceNet) compare versions to go stale.
     for (auto &p : m_parameters)

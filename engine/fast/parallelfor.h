@@ -8,13 +8,13 @@
 
 // Who runs parallelFor's parts after the first; the first always runs on the calling thread.
 enum class Workers {
-    // A thread started for each part (~50 us), for parts of a millisecond or more. Started by the
-    // caller, it has the caller's priority: the training thread's lower one included.
-    Started,
-    // As Started, and every part, the caller's too, runs its ops on one intra-op thread
+    // Threads of the process's WorkerPool, kept between loops and woken for each (~50 us), for
+    // parts of a millisecond or more.
+    Pooled,
+    // As Pooled, and every part, the caller's too, runs its ops on one intra-op thread
     // (SingleThreadScope): on this model's small multiplies whole parts side by side gain more than
     // splitting each op again.
-    StartedSingleThreadedOps,
+    PooledSingleThreadedOps,
     // HelperThread, which spins between loops, for parts of microseconds, where waking a sleeping
     // thread costs as much as the work; while it is busy or on standby the caller runs every part.
     Helper,
@@ -22,12 +22,12 @@ enum class Workers {
 
 // Runs body(0) ... body(parts - 1), each exactly once, on this thread and `workers`, and returns
 // when all have finished. When a part throws, its exception is rethrown here once no part is
-// running (the lowest part's when several throw with Started); parts not begun may be skipped.
+// running (the lowest part's when several throw with Pooled); parts not begun may be skipped.
 void parallelFor(int parts, const std::function<void(int)> &body, Workers workers);
 
-// Below this many values, a pass over floats (an optimiser's step, a sum) is not worth a started
-// thread (~50 us to start one).
-constexpr int64_t kValuesPerStartedThread = 64 * 1024;
+// Below this many values, a pass over floats (an optimiser's step, a sum) is not worth waking a
+// worker (~50 us).
+constexpr int64_t kValuesPerWorker = 64 * 1024;
 
 // How many parts `work` items make when every part should have at least `minPerPart` of them:
 // at least one, at most `maxParts`.
@@ -64,6 +64,6 @@ std::vector<Result> overShards(int64_t rows, int64_t minRows, int workers, const
             const auto [begin, end] = partRange(rows, s, shards);
             results[std::size_t(s)] = shard(begin, end);
         },
-        Workers::StartedSingleThreadedOps);
+        Workers::PooledSingleThreadedOps);
     return results;
 }

@@ -298,7 +298,7 @@ std::vector<Word2VecEpoch> Word2VecTrainer::train(const Callbacks &callbacks, co
             const Clock::time_point roundStarted = Clock::now();
             parallelFor(
                 threads, [&](int t) { trainRound(shares[size_t(t)], wordsDone); },
-                Workers::StartedSingleThreadedOps);
+                Workers::PooledSingleThreadedOps);
             Word2VecProgress progress;
             int64_t lossPairs = 0;
             int64_t roundDone = 0;

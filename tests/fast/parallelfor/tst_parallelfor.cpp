@@ -20,8 +20,8 @@ namespace {
 void addEveryWorkers()
 {
     QTest::addColumn<Workers>("workers");
-    QTest::newRow("started") << Workers::Started;
-    QTest::newRow("started, single-threaded ops") << Workers::StartedSingleThreadedOps;
+    QTest::newRow("pooled") << Workers::Pooled;
+    QTest::newRow("pooled, single-threaded ops") << Workers::PooledSingleThreadedOps;
     QTest::newRow("helper") << Workers::Helper;
 }
 
@@ -44,8 +44,8 @@ private slots:
             }
     }
 
-    // Started gives every part a thread of its own, the first being the caller.
-    void startedRunsEachPartOnItsOwnThread()
+    // Pooled gives every part a thread of its own, the first being the caller.
+    void pooledRunsEachPartOnItsOwnThread()
     {
         const auto caller = std::this_thread::get_id();
         std::mutex lock;
@@ -56,9 +56,39 @@ private slots:
             threads.insert(std::this_thread::get_id());
             if (p == 0)
                 first = std::this_thread::get_id();
-        }, Workers::Started);
+        }, Workers::Pooled);
         QCOMPARE(threads.size(), std::size_t(4));
         QVERIFY(first == caller);
+    }
+
+    // The next loop's parts run on threads the last one used: a kept thread has its memory mapped.
+    // (A thread's id may be reused by a new thread; its thread_local values are not.)
+    void pooledThreadsAreKeptBetweenLoops()
+    {
+        static thread_local int loopsSeen = 0;
+        std::vector<int> seen(3);
+        for (int loop = 0; loop < 2; ++loop)
+            parallelFor(3, [&](int p) { seen[std::size_t(p)] = loopsSeen++; }, Workers::Pooled);
+        QVERIFY(seen[1] >= 1);
+        QVERIFY(seen[2] >= 1);
+    }
+
+    // Callers on several threads at once, and parts that split again, each get workers of their
+    // own and all finish.
+    void concurrentAndNestedLoopsFinish()
+    {
+        std::atomic<int> inner{0};
+        const auto loops = [&] {
+            for (int round = 0; round < 30; ++round)
+                parallelFor(3, [&](int) {
+                    parallelFor(2, [&](int) { ++inner; }, Workers::Pooled);
+                }, Workers::PooledSingleThreadedOps);
+        };
+        std::thread a(loops), b(loops);
+        loops();
+        a.join();
+        b.join();
+        QCOMPARE(inner.load(), 3 * 30 * 3 * 2);
     }
 
     // Every part of a split runs its ops on one OpenMP thread, and the caller's count comes back;
@@ -77,7 +107,7 @@ private slots:
         const runtime::IntraOpThreads four(4);
         std::vector<int> seen(static_cast<std::size_t>(parts));
         parallelFor(parts, [&](int p) { seen[std::size_t(p)] = omp_get_max_threads(); },
-                    Workers::StartedSingleThreadedOps);
+                    Workers::PooledSingleThreadedOps);
         QCOMPARE(seen, std::vector<int>(static_cast<std::size_t>(parts), expected));
         QCOMPARE(omp_get_max_threads(), 4);
     }
@@ -103,14 +133,14 @@ private slots:
         QCOMPARE(after.load(), 3);
     }
 
-    // With Started, the lowest part's exception of several.
+    // With Pooled, the lowest part's exception of several.
     void lowestPartsExceptionWins()
     {
         try {
             parallelFor(4, [](int p) {
                 if (p >= 2)
                     throw std::runtime_error(std::to_string(p));
-            }, Workers::Started);
+            }, Workers::Pooled);
             QFAIL("no exception");
         } catch (const std::runtime_error &e) {
             QCOMPARE(std::string(e.what()), std::string("2"));
