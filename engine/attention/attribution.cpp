@@ -1,5 +1,6 @@
 #include "engine/attention/attribution.h"
 
+#include "engine/attention/encodertape.h"
 #include "engine/attention/outputlogprob.h"
 #include "engine/attention/pointermixture.h"
 #include "engine/attention/seq2seqmodel.h"
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 
@@ -52,16 +54,29 @@ LineGradients gradientsOnPoints(const Seq2SeqModel &model, const Explained &x, c
                                 const std::vector<int> &steps, const std::vector<int64_t> &contrast)
 {
     torch::AutoGradMode gradients(true);
+    Seq2SeqNetImpl &net = *model.net();
     const int64_t points = int64_t(alphas.size());
     const Batch &batch = x.scoring.batch;
     const torch::Tensor source = batch.source.repeat({points, 1}), lengths = batch.sourceLengths.repeat({points}),
                         extended = batch.sourceExtended.repeat({points, 1});
     const torch::Tensor alpha = torch::tensor(alphas).to(torch::kFloat).view({points, 1, 1});
-    const torch::Tensor input = (x.baseline + alpha * (x.embedded - x.baseline)).requires_grad_(true);
     const torch::Tensor target = x.scoring.target.narrow(1, 0, steps.back() + 2).repeat({points, 1});
-    const std::vector<TeacherForcedOutput> out =
-        model.net()->fromEmbeddings(input, source, lengths, target, extended, steps);
-    std::vector<torch::Tensor> values, grads;
+    const torch::Tensor embedded = x.baseline + alpha * (x.embedded - x.baseline);
+    // With a GRU encoder, autograd's graph starts at the encoder's outputs and final states, and the
+    // steps' gradients there go back through the encoder in one pass (EncoderTape).
+    std::unique_ptr<EncoderTape> tape;
+    std::vector<torch::Tensor> leaves;
+    std::vector<TeacherForcedOutput> out;
+    if (EncoderTape::supports(*net.encoder)) {
+        tape = std::make_unique<EncoderTape>(*net.encoder, embedded);
+        leaves = {tape->outputs().clone().requires_grad_(true), tape->finals().clone().requires_grad_(true)};
+        const EncoderOutput encoded = net.encoder->bridged(leaves[0], leaves[1].unbind(0), {});
+        out = net.fromEncoded(encoded, source, target, extended, steps);
+    } else {
+        leaves = {embedded.requires_grad_(true)};
+        out = net.fromEmbeddings(leaves[0], source, lengths, target, extended, steps);
+    }
+    std::vector<torch::Tensor> values, grads, dOutputs, dFinals;
     for (std::size_t k = 0; k < steps.size(); ++k) {
         const int64_t t = steps[k];
         torch::Tensor f = targetLogProbs(out[k], extended, target.narrow(1, 1 + t, 1)).select(1, 0);
@@ -69,12 +84,18 @@ LineGradients gradientsOnPoints(const Seq2SeqModel &model, const Explained &x, c
             const torch::Tensor other = torch::full({points, 1}, contrast[k], torch::kLong);
             f = f - targetLogProbs(out[k], extended, other).select(1, 0);
         }
-        // Only the input's gradient: the weights' gradients are neither computed nor accumulated.
+        // Only the inputs' gradients: the weights' gradients are neither computed nor accumulated.
         const bool more = k + 1 < steps.size();
-        grads.push_back(torch::autograd::grad({f.sum()}, {input}, {}, /*retain_graph=*/more)[0]);
+        const auto g = torch::autograd::grad({f.sum()}, leaves, {}, /*retain_graph=*/more, false, /*allow_unused=*/true);
+        if (tape) {
+            dOutputs.push_back(g[0].defined() ? g[0] : torch::zeros_like(leaves[0]));
+            dFinals.push_back(g[1].defined() ? g[1] : torch::zeros_like(leaves[1]));
+        } else {
+            grads.push_back(g[0]);
+        }
         values.push_back(f.detach());
     }
-    return {torch::stack(values), torch::stack(grads)};
+    return {torch::stack(values), tape ? tape->backward(torch::stack(dOutputs), torch::stack(dFinals)) : torch::stack(grads)};
 }
 
 // The same over the points in slices, side by side on LibTorch's intra-op thread count: the

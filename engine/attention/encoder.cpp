@@ -88,13 +88,20 @@ EncoderOutput EncoderImpl::forwardEmbedded(const torch::Tensor &embedded, const 
         if (layer + 1 < m_layers)
             input = dropoutFromStream(input, m_dropout, is_training());
     }
+    return bridged(input, finals, finalCells);
+}
+
+EncoderOutput EncoderImpl::bridged(const torch::Tensor &outputs, const std::vector<torch::Tensor> &finals,
+                                   const std::vector<torch::Tensor> &finalCells)
+{
+    const int64_t batch = outputs.size(0);
     // (layers * directions) final states -> (layers, B, H), forward | backward.
     const auto byLayer = [&](const std::vector<torch::Tensor> &states) {
         return torch::stack(states).view({m_layers, m_directions, batch, -1}).permute({0, 2, 1, 3}).reshape({m_layers, batch, -1});
     };
     const auto hidden = byLayer(finals);
-    EncoderOutput out{input, bridge ? torch::tanh(bridge(hidden)) : torch::zeros_like(hidden), {}};
-    if (lstmCells)
+    EncoderOutput out{outputs, bridge ? torch::tanh(bridge(hidden)) : torch::zeros_like(hidden), {}};
+    if (!finalCells.empty())
         out.cells = bridge ? byLayer(finalCells) : torch::zeros_like(hidden);
     return out;
 }

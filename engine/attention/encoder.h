@@ -28,8 +28,14 @@ public:
     // From the source's embeddings (B, S, E) instead of its ids: attribution reads their gradients.
     EncoderOutput forwardEmbedded(const torch::Tensor &embedded, const torch::Tensor &lengths);
 
+    // The decoder's start from each layer's and direction's final state (layer-major,
+    // direction-minor, each (B, H / directions)) and, for an LSTM, final cell state.
+    EncoderOutput bridged(const torch::Tensor &outputs, const std::vector<torch::Tensor> &finals,
+                          const std::vector<torch::Tensor> &finalCells);
+
     int layers() const { return m_layers; }
     int directions() const { return m_directions; }
+    RecurrentCell cell() const { return m_cell; }
 
     torch::nn::Embedding embedding{nullptr};
     StreamDropout dropout{nullptr};

@@ -29,7 +29,12 @@ Seq2SeqNetImpl::Seq2SeqNetImpl(int vocabularySize, const ModelConfig &config)
 DecoderMemory Seq2SeqNetImpl::encode(const torch::Tensor &source, const torch::Tensor &lengths, DecoderState *start,
                                      const torch::Tensor &embedded)
 {
-    auto encoded = encoder->forwardEmbedded(embedded.defined() ? embedded : encoder->embedding(source), lengths);
+    return memoryOf(encoder->forwardEmbedded(embedded.defined() ? embedded : encoder->embedding(source), lengths),
+                    source, start);
+}
+
+DecoderMemory Seq2SeqNetImpl::memoryOf(const EncoderOutput &encoded, const torch::Tensor &source, DecoderState *start)
+{
     *start = DecoderState{encoded.hidden.unbind(0), encoded.cells.defined() ? encoded.cells.unbind(0) : std::vector<torch::Tensor>(), {}, {}};
     const auto mask = source != Vocabulary::kPad;
     const auto maskBias = torch::zeros(mask.sizes(), encoded.outputs.options())
@@ -106,9 +111,19 @@ std::vector<TeacherForcedOutput> Seq2SeqNetImpl::fromEmbeddings(const torch::Ten
                                                                 const torch::Tensor &sourceExtended,
                                                                 const std::vector<int> &steps)
 {
+    return fromEncoded(encoder->forwardEmbedded(sourceEmbedded, lengths), source, target, sourceExtended, steps);
+}
+
+std::vector<TeacherForcedOutput> Seq2SeqNetImpl::fromEncoded(const EncoderOutput &encoded, const torch::Tensor &source,
+                                                             const torch::Tensor &target,
+                                                             const torch::Tensor &sourceExtended,
+                                                             const std::vector<int> &steps)
+{
     const FusedDecoderWeights w = decoder->fusedWeights();
+    DecoderState start;
+    const DecoderMemory memory = memoryOf(encoded, source, &start);
     const DecoderStepStates states =
-        decoderStepStates(w, source, lengths, target, [] { return true; }, sourceExtended, sourceEmbedded);
+        stepStates(w, memory, std::move(start), source, target, [] { return true; }, sourceExtended);
     std::vector<TeacherForcedOutput> predictions;
     for (int t : steps)
         predictions.push_back(outputs(w, states.step(std::size_t(t))));
@@ -131,6 +146,14 @@ DecoderStepStates Seq2SeqNetImpl::decoderStepStates(const FusedDecoderWeights &w
 {
     DecoderState state;
     const DecoderMemory memory = encode(source, lengths, &state, sourceEmbedded);
+    return stepStates(w, memory, std::move(state), source, target, teacherForce, sourceExtended);
+}
+
+DecoderStepStates Seq2SeqNetImpl::stepStates(const FusedDecoderWeights &w, const DecoderMemory &memory,
+                                             DecoderState state, const torch::Tensor &source,
+                                             const torch::Tensor &target, const std::function<bool()> &teacherForce,
+                                             const torch::Tensor &sourceExtended)
+{
     const torch::Tensor extended = sourceExtended.defined() ? sourceExtended : source;
     const int64_t steps = target.size(1) - 1;
     const int64_t vocabularySize = decoder->embedding->weight.size(0);

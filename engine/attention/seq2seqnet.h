@@ -60,6 +60,8 @@ public:
     // `embedded`, when given, stands for the source's embeddings (B, S, E); `source` still marks the padding.
     DecoderMemory encode(const torch::Tensor &source, const torch::Tensor &lengths, DecoderState *start,
                          const torch::Tensor &embedded = {});
+    // The same from the encoder's result.
+    DecoderMemory memoryOf(const EncoderOutput &encoded, const torch::Tensor &source, DecoderState *start);
     // The predictions for target[:, 1:]. Before each step `teacherForce()` decides, for the whole
     // batch, whether the next input is the reference token or the model's own prediction (with the
     // pointer, the argmax of the extended distribution over `sourceExtended`, see Batch).
@@ -86,6 +88,10 @@ public:
     std::vector<TeacherForcedOutput> fromEmbeddings(const torch::Tensor &sourceEmbedded, const torch::Tensor &source,
                                                     const torch::Tensor &lengths, const torch::Tensor &target,
                                                     const torch::Tensor &sourceExtended, const std::vector<int> &steps);
+    // fromEmbeddings() from the encoder's result, which may have been computed apart (EncoderTape).
+    std::vector<TeacherForcedOutput> fromEncoded(const EncoderOutput &encoded, const torch::Tensor &source,
+                                                 const torch::Tensor &target, const torch::Tensor &sourceExtended,
+                                                 const std::vector<int> &steps);
     // Decodes until every sentence has emitted <EOS> (unless `stopAtEos` is false) or `maxSteps` steps.
     // One sentence in eval mode without gradients goes through an InferenceNet: the same result in
     // a fraction of the time (bench: greedy latency). With the pointer, `sourceExtended` numbers the
@@ -108,6 +114,10 @@ public:
     Decoder decoder{nullptr};
 
 private:
+    // decoderStepStates() from the encoder's memory and the decoder's start.
+    DecoderStepStates stepStates(const FusedDecoderWeights &w, const DecoderMemory &memory, DecoderState state,
+                                 const torch::Tensor &source, const torch::Tensor &target,
+                                 const std::function<bool()> &teacherForce, const torch::Tensor &sourceExtended);
     GreedyOutput greedyOne(const torch::Tensor &source, int maxSteps, bool stopAtEos,
                            const torch::Tensor &sourceExtended);
 

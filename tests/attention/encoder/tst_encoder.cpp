@@ -1,5 +1,6 @@
 #include "tests/common/testregistry.h"
 #include "engine/attention/encoder.h"
+#include "engine/attention/encodertape.h"
 #include "engine/core/batch.h"
 #include "tests/common/referencenet.h"
 
@@ -31,6 +32,9 @@ private slots:
     void sameAloneAndInPaddedBatch();
     void trainingMatchesPackedModule_data();
     void trainingMatchesPackedModule();
+    void tapeMatchesTheModuleForManyCotangents_data();
+    void tapeMatchesTheModuleForManyCotangents();
+    void tapeTakesOnlyGruInEvalMode();
 };
 
 void TestEncoder::sameAloneAndInPaddedBatch_data()
@@ -118,6 +122,56 @@ void TestEncoder::trainingMatchesPackedModule()
         QVERIFY2(myGradients[i].defined() && expectedGradients[i].defined(), parameters[i].key().c_str());
         QVERIFY2(torch::allclose(myGradients[i], expectedGradients[i], 1e-4, 1e-5), parameters[i].key().c_str());
     }
+}
+
+void TestEncoder::tapeMatchesTheModuleForManyCotangents_data()
+{
+    QTest::addColumn<bool>("bidirectional");
+    QTest::addColumn<int>("layers");
+    QTest::newRow("bidirectional, 2 layers") << true << 2;
+    QTest::newRow("unidirectional, 1 layer") << false << 1;
+    QTest::newRow("unidirectional, 3 layers") << false << 3;
+}
+
+// The tape's outputs and final states are torch::nn::GRU's on the same embeddings, and its
+// gradients for K cotangents at once are autograd's through the module, one cotangent at a time.
+void TestEncoder::tapeMatchesTheModuleForManyCotangents()
+{
+    QFETCH(bool, bidirectional);
+    QFETCH(int, layers);
+    torch::manual_seed(13);
+    Encoder encoder(20, smallConfig(bidirectional, layers, RecurrentCell::Gru));
+    encoder->eval();
+    const int64_t points = 3, width = 5, cotangents = 4;
+    const torch::Tensor embedded = torch::randn({points, width, 12});
+    const EncoderTape tape(*encoder, embedded);
+
+    const torch::Tensor input = embedded.clone().requires_grad_(true);
+    const auto [outputs, finals] = encoder->recurrent.gru->forward(input);  // batch first, as the encoder builds it
+    QVERIFY(torch::allclose(tape.outputs(), outputs, 1e-5, 1e-5));
+    QVERIFY(torch::allclose(tape.finals(), finals, 1e-5, 1e-5));
+
+    const torch::Tensor dOutputs = torch::randn({cotangents, points, width, outputs.size(2)});
+    const torch::Tensor dFinals = torch::randn({cotangents, finals.size(0), points, finals.size(2)});
+    const torch::Tensor mine = tape.backward(dOutputs, dFinals);
+    QCOMPARE(mine.sizes(), (std::vector<int64_t>{cotangents, points, width, 12}));
+    for (int64_t k = 0; k < cotangents; ++k) {
+        const auto expected = torch::autograd::grad({(outputs * dOutputs[k]).sum() + (finals * dFinals[k]).sum()},
+                                                    {input}, {}, /*retain_graph=*/true)[0];
+        QVERIFY2(torch::allclose(mine[k], expected, 1e-4, 1e-5), qPrintable(QString("cotangent %1").arg(k)));
+    }
+}
+
+void TestEncoder::tapeTakesOnlyGruInEvalMode()
+{
+    Encoder gru(20, smallConfig(true, 1, RecurrentCell::Gru));
+    Encoder lstm(20, smallConfig(true, 1, RecurrentCell::Lstm));
+    lstm->eval();
+    QVERIFY(!EncoderTape::supports(*gru));  // a module starts in training mode
+    QVERIFY(!EncoderTape::supports(*lstm));
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, EncoderTape(*lstm, torch::zeros({1, 2, 12})));
+    gru->eval();
+    QVERIFY(EncoderTape::supports(*gru));
 }
 
 ATTNSCOPE_TEST(encoder, TestEncoder)
