@@ -1,5 +1,6 @@
 #include "engine/attention/attribution.h"
 
+#include "engine/attention/decodertape.h"
 #include "engine/attention/encodertape.h"
 #include "engine/attention/outputlogprob.h"
 #include "engine/attention/pointermixture.h"
@@ -41,39 +42,28 @@ Explained prepare(const Seq2SeqModel &model, const DecodedSentence &sentence, co
 // Below this many points a slice is not worth a thread of its own.
 constexpr int64_t kMinPointsPerThread = 8;
 
-// Per step of `steps` (ascending): f at the points e' + alpha (e - e'), one per alpha, and its
-// gradients over the source embeddings there. f = log P(y_t), minus log P(contrast[k]) where that is
-// >= 0. The points are one batch and one forward pass, run as far as the last step; each step's
-// gradients are a backward pass of their own through that shared graph, as far back as its step.
-struct LineGradients {
-    torch::Tensor values;     // (steps, A)
-    torch::Tensor gradients;  // (steps, A, S, E)
-};
-
-LineGradients gradientsOnPoints(const Seq2SeqModel &model, const Explained &x, const std::vector<double> &alphas,
-                                const std::vector<int> &steps, const std::vector<int64_t> &contrast)
+// gradientsOnPoints() through autograd's graph of the decoder: from the encoder's outputs and final
+// states, which go back through the encoder in one pass for every step (EncoderTape), with a GRU;
+// from the embeddings otherwise.
+LineGradients autogradGradientsOnPoints(Seq2SeqNetImpl &net, const Explained &x, const torch::Tensor &embedded,
+                                        const torch::Tensor &weights, const std::vector<int> &steps,
+                                        const std::vector<int64_t> &contrast)
 {
     torch::AutoGradMode gradients(true);
-    Seq2SeqNetImpl &net = *model.net();
-    const int64_t points = int64_t(alphas.size());
+    const int64_t points = embedded.size(0);
     const Batch &batch = x.scoring.batch;
     const torch::Tensor source = batch.source.repeat({points, 1}), lengths = batch.sourceLengths.repeat({points}),
                         extended = batch.sourceExtended.repeat({points, 1});
-    const torch::Tensor alpha = torch::tensor(alphas).to(torch::kFloat).view({points, 1, 1});
     const torch::Tensor target = x.scoring.target.narrow(1, 0, steps.back() + 2).repeat({points, 1});
-    const torch::Tensor embedded = x.baseline + alpha * (x.embedded - x.baseline);
-    // With a GRU encoder, autograd's graph starts at the encoder's outputs and final states, and the
-    // steps' gradients there go back through the encoder in one pass (EncoderTape).
     std::unique_ptr<EncoderTape> tape;
     std::vector<torch::Tensor> leaves;
     std::vector<TeacherForcedOutput> out;
     if (EncoderTape::supports(*net.encoder)) {
         tape = std::make_unique<EncoderTape>(*net.encoder, embedded);
         leaves = {tape->outputs().clone().requires_grad_(true), tape->finals().clone().requires_grad_(true)};
-        const EncoderOutput encoded = net.encoder->bridged(leaves[0], leaves[1].unbind(0), {});
-        out = net.fromEncoded(encoded, source, target, extended, steps);
+        out = net.fromEncoded(net.encoder->bridged(leaves[0], leaves[1].unbind(0), {}), source, target, extended, steps);
     } else {
-        leaves = {embedded.requires_grad_(true)};
+        leaves = {embedded.clone().requires_grad_(true)};
         out = net.fromEmbeddings(leaves[0], source, lengths, target, extended, steps);
     }
     std::vector<torch::Tensor> values, grads, dOutputs, dFinals;
@@ -95,7 +85,31 @@ LineGradients gradientsOnPoints(const Seq2SeqModel &model, const Explained &x, c
         }
         values.push_back(f.detach());
     }
-    return {torch::stack(values), tape ? tape->backward(torch::stack(dOutputs), torch::stack(dFinals)) : torch::stack(grads)};
+    if (tape)
+        return {torch::stack(values), tape->backward(torch::stack(dOutputs), torch::stack(dFinals), weights)};
+    return {torch::stack(values), torch::einsum("rp,tpse->trse", {weights, torch::stack(grads)})};
+}
+
+// Per step of `steps` (ascending): f at the points e' + alpha (e - e'), one per alpha, and its
+// gradients over the source embeddings there, summed by `weights` (the points' columns of
+// gradientSumWeights()). f = log P(y_t), minus log P(contrast[k]) where that is >= 0. The points
+// are one batch, run as far as the last step. With a GRU and Bahdanau's attention the network's
+// pass is written out by hand (EncoderTape, decoderTapeGradients) and every step's gradients go
+// back in one sweep; otherwise through autograd.
+LineGradients gradientsOnPoints(const Seq2SeqModel &model, const Explained &x, const std::vector<double> &alphas,
+                                const torch::Tensor &weights, const std::vector<int> &steps,
+                                const std::vector<int64_t> &contrast)
+{
+    Seq2SeqNetImpl &net = *model.net();
+    const int64_t points = int64_t(alphas.size());
+    const torch::Tensor alpha = torch::tensor(alphas).to(torch::kFloat).view({points, 1, 1});
+    const torch::Tensor embedded = x.baseline + alpha * (x.embedded - x.baseline);
+    if (!EncoderTape::supports(*net.encoder) || !decoderTapeSupports(net))
+        return autogradGradientsOnPoints(net, x, embedded, weights, steps, contrast);
+    const EncoderTape tape(*net.encoder, embedded);
+    const DecoderTapeGradients d =
+        decoderTapeGradients(net, tape.outputs(), tape.finals(), x.scoring.target, steps, contrast);
+    return {d.values, tape.backward(d.dOutputs, d.dFinals, weights)};
 }
 
 // The same over the points in slices, side by side on LibTorch's intra-op thread count: the
@@ -104,19 +118,12 @@ LineGradients gradientsAlongLine(const Seq2SeqModel &model, const Explained &x, 
                                  const std::vector<int> &steps, const std::vector<int64_t> &contrast)
 {
     EvalModeScope evalMode(model.net());  // once, outside the threads: it sets the net's mode
-    const auto slices = overShards(int64_t(alphas.size()), kMinPointsPerThread, torch::get_num_threads(),
-                                   [&](int64_t begin, int64_t end) {
-                                       return gradientsOnPoints(model, x, {alphas.begin() + begin, alphas.begin() + end},
-                                                                steps, contrast);
-                                   });
-    if (slices.size() == 1)
-        return slices.front();
-    std::vector<torch::Tensor> values, gradients;
-    for (const LineGradients &slice : slices) {
-        values.push_back(slice.values);
-        gradients.push_back(slice.gradients);
-    }
-    return {torch::cat(values, 1), torch::cat(gradients, 1)};
+    const torch::Tensor weights = gradientSumWeights(int64_t(alphas.size()));
+    return joinSlices(overShards(int64_t(alphas.size()), kMinPointsPerThread, torch::get_num_threads(),
+                                 [&](int64_t begin, int64_t end) {
+                                     return gradientsOnPoints(model, x, {alphas.begin() + begin, alphas.begin() + end},
+                                                              weights.narrow(1, begin, end - begin), steps, contrast);
+                                 }));
 }
 
 // log P over the (extended) vocabulary at every output step, for each source: (B, T, E).
@@ -213,7 +220,7 @@ SentenceAttribution attribute(const Seq2SeqModel &model, const std::vector<std::
             if (method == AttributionMethod::IntegratedGradients)
                 result.integrationDelta = result.completenessGap = std::vector<double>(std::size_t(x.steps), NAN);
         } else {
-            const torch::Tensor scores = gradientMethodScores(method, line.gradients, x.embedded, x.baseline, x.words);
+            const torch::Tensor scores = gradientMethodScores(method, line.sums, x.embedded, x.baseline, x.words);
             result.maps.push_back(mapOf(method, scores, x.steps, firstGradientRow));
             if (method == AttributionMethod::IntegratedGradients) {
                 const torch::Tensor delta = (line.values.select(1, -1) - line.values.select(1, -2)).to(torch::kDouble);
@@ -288,7 +295,7 @@ ContrastiveAttribution attributeContrast(const Seq2SeqModel &model, const Senten
             result.maps.push_back(std::move(map));
         } else {
             result.maps.push_back(
-                mapOf(method, gradientMethodScores(method, line.gradients, x.embedded, x.baseline, x.words), 1, 0));
+                mapOf(method, gradientMethodScores(method, line.sums, x.embedded, x.baseline, x.words), 1, 0));
         }
     }
     return result;

@@ -73,7 +73,8 @@ EncoderTape::EncoderTape(EncoderImpl &encoder, const torch::Tensor &embedded)
     m_finals = torch::stack(finals);
 }
 
-torch::Tensor EncoderTape::backward(const torch::Tensor &dOutputs, const torch::Tensor &dFinals) const
+torch::Tensor EncoderTape::backward(const torch::Tensor &dOutputs, const torch::Tensor &dFinals,
+                                    const torch::Tensor &pointWeights) const
 {
     torch::NoGradGuard noGradients;
     const int64_t k = dOutputs.size(0), points = m_points, width = m_width, h = m_hidden, g = 3 * h;
@@ -83,7 +84,10 @@ torch::Tensor EncoderTape::backward(const torch::Tensor &dOutputs, const torch::
     std::vector<float> dNext(std::size_t(rows * h)), dHiddenGates(std::size_t(rows * g));
     for (int layer = m_layers - 1; layer >= 0; --layer) {
         const int64_t in = layer ? m_directions * h : m_embed;
-        torch::Tensor dInput = torch::zeros({k, points, width, in});
+        // The embeddings' gradients only go into sums over the points: summed before W_ih, not after.
+        const bool summed = layer == 0 && pointWeights.defined();
+        const int64_t sums = summed ? pointWeights.size(0) : points;
+        torch::Tensor dInput = torch::zeros({k, sums, width, in});
         for (int direction = 0; direction < m_directions; ++direction) {
             const std::size_t index = std::size_t(layer * m_directions + direction);
             const RecurrentLayerWeights &w = m_weights[index];
@@ -113,13 +117,16 @@ torch::Tensor EncoderTape::backward(const torch::Tensor &dOutputs, const torch::
                     matrixProduct(false, false, int(rows), int(h), int(g), 1.0f, dHiddenGates.data(), int(g),
                                   w.hiddenWeight.data_ptr<float>(), int(h), 1.0f, recurrent, int(h));
             }
-            // Every step's input gradients at once, (S·K·P, in), then added at their positions.
-            torch::Tensor dStepInputs = torch::empty({width, rows, in});
-            matrixProduct(false, false, int(width * rows), int(in), int(g), 1.0f, dInputGates.data_ptr<float>(),
+            if (summed)  // (S·K, P, 3h) -> (S·K, R, 3h)
+                dInputGates = torch::matmul(pointWeights.to(torch::kFloat), dInputGates.view({width * k, points, g}))
+                                  .contiguous();
+            // Every step's input gradients at once, (S·K·rows, in), then added at their positions.
+            torch::Tensor dStepInputs = torch::empty({width, k * sums, in});
+            matrixProduct(false, false, int(width * k * sums), int(in), int(g), 1.0f, dInputGates.data_ptr<float>(),
                           int(g), w.inputWeight.data_ptr<float>(), int(in), 0.0f, dStepInputs.data_ptr<float>(),
                           int(in));
             for (int64_t step = 0; step < width; ++step)
-                dInput.select(2, positionAt(step, direction, width)).add_(dStepInputs[step].view({k, points, in}));
+                dInput.select(2, positionAt(step, direction, width)).add_(dStepInputs[step].view({k, sums, in}));
         }
         dOutput = dInput;
     }

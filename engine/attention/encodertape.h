@@ -28,8 +28,10 @@ public:
     const torch::Tensor &finals() const { return m_finals; }
 
     // For K cotangents of the outputs (K, P, S, H) and of the final states (K, layers × directions,
-    // P, H / directions), the gradients they give the embeddings: (K, P, S, E).
-    torch::Tensor backward(const torch::Tensor &dOutputs, const torch::Tensor &dFinals) const;
+    // P, H / directions), the gradients they give the embeddings: (K, P, S, E); with `pointWeights`
+    // (R, P), their R sums weighted over the points instead, (K, R, S, E).
+    torch::Tensor backward(const torch::Tensor &dOutputs, const torch::Tensor &dFinals,
+                           const torch::Tensor &pointWeights = {}) const;
 
 private:
     // One layer and direction's pass, in the order it read the positions (the backward direction

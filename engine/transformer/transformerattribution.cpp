@@ -90,14 +90,11 @@ torch::Tensor teacherForcedLogProbs(TransformerNetImpl &net, const TransformerEx
 // Per step of `steps` (ascending): f_t at the points e' + alpha (e - e'), one per alpha, and its
 // gradients over the source embeddings there. f_t = log P(y_t), minus log P(contrast[k]) where that
 // is >= 0. One forward pass for all points, as far as the last step; each step's gradients a
-// backward pass of their own through it.
-struct TransformerLineGradients {
-    torch::Tensor values;     // (steps, A)
-    torch::Tensor gradients;  // (steps, A, S, d)
-};
-
-TransformerLineGradients transformerGradientsOnPoints(TransformerNetImpl &net, const TransformerExplained &x, const std::vector<double> &alphas,
-                                const std::vector<int> &steps, const std::vector<int64_t> &contrast)
+// backward pass of their own through it; summed by `weights`, the points' columns of
+// gradientSumWeights().
+LineGradients transformerGradientsOnPoints(TransformerNetImpl &net, const TransformerExplained &x,
+                                           const std::vector<double> &alphas, const torch::Tensor &weights,
+                                           const std::vector<int> &steps, const std::vector<int64_t> &contrast)
 {
     torch::AutoGradMode gradients(true);
     const int64_t points = int64_t(alphas.size());
@@ -114,23 +111,20 @@ TransformerLineGradients transformerGradientsOnPoints(TransformerNetImpl &net, c
         grads.push_back(torch::autograd::grad({f.sum()}, {input}, {}, /*retain_graph=*/k + 1 < steps.size())[0]);
         values.push_back(f.detach());
     }
-    return {torch::stack(values), torch::stack(grads)};
+    return {torch::stack(values), torch::einsum("rp,tpsd->trsd", {weights, torch::stack(grads)})};
 }
 
 // The same over the points in slices side by side, one per LibTorch intra-op thread.
-TransformerLineGradients transformerGradientsAlongLine(TransformerNetImpl &net, const TransformerExplained &x, const std::vector<double> &alphas,
-                                 const std::vector<int> &steps, const std::vector<int64_t> &contrast)
+LineGradients transformerGradientsAlongLine(TransformerNetImpl &net, const TransformerExplained &x,
+                                            const std::vector<double> &alphas, const std::vector<int> &steps,
+                                            const std::vector<int64_t> &contrast)
 {
-    const auto slices =
+    const torch::Tensor weights = gradientSumWeights(int64_t(alphas.size()));
+    return joinSlices(
         overShards(int64_t(alphas.size()), kMinPointsPerSlice, torch::get_num_threads(), [&](int64_t begin, int64_t end) {
-            return transformerGradientsOnPoints(net, x, {alphas.begin() + begin, alphas.begin() + end}, steps, contrast);
-        });
-    std::vector<torch::Tensor> values, gradients;
-    for (const TransformerLineGradients &slice : slices) {
-        values.push_back(slice.values);
-        gradients.push_back(slice.gradients);
-    }
-    return {torch::cat(values, 1), torch::cat(gradients, 1)};
+            return transformerGradientsOnPoints(net, x, {alphas.begin() + begin, alphas.begin() + end},
+                                                weights.narrow(1, begin, end - begin), steps, contrast);
+        }));
 }
 
 // A map whose rows `steps` hold `scores`' rows in turn; NaN in the others.
@@ -240,7 +234,7 @@ TransformerAttribution attributeTransformer(const TransformerModel &model, const
     for (int t = 0; t < x.steps; ++t)
         if (options.gradientRow < 0 || t == options.gradientRow)
             gradientSteps.push_back(t);
-    TransformerLineGradients line;
+    LineGradients line;
     const std::vector<AttributionMethod> &methods = options.methods;
     if (!gradientSteps.empty() && std::any_of(methods.begin(), methods.end(), attributionReadsGradients))
         line = transformerGradientsAlongLine(net, x, integrationPoints(methods, options.integrationSteps), gradientSteps,
@@ -266,7 +260,7 @@ TransformerAttribution attributeTransformer(const TransformerModel &model, const
         } else {
             const torch::Tensor scores =
                 gradientSteps.empty() ? torch::empty({0, x.words})
-                                      : gradientMethodScores(method, line.gradients, x.embedded, x.baseline, x.words);
+                                      : gradientMethodScores(method, line.sums, x.embedded, x.baseline, x.words);
             result.maps.push_back(mapOfSteps(method, scores, x.steps, gradientSteps));
             if (method != AttributionMethod::IntegratedGradients)
                 continue;
@@ -312,7 +306,7 @@ ContrastiveAttribution attributeTransformerContrast(const TransformerModel &mode
     std::vector<AttributionMethod> methods;
     for (const AttributionMap &map : explained.maps)
         methods.push_back(map.method);
-    TransformerLineGradients line;
+    LineGradients line;
     if (std::any_of(methods.begin(), methods.end(), attributionReadsGradients))
         line = transformerGradientsAlongLine(net, x, integrationPoints(methods, options.integrationSteps), {row},
                                              {int64_t(alternativeId)});
@@ -328,7 +322,7 @@ ContrastiveAttribution attributeTransformerContrast(const TransformerModel &mode
                 mapOfSteps(map.method, (result.logProbDifference - without).view({1, -1}), 1, {0}));
         } else {
             result.maps.push_back(mapOfSteps(
-                map.method, gradientMethodScores(map.method, line.gradients, x.embedded, x.baseline, x.words), 1, {0}));
+                map.method, gradientMethodScores(map.method, line.sums, x.embedded, x.baseline, x.words), 1, {0}));
         }
     }
     return result;

@@ -54,6 +54,7 @@ private slots:
     void initTestCase();
     void namesRoundTrip();
     void shapesAndStepScores();
+    void inputTimesGradientIsTheDirectionalDerivative_data();
     void inputTimesGradientIsTheDirectionalDerivative();
     void saliencyIsTheGradientsLength();
     void integratedGradientsAreComplete();
@@ -114,9 +115,33 @@ void TestAttribution::shapesAndStepScores()
     QCOMPARE(a.map(AttributionMethod::Attention)->at(0, 6), double(a.sentence.weight(0, 6)));
 }
 
+// Each way the gradients are taken: by hand (a GRU with Bahdanau's attention, one layer or two of
+// both directions), autograd's decoder on the hand-run encoder (other attention, the pointer), and
+// autograd alone (an LSTM).
+void TestAttribution::inputTimesGradientIsTheDirectionalDerivative_data()
+{
+    QTest::addColumn<int>("cell");
+    QTest::addColumn<int>("attention");
+    QTest::addColumn<int>("layers");
+    QTest::addColumn<bool>("pointer");
+    QTest::newRow("gru, bahdanau") << int(RecurrentCell::Gru) << int(AttentionKind::Bahdanau) << 1 << false;
+    QTest::newRow("gru, bahdanau, 2 layers") << int(RecurrentCell::Gru) << int(AttentionKind::Bahdanau) << 2 << false;
+    QTest::newRow("gru, location, pointer") << int(RecurrentCell::Gru) << int(AttentionKind::Location) << 1 << true;
+    QTest::newRow("lstm, luong-general") << int(RecurrentCell::Lstm) << int(AttentionKind::LuongGeneral) << 1 << false;
+}
+
 void TestAttribution::inputTimesGradientIsTheDirectionalDerivative()
 {
-    const Seq2SeqModel model(tinyModelConfig(), Vocabulary(tinyWords()), /*seed=*/5);
+    QFETCH(int, cell);
+    QFETCH(int, attention);
+    QFETCH(int, layers);
+    QFETCH(bool, pointer);
+    ModelConfig config = tinyModelConfig();
+    config.cell = RecurrentCell(cell);
+    config.attention = AttentionKind(attention);
+    config.layers = layers;
+    config.pointer = pointer ? PointerMode::On : PointerMode::Off;
+    const Seq2SeqModel model(config, Vocabulary(tinyWords()), /*seed=*/5);
     const std::vector<std::string> words{"red", "cat", "blue", "dog"};
     AttributionOptions options;
     options.methods = {AttributionMethod::InputTimesGradient};

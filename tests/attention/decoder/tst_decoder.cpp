@@ -1,4 +1,6 @@
 #include "tests/common/testregistry.h"
+#include "engine/attention/decodertape.h"
+#include "engine/attention/outputlogprob.h"
 #include "engine/attention/seq2seqnet.h"
 #include "tests/common/referencenet.h"
 
@@ -55,6 +57,9 @@ private slots:
     void stepMatchesModules();
     void trainingUnrollMatchesModules_data();
     void trainingUnrollMatchesModules();
+    void tapeMatchesAutogradForEveryStepAsked_data();
+    void tapeMatchesAutogradForEveryStepAsked();
+    void tapeTakesOnlyGruWithBahdanau();
 };
 
 void TestDecoder::stepMatchesModules_data()
@@ -132,6 +137,78 @@ void TestDecoder::trainingUnrollMatchesModules()
         const auto &grad = parameters[i].value().grad();
         QVERIFY2(torch::allclose(myGradients[i], grad, 1e-4, 1e-5), parameters[i].key().c_str());
     }
+}
+
+void TestDecoder::tapeMatchesAutogradForEveryStepAsked_data()
+{
+    QTest::addColumn<int>("layers");
+    QTest::addColumn<bool>("bidirectional");
+    QTest::addColumn<bool>("bridge");
+    QTest::newRow("2 layers, bidirectional encoder") << 2 << true << true;
+    QTest::newRow("1 layer, one direction") << 1 << false << true;
+    QTest::newRow("3 layers, no bridge") << 3 << true << false;
+}
+
+// decoderTapeGradients gives the log-probabilities autograd gives through the net from the same
+// encoder outputs, and their gradients w.r.t. those outputs and the final states, for several
+// steps at once, a contrast included.
+void TestDecoder::tapeMatchesAutogradForEveryStepAsked()
+{
+    QFETCH(int, layers);
+    QFETCH(bool, bidirectional);
+    QFETCH(bool, bridge);
+    torch::manual_seed(21);
+    ModelConfig config = smallConfig(layers, 0.0, RecurrentCell::Gru);
+    config.bidirectional = bidirectional;
+    config.bridge = bridge;
+    Seq2SeqNet net(12, config);
+    net->eval();
+    const int64_t points = 3, width = 4, directions = bidirectional ? 2 : 1;
+    const torch::Tensor outputs = torch::randn({points, width, 8});
+    const torch::Tensor finals = torch::randn({layers * directions, points, 8 / directions});
+    const torch::Tensor target = torch::tensor({{1, 7, 6, 5, 4, 2}});
+    const std::vector<int> steps{0, 2, 4};
+    const std::vector<int64_t> contrast{-1, 9, -1};
+    const DecoderTapeGradients mine = decoderTapeGradients(*net, outputs, finals, target, steps, contrast);
+
+    const torch::Tensor leafOutputs = outputs.clone().requires_grad_(true), leafFinals = finals.clone().requires_grad_(true);
+    const torch::Tensor source = torch::full({points, width}, 4, torch::kLong), targets = target.repeat({points, 1});
+    const auto out = net->fromEncoded(net->encoder->bridged(leafOutputs, leafFinals.unbind(0), {}), source, targets,
+                                      source, steps);
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+        torch::Tensor f = targetLogProbs(out[k], source, targets.narrow(1, 1 + steps[k], 1)).select(1, 0);
+        if (contrast[k] >= 0)
+            f = f - targetLogProbs(out[k], source, torch::full({points, 1}, contrast[k], torch::kLong)).select(1, 0);
+        const auto g = torch::autograd::grad({f.sum()}, {leafOutputs, leafFinals}, {}, /*retain_graph=*/true, false,
+                                             /*allow_unused=*/true);
+        const QString which = QString("step %1").arg(steps[k]);
+        QVERIFY2(torch::allclose(mine.values[int64_t(k)], f.detach(), 1e-5, 1e-5), qPrintable(which));
+        QVERIFY2(torch::allclose(mine.dOutputs[int64_t(k)], g[0], 1e-4, 1e-5), qPrintable(which));
+        const torch::Tensor expectedFinals = g[1].defined() ? g[1] : torch::zeros_like(finals);
+        QVERIFY2(torch::allclose(mine.dFinals[int64_t(k)], expectedFinals, 1e-4, 1e-5), qPrintable(which));
+    }
+}
+
+void TestDecoder::tapeTakesOnlyGruWithBahdanau()
+{
+    ModelConfig config = smallConfig(1, 0.0, RecurrentCell::Gru);
+    Seq2SeqNet gru(12, config);
+    QVERIFY(!decoderTapeSupports(*gru));  // a module starts in training mode
+    gru->eval();
+    QVERIFY(decoderTapeSupports(*gru));
+    config.attention = AttentionKind::Location;
+    Seq2SeqNet location(12, config);
+    location->eval();
+    QVERIFY(!decoderTapeSupports(*location));
+    config = smallConfig(1, 0.0, RecurrentCell::Lstm);
+    Seq2SeqNet lstm(12, config);
+    lstm->eval();
+    QVERIFY(!decoderTapeSupports(*lstm));
+    config = smallConfig(1, 0.0, RecurrentCell::Gru);
+    config.pointer = PointerMode::On;
+    Seq2SeqNet pointer(12, config);
+    pointer->eval();
+    QVERIFY(!decoderTapeSupports(*pointer));
 }
 
 ATTNSCOPE_TEST(decoder, TestDecoder)
