@@ -27,34 +27,10 @@ struct AdditiveAttention : torch::autograd::Function<AdditiveAttention> {
         const float *q = query.data_ptr<float>(), *k = keys.data_ptr<float>(), *x = values.data_ptr<float>();
         const float *vw = v.data_ptr<float>(), *bias = maskBias.data_ptr<float>();
         float *e = energy.data_ptr<float>(), *w = weights.data_ptr<float>(), *c = context.data_ptr<float>();
-        for (int64_t b = 0; b < batch; ++b) {
-            const float *qb = q + b * query.stride(0);
-            float *wb = w + b * positions;
-            float highest = -std::numeric_limits<float>::infinity();
-            for (int64_t s = 0; s < positions; ++s) {
-                const float *ks = k + (b * positions + s) * a;
-                float *es = e + (b * positions + s) * a;
-                float score = 0;
-#pragma omp simd reduction(+ : score)
-                for (int64_t i = 0; i < a; ++i) {
-                    es[i] = fastTanh(ks[i] + qb[i]);
-                    score += es[i] * vw[i];
-                }
-                wb[s] = score + bias[b * positions + s];
-                highest = std::max(highest, wb[s]);
-            }
-            float sum = 0;
-            for (int64_t s = 0; s < positions; ++s)
-                sum += (wb[s] = std::exp(wb[s] - highest));
-            float *cb = c + b * h;
-            for (int64_t s = 0; s < positions; ++s) {
-                wb[s] /= sum;
-                const float *xs = x + (b * positions + s) * h;
-#pragma omp simd
-                for (int64_t i = 0; i < h; ++i)
-                    cb[i] += wb[s] * xs[i];
-            }
-        }
+        for (int64_t b = 0; b < batch; ++b)
+            additiveAttentionRow(q + b * query.stride(0), k + b * positions * a, x + b * positions * h, vw,
+                                 bias + b * positions, e + b * positions * a, w + b * positions, c + b * h, positions, a,
+                                 h);
         ctx->save_for_backward({energy, weights, values, v});
         return {context, weights};
     }
@@ -74,39 +50,98 @@ struct AdditiveAttention : torch::autograd::Function<AdditiveAttention> {
         float *dq = dQuery.data_ptr<float>(), *dk = dKeys.data_ptr<float>(), *dx = dValues.data_ptr<float>();
         float *dv = dV.data_ptr<float>();
         std::vector<float> dScore(static_cast<std::size_t>(positions));
-        for (int64_t b = 0; b < batch; ++b) {
-            const float *dcb = dc + b * h, *wb = w + b * positions;
-            float weighted = 0;
-            for (int64_t s = 0; s < positions; ++s) {
-                const float *xs = x + (b * positions + s) * h;
-                float *dxs = dx + (b * positions + s) * h;
-                float g = dw[b * positions + s];
-#pragma omp simd reduction(+ : g)
-                for (int64_t i = 0; i < h; ++i) {
-                    g += dcb[i] * xs[i];
-                    dxs[i] = wb[s] * dcb[i];
-                }
-                dScore[std::size_t(s)] = g;
-                weighted += wb[s] * g;
-            }
-            float *dqb = dq + b * a;
-            for (int64_t s = 0; s < positions; ++s) {
-                const float ds = wb[s] * (dScore[std::size_t(s)] - weighted);
-                const float *es = e + (b * positions + s) * a;
-                float *dks = dk + (b * positions + s) * a;
-#pragma omp simd
-                for (int64_t i = 0; i < a; ++i) {
-                    const float de = ds * vw[i] * (1.0f - es[i] * es[i]);
-                    dks[i] = de;
-                    dqb[i] += de;
-                    dv[i] += ds * es[i];
-                }
-            }
-        }
+        for (int64_t b = 0; b < batch; ++b)
+            additiveAttentionRowBackward(w + b * positions, e + b * positions * a, x + b * positions * h, vw,
+                                         dc + b * h, dw + b * positions, dx + b * positions * h, dk + b * positions * a,
+                                         dq + b * a, dv, /*accumulate=*/false, dScore.data(), positions, a, h);
         return {dQuery, dKeys, dValues, dV.view_as(v), torch::Tensor()};
     }
 };
 
+}
+
+void additiveAttentionRow(const float *query, const float *keys, const float *values, const float *v,
+                          const float *maskBias, float *energy, float *weights, float *context, int64_t positions,
+                          int64_t attention, int64_t hidden)
+{
+    float highest = -std::numeric_limits<float>::infinity();
+    for (int64_t s = 0; s < positions; ++s) {
+        const float *ks = keys + s * attention;
+        float *es = energy + s * attention;
+        float score = 0;
+#pragma omp simd reduction(+ : score)
+        for (int64_t i = 0; i < attention; ++i) {
+            es[i] = fastTanh(ks[i] + query[i]);
+            score += es[i] * v[i];
+        }
+        weights[s] = score + (maskBias ? maskBias[s] : 0.0f);
+        highest = std::max(highest, weights[s]);
+    }
+    float sum = 0;
+    for (int64_t s = 0; s < positions; ++s)
+        sum += (weights[s] = std::exp(weights[s] - highest));
+    for (int64_t s = 0; s < positions; ++s) {
+        weights[s] /= sum;
+        const float *xs = values + s * hidden;
+#pragma omp simd
+        for (int64_t i = 0; i < hidden; ++i)
+            context[i] += weights[s] * xs[i];
+    }
+}
+
+namespace {
+
+// additiveAttentionRowBackward() with its choices made outside the loops, so that they vectorise.
+template <bool kAccumulate, bool kScoreWeight>
+void rowBackward(const float *weights, const float *energy, const float *values, const float *v, const float *dContext,
+                 const float *dWeights, float *dValues, float *dKeys, float *dQuery, float *dV, float *scratch,
+                 int64_t positions, int64_t attention, int64_t hidden)
+{
+    float weighted = 0;
+    for (int64_t s = 0; s < positions; ++s) {
+        const float *xs = values + s * hidden;
+        float *dxs = dValues + s * hidden;
+        float g = dWeights ? dWeights[s] : 0.0f;
+#pragma omp simd reduction(+ : g)
+        for (int64_t i = 0; i < hidden; ++i) {
+            g += dContext[i] * xs[i];
+            if constexpr (kAccumulate)
+                dxs[i] += weights[s] * dContext[i];
+            else
+                dxs[i] = weights[s] * dContext[i];
+        }
+        scratch[s] = g;
+        weighted += weights[s] * g;
+    }
+    for (int64_t s = 0; s < positions; ++s) {
+        const float ds = weights[s] * (scratch[s] - weighted);
+        const float *es = energy + s * attention;
+        float *dks = dKeys + s * attention;
+#pragma omp simd
+        for (int64_t i = 0; i < attention; ++i) {
+            const float de = ds * v[i] * (1.0f - es[i] * es[i]);
+            if constexpr (kAccumulate)
+                dks[i] += de;
+            else
+                dks[i] = de;
+            dQuery[i] += de;
+            if constexpr (kScoreWeight)
+                dV[i] += ds * es[i];
+        }
+    }
+}
+
+}
+
+void additiveAttentionRowBackward(const float *weights, const float *energy, const float *values, const float *v,
+                                  const float *dContext, const float *dWeights, float *dValues, float *dKeys,
+                                  float *dQuery, float *dV, bool accumulate, float *scratch, int64_t positions,
+                                  int64_t attention, int64_t hidden)
+{
+    const auto run = accumulate ? (dV ? rowBackward<true, true> : rowBackward<true, false>)
+                                : (dV ? rowBackward<false, true> : rowBackward<false, false>);
+    run(weights, energy, values, v, dContext, dWeights, dValues, dKeys, dQuery, dV, scratch, positions, attention,
+        hidden);
 }
 
 BahdanauAttentionImpl::BahdanauAttentionImpl(int encoderSize, int decoderSize, int attentionSize)

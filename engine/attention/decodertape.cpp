@@ -1,11 +1,11 @@
 #include "engine/attention/decodertape.h"
 
+#include "engine/attention/bahdanauattention.h"
 #include "engine/attention/decoder.h"
 #include "engine/attention/encoder.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/attention/seq2seqweights.h"
 #include "engine/core/vocabulary.h"
-#include "engine/fast/fastmath.h"
 #include "engine/fast/grustep.h"
 #include "engine/fast/matrixproduct.h"
 
@@ -222,32 +222,11 @@ private:
         step.weights = torch::empty({m_points, m_width});
         step.context = torch::zeros({m_points, m_hidden});
         const float *keys = floats(m_keys), *values = floats(m_values), *v = floats(m_w.score), *queries = floats(top);
-        float *energies = floats(step.energy), *allWeights = floats(step.weights), *contexts = floats(step.context);
-        for (int64_t p = 0; p < m_points; ++p) {
-            const float *query = queries + p * m_topWidth;
-            float *weights = allWeights + p * m_width, *context = contexts + p * m_hidden;
-            for (int64_t i = 0; i < m_width; ++i) {
-                const float *key = keys + (p * m_width + i) * m_attention;
-                float *energy = energies + (p * m_width + i) * m_attention;
-                float score = 0;
-#pragma omp simd reduction(+ : score)
-                for (int64_t a = 0; a < m_attention; ++a) {
-                    energy[a] = fastTanh(key[a] + query[a]);
-                    score += energy[a] * v[a];
-                }
-                weights[i] = score;
-            }
-            const float highest = *std::max_element(weights, weights + m_width);
-            float sum = 0;
-            for (int64_t i = 0; i < m_width; ++i)
-                sum += (weights[i] = std::exp(weights[i] - highest));
-            for (int64_t i = 0; i < m_width; ++i) {
-                weights[i] /= sum;
-                const float *value = values + (p * m_width + i) * m_hidden;
-                for (int64_t u = 0; u < m_hidden; ++u)
-                    context[u] += weights[i] * value[u];
-            }
-        }
+        float *energies = floats(step.energy), *weights = floats(step.weights), *contexts = floats(step.context);
+        for (int64_t p = 0; p < m_points; ++p)
+            additiveAttentionRow(queries + p * m_topWidth, keys + p * m_width * m_attention,
+                                 values + p * m_width * m_hidden, v, nullptr, energies + p * m_width * m_attention,
+                                 weights + p * m_width, contexts + p * m_hidden, m_width, m_attention, m_hidden);
     }
 
     // The recurrent layers, layer 0 reading the word and the context; the top layer's hidden
@@ -358,39 +337,19 @@ private:
     // and the values.
     void attendBack(const Step &step, int64_t rows, Carried &d) const
     {
-        const float *allWeights = floats(step.weights), *energies = floats(step.energy), *values = floats(m_values);
+        const float *weights = floats(step.weights), *energies = floats(step.energy), *values = floats(m_values);
         const float *v = floats(m_w.score), *dContexts = floats(d.context);
         float *dQueries = floats(d.top), *dValues = floats(d.values), *dKeys = floats(d.keys);
-        std::vector<float> dWeights(static_cast<std::size_t>(m_width));
+        std::vector<float> scratch(static_cast<std::size_t>(m_width));
         for (int64_t row = 0; row < rows; ++row) {
             const int64_t p = row % m_points;
-            const float *weights = allWeights + p * m_width, *dc = dContexts + row * m_hidden;
             float *dQuery = dQueries + row * m_topWidth;
             std::fill(dQuery, dQuery + m_attention, 0.0f);
-            float weighted = 0;
-            for (int64_t i = 0; i < m_width; ++i) {
-                const float *value = values + (p * m_width + i) * m_hidden;
-                float *dValue = dValues + (row * m_width + i) * m_hidden;
-                float g = 0;
-#pragma omp simd reduction(+ : g)
-                for (int64_t u = 0; u < m_hidden; ++u) {
-                    g += dc[u] * value[u];
-                    dValue[u] += weights[i] * dc[u];
-                }
-                dWeights[std::size_t(i)] = g;
-                weighted += weights[i] * g;
-            }
-            for (int64_t i = 0; i < m_width; ++i) {
-                const float dScore = weights[i] * (dWeights[std::size_t(i)] - weighted);
-                const float *energy = energies + (p * m_width + i) * m_attention;
-                float *dKey = dKeys + (row * m_width + i) * m_attention;
-#pragma omp simd
-                for (int64_t a = 0; a < m_attention; ++a) {
-                    const float dEnergy = dScore * v[a] * (1.0f - energy[a] * energy[a]);
-                    dKey[a] += dEnergy;
-                    dQuery[a] += dEnergy;
-                }
-            }
+            additiveAttentionRowBackward(weights + p * m_width, energies + p * m_width * m_attention,
+                                         values + p * m_width * m_hidden, v, dContexts + row * m_hidden, nullptr,
+                                         dValues + row * m_width * m_hidden, dKeys + row * m_width * m_attention,
+                                         dQuery, nullptr, /*accumulate=*/true, scratch.data(), m_width, m_attention,
+                                         m_hidden);
         }
     }
 
