@@ -9,8 +9,8 @@ class EncoderImpl;
 
 // The encoder's forward pass over points that all read one sentence (no padding), recorded by hand
 // so that its vector-Jacobian product can be applied to many cotangents in one pass: integrated
-// gradients needs one per output step, and eleven backward passes through autograd's graph of
-// small per-step multiplies cost twice what one pass with eleven times the rows does. GRU cells in
+// gradients needs one per output step, and a backward pass per step through autograd's graph of
+// small per-step multiplies costs more than one pass with that many times the rows. GRU cells in
 // eval mode (supports()); the cell's arithmetic is the training step's (engine/fast/grustep).
 class EncoderTape
 {
