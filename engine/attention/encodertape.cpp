@@ -81,7 +81,7 @@ torch::Tensor EncoderTape::backward(const torch::Tensor &dOutputs, const torch::
     const int64_t rows = k * points;  // cotangent c of point p at row c·P + p
     // The gradient of the layer's outputs, (K, P, S, directions·h); then of the layer below's.
     torch::Tensor dOutput = dOutputs.detach().to(torch::kFloat).contiguous();
-    std::vector<float> dNext(std::size_t(rows * h)), dHiddenGates(std::size_t(rows * g));
+    std::vector<float> dNext(static_cast<std::size_t>(h)), dHiddenGates(static_cast<std::size_t>(rows * g));
     for (int layer = m_layers - 1; layer >= 0; --layer) {
         const int64_t in = layer ? m_directions * h : m_embed;
         // The embeddings' gradients only go into sums over the points: summed before W_ih, not after.
@@ -107,7 +107,7 @@ torch::Tensor EncoderTape::backward(const torch::Tensor &dOutputs, const torch::
                 for (int64_t r = 0; r < rows; ++r) {
                     const int64_t p = r % points;
                     const float *fromAbove = dOut + (r * width + t) * (m_directions * h) + direction * h;
-                    float *d = dNext.data() + r * h;
+                    float *d = dNext.data();
                     for (int64_t u = 0; u < h; ++u)
                         d[u] = recurrent[r * h + u] + fromAbove[u];
                     gruCellBackward(gates + p * g, hiddenGates + p * g, previous + p * h, d, dGates + r * g,

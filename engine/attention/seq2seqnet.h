@@ -60,8 +60,6 @@ public:
     // `embedded`, when given, stands for the source's embeddings (B, S, E); `source` still marks the padding.
     DecoderMemory encode(const torch::Tensor &source, const torch::Tensor &lengths, DecoderState *start,
                          const torch::Tensor &embedded = {});
-    // The same from the encoder's result.
-    DecoderMemory memoryOf(const EncoderOutput &encoded, const torch::Tensor &source, DecoderState *start);
     // The predictions for target[:, 1:]. Before each step `teacherForce()` decides, for the whole
     // batch, whether the next input is the reference token or the model's own prediction (with the
     // pointer, the argmax of the extended distribution over `sourceExtended`, see Batch).
@@ -114,6 +112,8 @@ public:
     Decoder decoder{nullptr};
 
 private:
+    // encode() from the encoder's result.
+    DecoderMemory memoryOf(const EncoderOutput &encoded, const torch::Tensor &source, DecoderState *start);
     // decoderStepStates() from the encoder's memory and the decoder's start.
     DecoderStepStates stepStates(const FusedDecoderWeights &w, const DecoderMemory &memory, DecoderState state,
                                  const torch::Tensor &source, const torch::Tensor &target,

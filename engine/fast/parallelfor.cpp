@@ -4,7 +4,6 @@
 #include "engine/fast/singlethreadscope.h"
 #include "engine/fast/workerpool.h"
 
-
 void parallelFor(int parts, const std::function<void(int)> &body, Workers workers)
 {
     if (workers == Workers::Helper) {
