@@ -78,6 +78,8 @@ public:
     AttentionKind kind() const { return m_kind; }
     RecurrentCell cell() const { return m_cell; }
     int layers() const { return m_layers; }
+    // The dropout between recurrent layers while training (none with one layer).
+    double layerDropout() const { return m_dropout; }
     // DecoderMemory::keys for these encoder outputs.
     torch::Tensor keys(const torch::Tensor &encoderOutputs);
 

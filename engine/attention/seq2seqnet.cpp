@@ -1,5 +1,6 @@
 #include "engine/attention/seq2seqnet.h"
 
+#include "engine/attention/decoderrecurrence.h"
 #include "engine/attention/inferencenet.h"
 #include "engine/attention/pointermixture.h"
 #include "engine/core/parameterversions.h"
@@ -123,7 +124,8 @@ std::vector<TeacherForcedOutput> Seq2SeqNetImpl::fromEncoded(const EncoderOutput
     DecoderState start;
     const DecoderMemory memory = memoryOf(encoded, source, &start);
     const DecoderStepStates states =
-        stepStates(w, memory, std::move(start), source, target, [] { return true; }, sourceExtended);
+        stepStates(w, memory, std::move(start), source, target,
+                   std::vector<bool>(std::size_t(std::max<int64_t>(target.size(1) - 1, 0)), true), sourceExtended);
     std::vector<TeacherForcedOutput> predictions;
     for (int t : steps)
         predictions.push_back(outputs(w, states.step(std::size_t(t))));
@@ -135,7 +137,18 @@ DecoderStates Seq2SeqNetImpl::decoderStates(const FusedDecoderWeights &w, const 
                                             const std::function<bool()> &teacherForce,
                                             const torch::Tensor &sourceExtended, const torch::Tensor &sourceEmbedded)
 {
-    return decoderStepStates(w, source, lengths, target, teacherForce, sourceExtended, sourceEmbedded).stacked();
+    const std::vector<bool> forced = forcedSteps(target.size(1) - 1, teacherForce);
+    const bool everyStepForced = std::all_of(forced.begin(), forced.end(), [](bool f) { return f; });
+    DecoderState state;
+    const DecoderMemory memory = encode(source, lengths, &state, sourceEmbedded);
+    if (!torch::GradMode::is_enabled() || !everyStepForced || forced.empty() || !decoderRecurrenceSupports(*decoder))
+        return stepStates(w, memory, std::move(state), source, target, forced, sourceExtended).stacked();
+    const int64_t vocabularySize = decoder->embedding->weight.size(0);
+    const torch::Tensor embedded =
+        decoder->dropout(decoder->embedding(vocabularyIds(target.narrow(1, 0, target.size(1) - 1), vocabularySize)));
+    const auto [output, context] = decoderRecurrence(*decoder, memory.keys, memory.values, memory.maskBias,
+                                                     torch::stack(state.layers), decoder->embeddingGates(w, embedded));
+    return {output, context, embedded, {}};
 }
 
 DecoderStepStates Seq2SeqNetImpl::decoderStepStates(const FusedDecoderWeights &w, const torch::Tensor &source,
@@ -146,23 +159,30 @@ DecoderStepStates Seq2SeqNetImpl::decoderStepStates(const FusedDecoderWeights &w
 {
     DecoderState state;
     const DecoderMemory memory = encode(source, lengths, &state, sourceEmbedded);
-    return stepStates(w, memory, std::move(state), source, target, teacherForce, sourceExtended);
+    return stepStates(w, memory, std::move(state), source, target, forcedSteps(target.size(1) - 1, teacherForce),
+                      sourceExtended);
+}
+
+std::vector<bool> Seq2SeqNetImpl::forcedSteps(int64_t steps, const std::function<bool()> &teacherForce)
+{
+    std::vector<bool> forced(std::size_t(std::max<int64_t>(steps, 0)), true);
+    for (int64_t t = 1; t < steps; ++t)
+        forced[std::size_t(t)] = teacherForce();
+    return forced;
 }
 
 DecoderStepStates Seq2SeqNetImpl::stepStates(const FusedDecoderWeights &w, const DecoderMemory &memory,
                                              DecoderState state, const torch::Tensor &source,
-                                             const torch::Tensor &target, const std::function<bool()> &teacherForce,
+                                             const torch::Tensor &target, const std::vector<bool> &forced,
                                              const torch::Tensor &sourceExtended)
 {
     const torch::Tensor extended = sourceExtended.defined() ? sourceExtended : source;
     const int64_t steps = target.size(1) - 1;
     const int64_t vocabularySize = decoder->embedding->weight.size(0);
-    // The coin is tossed in the same order as a step-by-step loop would; knowing the answers up
-    // front lets every reference input be embedded and projected in one multiply.
+    // Knowing the coins up front lets every reference input be embedded and projected in one multiply.
     std::vector<int64_t> referenceColumns{0};
-    std::vector<bool> forced(std::size_t(steps), false);
     for (int64_t t = 1; t < steps; ++t)
-        if ((forced[std::size_t(t)] = teacherForce()))
+        if (forced[std::size_t(t)])
             referenceColumns.push_back(t);
     const auto columns = torch::tensor(referenceColumns, torch::kLong);
     const auto referenceEmbedded =

@@ -68,11 +68,13 @@ public:
     // forward() in two halves, so that the output layer, whose activations grow with the
     // vocabulary, can run over a few steps at a time: the decoder's states, then what the output
     // layer (and the pointer's gate) make of them; `w` from decoder->fusedWeights() for both.
-    // `sourceEmbedded`, when given, stands for the source's embeddings (see encode()).
+    // `sourceEmbedded`, when given, stands for the source's embeddings (see encode()). With
+    // gradients, every step teacher-forced and a decoder decoderRecurrence() takes, its states come
+    // from that one node rather than step by step.
     DecoderStates decoderStates(const FusedDecoderWeights &w, const torch::Tensor &source, const torch::Tensor &lengths,
                                 const torch::Tensor &target, const std::function<bool()> &teacherForce,
                                 const torch::Tensor &sourceExtended = {}, const torch::Tensor &sourceEmbedded = {});
-    // decoderStates() before the stacking.
+    // decoderStates() step by step, before the stacking.
     DecoderStepStates decoderStepStates(const FusedDecoderWeights &w, const torch::Tensor &source,
                                         const torch::Tensor &lengths, const torch::Tensor &target,
                                         const std::function<bool()> &teacherForce,
@@ -114,10 +116,13 @@ public:
 private:
     // encode() from the encoder's result.
     DecoderMemory memoryOf(const EncoderOutput &encoded, const torch::Tensor &source, DecoderState *start);
-    // decoderStepStates() from the encoder's memory and the decoder's start.
+    // decoderStepStates() from the encoder's memory and the decoder's start; `forced[t]`: step t
+    // reads the reference token (step 0 always does).
     DecoderStepStates stepStates(const FusedDecoderWeights &w, const DecoderMemory &memory, DecoderState state,
                                  const torch::Tensor &source, const torch::Tensor &target,
-                                 const std::function<bool()> &teacherForce, const torch::Tensor &sourceExtended);
+                                 const std::vector<bool> &forced, const torch::Tensor &sourceExtended);
+    // Tosses the teacher-forcing coin for steps 1 to steps - 1, in the order a step-by-step loop would.
+    static std::vector<bool> forcedSteps(int64_t steps, const std::function<bool()> &teacherForce);
     GreedyOutput greedyOne(const torch::Tensor &source, int maxSteps, bool stopAtEos,
                            const torch::Tensor &sourceExtended);
 

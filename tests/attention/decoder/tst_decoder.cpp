@@ -1,7 +1,9 @@
 #include "tests/common/testregistry.h"
+#include "engine/attention/decoderrecurrence.h"
 #include "engine/attention/decodertape.h"
 #include "engine/attention/outputlogprob.h"
 #include "engine/attention/seq2seqnet.h"
+#include "engine/core/dropoutstream.h"
 #include "tests/common/referencenet.h"
 
 #include <QtTest>
@@ -60,6 +62,9 @@ private slots:
     void tapeMatchesAutogradForEveryStepAsked_data();
     void tapeMatchesAutogradForEveryStepAsked();
     void tapeTakesOnlyGruWithBahdanau();
+    void recurrenceMatchesTheStepLoop_data();
+    void recurrenceMatchesTheStepLoop();
+    void recurrenceTakesOnlyTeacherForcedGruWithBahdanau();
 };
 
 void TestDecoder::stepMatchesModules_data()
@@ -209,6 +214,86 @@ void TestDecoder::tapeTakesOnlyGruWithBahdanau()
     Seq2SeqNet pointer(12, config);
     pointer->eval();
     QVERIFY(!decoderTapeSupports(*pointer));
+}
+
+void TestDecoder::recurrenceMatchesTheStepLoop_data()
+{
+    QTest::addColumn<int>("layers");
+    QTest::addColumn<double>("dropout");
+    QTest::addColumn<bool>("bidirectional");
+    QTest::addColumn<bool>("bridge");
+    QTest::newRow("1 layer") << 1 << 0.0 << true << true;
+    QTest::newRow("2 layers, dropout") << 2 << 0.3 << true << true;
+    QTest::newRow("3 layers, dropout, one direction") << 3 << 0.5 << false << true;
+    QTest::newRow("2 layers, no bridge") << 2 << 0.0 << true << false;
+}
+
+// Training's recurrent node gives the states, and from them the gradients of every parameter,
+// that the step-by-step loop gives, dropout masks included (both draw them from one stream).
+void TestDecoder::recurrenceMatchesTheStepLoop()
+{
+    QFETCH(int, layers);
+    QFETCH(double, dropout);
+    QFETCH(bool, bidirectional);
+    QFETCH(bool, bridge);
+    ModelConfig config = smallConfig(layers, dropout, RecurrentCell::Gru);
+    config.bidirectional = bidirectional;
+    config.bridge = bridge;
+    torch::manual_seed(23);
+    Seq2SeqNet net(12, config);
+    const Sentences s;
+    const int64_t steps = s.target.size(1) - 1;
+    const torch::Tensor dOutput = torch::randn({3, steps, 8}), dContext = torch::randn({3, steps, 8});
+    const torch::Tensor dEmbedding = torch::randn({3, steps, 6});
+    const auto run = [&](bool node) {
+        torch::manual_seed(5);
+        const DropoutStream masks(7, 1, 0);
+        const FusedDecoderWeights w = net->decoder->fusedWeights();
+        const DecoderStates states = node ? net->decoderStates(w, s.source, s.lengths, s.target, [] { return true; })
+                                          : net->decoderStepStates(w, s.source, s.lengths, s.target, [] { return true; })
+                                                .stacked();
+        torch::autograd::backward({states.output, states.context, states.embedding}, {dOutput, dContext, dEmbedding});
+        std::vector<torch::Tensor> gradients;
+        for (const auto &p : net->parameters()) {
+            gradients.push_back(p.grad().defined() ? p.grad().clone() : torch::zeros_like(p));
+            p.mutable_grad() = torch::Tensor();
+        }
+        return std::make_pair(states, gradients);
+    };
+    const auto [mine, myGradients] = run(true);
+    const auto [expected, expectedGradients] = run(false);
+    QVERIFY(QString::fromStdString(mine.output.grad_fn()->name()).contains("Recurrence"));
+    QVERIFY(torch::allclose(mine.output, expected.output, 1e-5, 1e-6));
+    QVERIFY(torch::allclose(mine.context, expected.context, 1e-5, 1e-6));
+    QVERIFY(torch::equal(mine.embedding, expected.embedding));
+    QVERIFY(!mine.weights.defined());
+    const auto parameters = net->named_parameters();
+    for (std::size_t i = 0; i < parameters.size(); ++i)
+        QVERIFY2(torch::allclose(myGradients[i], expectedGradients[i], 1e-4, 1e-5), parameters[i].key().c_str());
+}
+
+void TestDecoder::recurrenceTakesOnlyTeacherForcedGruWithBahdanau()
+{
+    ModelConfig config = smallConfig(2, 0.0, RecurrentCell::Gru);
+    Seq2SeqNet gru(12, config);
+    QVERIFY(decoderRecurrenceSupports(*gru->decoder));
+    const Sentences s;
+    const auto nodeOf = [&](Seq2SeqNet &net, const std::function<bool()> &coin) {
+        const DecoderStates states = net->decoderStates(net->decoder->fusedWeights(), s.source, s.lengths, s.target, coin);
+        return QString::fromStdString(states.output.grad_fn()->name());
+    };
+    QVERIFY(nodeOf(gru, [] { return true; }).contains("Recurrence"));
+    QVERIFY(!nodeOf(gru, [] { return false; }).contains("Recurrence"));  // free running needs each prediction
+    config.attention = AttentionKind::Location;
+    Seq2SeqNet location(12, config);
+    QVERIFY(!decoderRecurrenceSupports(*location->decoder));
+    QVERIFY(!nodeOf(location, [] { return true; }).contains("Recurrence"));
+    Seq2SeqNet lstm(12, smallConfig(2, 0.0, RecurrentCell::Lstm));
+    QVERIFY(!decoderRecurrenceSupports(*lstm->decoder));
+    config = smallConfig(2, 0.0, RecurrentCell::Gru);
+    config.pointer = PointerMode::On;
+    Seq2SeqNet pointer(12, config);
+    QVERIFY(!decoderRecurrenceSupports(*pointer->decoder));
 }
 
 ATTNSCOPE_TEST(decoder, TestDecoder)
