@@ -4,6 +4,7 @@
 #include "engine/attention/decoder.h"
 #include "engine/attention/seq2seqweights.h"
 #include "engine/core/dropoutstream.h"
+#include "engine/core/floatdata.h"
 #include "engine/fast/grustep.h"
 #include "engine/fast/matrixproduct.h"
 
@@ -15,11 +16,6 @@ using torch::autograd::variable_list;
 
 namespace {
 
-float *dataOf(const torch::Tensor &t)
-{
-    return t.data_ptr<float>();
-}
-
 // Where the node's inputs are in its flat list: the memory, the start, the embedding's gates, the
 // attention's and first layer's weights, then per layer W_hh and b_hh, and above layer 0 W_ih and b_ih.
 enum Input { Keys, Values, MaskBias, Start, EmbeddingGates, QueryWeight, ScoreWeight, ContextToGates, FirstLayer };
@@ -30,8 +26,8 @@ int64_t layerInput(int64_t layer)
 }
 
 // The sizes every loop reads, from the inputs.
-struct Shape {
-    explicit Shape(const variable_list &in)
+struct DecoderShape {
+    explicit DecoderShape(const variable_list &in)
         : rows(in[Keys].size(0))
         , positions(in[Keys].size(1))
         , attention(in[Keys].size(2))
@@ -49,16 +45,16 @@ struct Shape {
 float *at(const torch::Tensor &t, int64_t first, int64_t second = -1)
 {
     const int64_t offset = second < 0 ? first * t.stride(0) : first * t.stride(0) + second * t.stride(1);
-    return dataOf(t) + offset;
+    return floatData(t) + offset;
 }
 
-struct Recurrence : torch::autograd::Function<Recurrence> {
+struct DecoderPass : torch::autograd::Function<DecoderPass> {
     static variable_list forward(AutogradContext *ctx, at::TensorList inputs, double dropout)
     {
         variable_list in;
         for (const torch::Tensor &t : inputs)
             in.push_back(t.detach().contiguous());
-        const Shape n(in);
+        const DecoderShape n(in);
         const int64_t rows = n.rows, h = n.hidden;
         // The products read weights stored (in, out), the layout oneDNN's sgemm multiplies fastest.
         const torch::Tensor topT = torch::cat({in[QueryWeight], in[layerInput(n.layers - 1)]}).t().contiguous();
@@ -80,22 +76,22 @@ struct Recurrence : torch::autograd::Function<Recurrence> {
         torch::Tensor energies = torch::empty({n.steps, rows, n.positions, n.attention});
         torch::Tensor top = torch::empty({rows, n.top}), inputGates = torch::empty({rows, n.gates});
         torch::Tensor hiddenGates = torch::empty({rows, n.gates});
-        const float *embeddingGates = dataOf(in[EmbeddingGates]), *keys = dataOf(in[Keys]);
-        const float *values = dataOf(in[Values]), *maskBias = dataOf(in[MaskBias]), *v = dataOf(in[ScoreWeight]);
+        const float *embeddingGates = floatData(in[EmbeddingGates]), *keys = floatData(in[Keys]);
+        const float *values = floatData(in[Values]), *maskBias = floatData(in[MaskBias]), *v = floatData(in[ScoreWeight]);
         const torch::Tensor ones = torch::ones({rows, h});
         for (int64_t t = 0; t < n.steps; ++t) {
             matrixProduct(false, false, int(rows), int(n.top), int(h), 1.0f, at(hidden, n.layers - 1, t), int(h),
-                          dataOf(topT), int(n.top), 0.0f, dataOf(top), int(n.top));
+                          floatData(topT), int(n.top), 0.0f, floatData(top), int(n.top));
             for (int64_t b = 0; b < rows; ++b)
-                additiveAttentionRow(dataOf(top) + b * n.top, keys + b * n.positions * n.attention,
+                additiveAttentionRow(floatData(top) + b * n.top, keys + b * n.positions * n.attention,
                                      values + b * n.positions * h, v, maskBias + b * n.positions,
                                      at(energies, t) + b * n.positions * n.attention, at(weights, t) + b * n.positions,
                                      at(contexts, t) + b * h, n.positions, n.attention, h);
             for (int64_t b = 0; b < rows; ++b)
-                std::memcpy(dataOf(inputGates) + b * n.gates, embeddingGates + (b * n.steps + t) * n.gates,
+                std::memcpy(floatData(inputGates) + b * n.gates, embeddingGates + (b * n.steps + t) * n.gates,
                             std::size_t(n.gates) * sizeof(float));
             matrixProduct(false, false, int(rows), int(n.gates), int(h), 1.0f, at(contexts, t), int(h),
-                          dataOf(contextT), int(n.gates), 1.0f, dataOf(inputGates), int(n.gates));
+                          floatData(contextT), int(n.gates), 1.0f, floatData(inputGates), int(n.gates));
             for (int64_t l = 0; l < n.layers; ++l) {
                 const bool topLayer = l == n.layers - 1;
                 if (l > 0) {
@@ -105,18 +101,18 @@ struct Recurrence : torch::autograd::Function<Recurrence> {
                         masks[l][t].fill_(1.0f);
                     layerInputs[l][t].copy_(hidden[l - 1][t + 1] * masks[l][t]);
                     matrixProduct(false, false, int(rows), int(n.gates), int(h), 1.0f, at(layerInputs, l, t), int(h),
-                                  dataOf(inputT[std::size_t(l)]), int(n.gates), 0.0f, dataOf(inputGates), int(n.gates));
+                                  floatData(inputT[std::size_t(l)]), int(n.gates), 0.0f, floatData(inputGates), int(n.gates));
                 }
                 if (!topLayer)
                     matrixProduct(false, false, int(rows), int(n.gates), int(h), 1.0f, at(hidden, l, t), int(h),
-                                  dataOf(hiddenT[std::size_t(l)]), int(n.gates), 0.0f, dataOf(hiddenGates),
+                                  floatData(hiddenT[std::size_t(l)]), int(n.gates), 0.0f, floatData(hiddenGates),
                                   int(n.gates));
-                const float *hg = topLayer ? dataOf(top) + n.attention : dataOf(hiddenGates);
+                const float *hg = topLayer ? floatData(top) + n.attention : floatData(hiddenGates);
                 const int64_t hgStride = topLayer ? n.top : n.gates;
-                const float *inputBias = l > 0 ? dataOf(in[layerInput(l) + 3]) : dataOf(noBias);
-                const float *hiddenBias = dataOf(in[layerInput(l) + 1]);
+                const float *inputBias = l > 0 ? floatData(in[layerInput(l) + 3]) : floatData(noBias);
+                const float *hiddenBias = floatData(in[layerInput(l) + 1]);
                 for (int64_t b = 0; b < rows; ++b)
-                    gruCellAddingBiases(dataOf(inputGates) + b * n.gates, inputBias, hg + b * hgStride, hiddenBias,
+                    gruCellAddingBiases(floatData(inputGates) + b * n.gates, inputBias, hg + b * hgStride, hiddenBias,
                                         at(hidden, l, t) + b * h, at(hidden, l, t + 1) + b * h,
                                         at(gates, l, t) + b * n.gates, at(hiddenN, l, t) + b * h, h);
             }
@@ -137,7 +133,7 @@ struct Recurrence : torch::autograd::Function<Recurrence> {
     static variable_list backward(AutogradContext *ctx, variable_list gradOutputs)
     {
         const variable_list in = ctx->get_saved_variables();
-        const Shape n(in);
+        const DecoderShape n(in);
         const int64_t rows = n.rows, h = n.hidden, stepRows = n.steps * rows;
         const torch::Tensor hidden = ctx->saved_data["hidden"].toTensor(), gates = ctx->saved_data["gates"].toTensor();
         const torch::Tensor hiddenN = ctx->saved_data["hiddenN"].toTensor();
@@ -168,14 +164,14 @@ struct Recurrence : torch::autograd::Function<Recurrence> {
         torch::Tensor dContext = torch::empty({rows, h}), dPrevious = torch::empty({rows, h});
         torch::Tensor dLayerInput = torch::empty({rows, h});
         std::vector<float> scratch(static_cast<std::size_t>(n.positions));
-        const float *values = dataOf(in[Values]), *v = dataOf(in[ScoreWeight]);
+        const float *values = floatData(in[Values]), *v = floatData(in[ScoreWeight]);
         for (int64_t t = n.steps - 1; t >= 0; --t) {
-            float *dTopState = dataOf(dState.back());
+            float *dTopState = floatData(dState.back());
             for (int64_t b = 0; b < rows; ++b) {
-                const float *dOut = dataOf(dOutputs) + (b * n.steps + t) * h;
+                const float *dOut = floatData(dOutputs) + (b * n.steps + t) * h;
                 for (int64_t k = 0; k < h; ++k)
                     dTopState[b * h + k] += dOut[k];
-                std::memcpy(dataOf(dContext) + b * h, dataOf(dContextsIn) + (b * n.steps + t) * h,
+                std::memcpy(floatData(dContext) + b * h, floatData(dContextsIn) + (b * n.steps + t) * h,
                             std::size_t(h) * sizeof(float));
             }
             for (int64_t l = n.layers - 1; l >= 0; --l) {
@@ -186,19 +182,19 @@ struct Recurrence : torch::autograd::Function<Recurrence> {
                 float *dig = at(dInputGates[ll], t);
                 for (int64_t b = 0; b < rows; ++b)
                     gruCellBackwardSumming(at(gates, l, t) + b * n.gates, at(hiddenN, l, t) + b * h,
-                                           at(hidden, l, t) + b * h, dataOf(dState[ll]) + b * h, dig + b * n.gates,
-                                           dataOf(inputSums[ll]), dhg + b * dhgStride, dataOf(hiddenSums[ll]),
-                                           dataOf(dPrevious) + b * h, h);
+                                           at(hidden, l, t) + b * h, floatData(dState[ll]) + b * h, dig + b * n.gates,
+                                           floatData(inputSums[ll]), dhg + b * dhgStride, floatData(hiddenSums[ll]),
+                                           floatData(dPrevious) + b * h, h);
                 if (!topLayer)
                     matrixProduct(false, false, int(rows), int(h), int(n.gates), 1.0f, dhg, int(n.gates),
-                                  dataOf(in[layerInput(l)]), int(h), 1.0f, dataOf(dPrevious), int(h));
+                                  floatData(in[layerInput(l)]), int(h), 1.0f, floatData(dPrevious), int(h));
                 if (l > 0) {
                     matrixProduct(false, false, int(rows), int(h), int(n.gates), 1.0f, dig, int(n.gates),
-                                  dataOf(in[layerInput(l) + 2]), int(h), 0.0f, dataOf(dLayerInput), int(h));
+                                  floatData(in[layerInput(l) + 2]), int(h), 0.0f, floatData(dLayerInput), int(h));
                     dState[ll - 1].addcmul_(dLayerInput, masks[l][t]);
                 } else {
                     matrixProduct(false, false, int(rows), int(h), int(n.gates), 1.0f, dig, int(n.gates),
-                                  dataOf(contextWeight), int(h), 1.0f, dataOf(dContext), int(h));
+                                  floatData(contextWeight), int(h), 1.0f, floatData(dContext), int(h));
                 }
                 dState[ll].copy_(dPrevious);
             }
@@ -207,21 +203,21 @@ struct Recurrence : torch::autograd::Function<Recurrence> {
                 std::fill(dQuery, dQuery + n.attention, 0.0f);
                 additiveAttentionRowBackward(at(weights, t) + b * n.positions,
                                              at(energies, t) + b * n.positions * n.attention,
-                                             values + b * n.positions * h, v, dataOf(dContext) + b * h, nullptr,
-                                             dataOf(dValues) + b * n.positions * h,
-                                             dataOf(dKeys) + b * n.positions * n.attention, dQuery, dataOf(dV),
+                                             values + b * n.positions * h, v, floatData(dContext) + b * h, nullptr,
+                                             floatData(dValues) + b * n.positions * h,
+                                             floatData(dKeys) + b * n.positions * n.attention, dQuery, floatData(dV),
                                              /*accumulate=*/true, scratch.data(), n.positions, n.attention, h);
             }
             // W_s and the top layer's W_hh both read its state before the step.
             matrixProduct(false, false, int(rows), int(h), int(n.top), 1.0f, at(dTop, t), int(n.top),
-                          dataOf(topWeight), int(h), 1.0f, dataOf(dState.back()), int(h));
+                          floatData(topWeight), int(h), 1.0f, floatData(dState.back()), int(h));
         }
 
         // Each weight's gradient as one multiply over every step's rows.
         const auto product = [&](const float *dGates, int64_t width, const float *read) {
             torch::Tensor g = torch::empty({width, h});
             matrixProduct(true, false, int(width), int(h), int(stepRows), 1.0f, dGates, int(width), read, int(h), 0.0f,
-                          dataOf(g), int(h));
+                          floatData(g), int(h));
             return g;
         };
         variable_list grads(in.size() + 1);
@@ -229,18 +225,18 @@ struct Recurrence : torch::autograd::Function<Recurrence> {
         grads[Values] = dValues;
         grads[Start] = torch::stack(dState);
         grads[EmbeddingGates] = dInputGates.front().transpose(0, 1).contiguous();
-        const torch::Tensor dTopWeight = product(dataOf(dTop), n.top, at(hidden, n.layers - 1));
+        const torch::Tensor dTopWeight = product(floatData(dTop), n.top, at(hidden, n.layers - 1));
         grads[QueryWeight] = dTopWeight.narrow(0, 0, n.attention);
         grads[ScoreWeight] = dV.view({1, n.attention});
-        grads[ContextToGates] = product(dataOf(dInputGates.front()), n.gates, dataOf(contexts));
+        grads[ContextToGates] = product(floatData(dInputGates.front()), n.gates, floatData(contexts));
         for (int64_t l = 0; l < n.layers; ++l) {
             const std::size_t ll = std::size_t(l);
             const int64_t first = layerInput(l);
             grads[std::size_t(first)] = l == n.layers - 1 ? dTopWeight.narrow(0, n.attention, n.gates)
-                                                           : product(dataOf(dHiddenGates[ll]), n.gates, at(hidden, l));
+                                                           : product(floatData(dHiddenGates[ll]), n.gates, at(hidden, l));
             grads[std::size_t(first) + 1] = hiddenSums[ll];
             if (l > 0) {
-                grads[std::size_t(first) + 2] = product(dataOf(dInputGates[ll]), n.gates, at(layerInputs, l));
+                grads[std::size_t(first) + 2] = product(floatData(dInputGates[ll]), n.gates, at(layerInputs, l));
                 grads[std::size_t(first) + 3] = inputSums[ll];
             }
         }
@@ -270,6 +266,6 @@ std::pair<torch::Tensor, torch::Tensor> decoderRecurrence(DecoderImpl &decoder, 
             inputs.push_back(w.layers[l].inputBias);
         }
     }
-    const variable_list out = Recurrence::apply(at::TensorList(inputs), decoder.is_training() ? decoder.layerDropout() : 0.0);
+    const variable_list out = DecoderPass::apply(at::TensorList(inputs), decoder.is_training() ? decoder.layerDropout() : 0.0);
     return {out[0], out[1]};
 }

@@ -5,6 +5,7 @@
 #include "engine/attention/encoder.h"
 #include "engine/attention/seq2seqnet.h"
 #include "engine/attention/seq2seqweights.h"
+#include "engine/core/floatdata.h"
 #include "engine/core/vocabulary.h"
 #include "engine/fast/grustep.h"
 #include "engine/fast/matrixproduct.h"
@@ -18,11 +19,6 @@ namespace {
 torch::Tensor plain(const torch::Tensor &t)
 {
     return t.detach().to(torch::kFloat).contiguous();
-}
-
-float *floats(const torch::Tensor &t)
-{
-    return t.data_ptr<float>();
 }
 
 // `rows` copies of `row` (width floats).
@@ -109,8 +105,8 @@ public:
     {
         // Keys W_h h_i for every point and position.
         m_keys = torch::empty({m_points, m_width, m_attention});
-        matrixProduct(false, true, int(m_points * m_width), int(m_attention), int(m_hidden), 1.0f, floats(m_values),
-                      int(m_hidden), floats(m_w.keys), int(m_hidden), 0.0f, floats(m_keys), int(m_attention));
+        matrixProduct(false, true, int(m_points * m_width), int(m_attention), int(m_hidden), 1.0f, floatData(m_values),
+                      int(m_hidden), floatData(m_w.keys), int(m_hidden), 0.0f, floatData(m_keys), int(m_attention));
         startFromBridge(finals);
         const int lastStep = steps.back();
         std::vector<bool> asked(static_cast<std::size_t>(lastStep + 1), false);
@@ -120,10 +116,10 @@ public:
         std::vector<torch::Tensor> state = m_start;
         for (int t = 0; t <= lastStep; ++t) {
             Step step;
-            const float *embedding = floats(m_w.embedding) + tokenAt(t) * m_embed;
+            const float *embedding = floatData(m_w.embedding) + tokenAt(t) * m_embed;
             torch::Tensor top = rowsOf(m_w.topBias, m_points);
-            matrixProduct(false, true, int(m_points), int(m_topWidth), int(m_hidden), 1.0f, floats(state.back()),
-                          int(m_hidden), floats(m_w.top), int(m_hidden), 1.0f, floats(top), int(m_topWidth));
+            matrixProduct(false, true, int(m_points), int(m_topWidth), int(m_hidden), 1.0f, floatData(state.back()),
+                          int(m_hidden), floatData(m_w.top), int(m_hidden), 1.0f, floatData(top), int(m_topWidth));
             attend(step, top);
             advance(step, top, embedding, state);
             if (asked[std::size_t(t)])
@@ -161,12 +157,12 @@ public:
             layersBack(step, active * m_points, d);
             attendBack(step, active * m_points, d);
             // [W_s; W_hh] read the top layer's state before the step.
-            matrixProduct(false, false, int(active * m_points), int(m_hidden), int(m_topWidth), 1.0f, floats(d.top),
-                          int(m_topWidth), floats(m_w.top), int(m_hidden), 1.0f, floats(d.state.back()), int(m_hidden));
+            matrixProduct(false, false, int(active * m_points), int(m_hidden), int(m_topWidth), 1.0f, floatData(d.top),
+                          int(m_topWidth), floatData(m_w.top), int(m_hidden), 1.0f, floatData(d.state.back()), int(m_hidden));
         }
         // The keys' gradients reach the values through W_h.
-        matrixProduct(false, false, int(rows * m_width), int(m_hidden), int(m_attention), 1.0f, floats(d.keys),
-                      int(m_attention), floats(m_w.keys), int(m_hidden), 1.0f, floats(d.values), int(m_hidden));
+        matrixProduct(false, false, int(rows * m_width), int(m_hidden), int(m_attention), 1.0f, floatData(d.keys),
+                      int(m_attention), floatData(m_w.keys), int(m_hidden), 1.0f, floatData(d.values), int(m_hidden));
         return {values, d.values.view({count, m_points, m_width, m_hidden}).flip({0}),
                 bridgeBack(d.state, count).flip({0})};
     }
@@ -189,8 +185,8 @@ private:
             const torch::Tensor both =
                 plain(finals.narrow(0, l * m_directions, m_directions).permute({1, 0, 2}).reshape({m_points, m_hidden}));
             torch::Tensor s = rowsOf(m_w.bridgeBias, m_points);
-            matrixProduct(false, true, int(m_points), int(m_hidden), int(m_hidden), 1.0f, floats(both), int(m_hidden),
-                          floats(m_w.bridge), int(m_hidden), 1.0f, floats(s), int(m_hidden));
+            matrixProduct(false, true, int(m_points), int(m_hidden), int(m_hidden), 1.0f, floatData(both), int(m_hidden),
+                          floatData(m_w.bridge), int(m_hidden), 1.0f, floatData(s), int(m_hidden));
             m_start.push_back(s.tanh_());
         }
     }
@@ -206,8 +202,8 @@ private:
             const torch::Tensor s = m_start[std::size_t(l)].repeat({count, 1});
             const torch::Tensor dPre = dStart[std::size_t(l)] * (1 - s * s);
             torch::Tensor dBoth = torch::empty({rows, m_hidden});
-            matrixProduct(false, false, int(rows), int(m_hidden), int(m_hidden), 1.0f, floats(dPre), int(m_hidden),
-                          floats(m_w.bridge), int(m_hidden), 0.0f, floats(dBoth), int(m_hidden));
+            matrixProduct(false, false, int(rows), int(m_hidden), int(m_hidden), 1.0f, floatData(dPre), int(m_hidden),
+                          floatData(m_w.bridge), int(m_hidden), 0.0f, floatData(dBoth), int(m_hidden));
             dFinals.narrow(1, l * m_directions, m_directions)
                 .copy_(dBoth.view({count, m_points, m_directions, half}).permute({0, 2, 1, 3}));
         }
@@ -221,8 +217,8 @@ private:
         step.energy = torch::empty({m_points, m_width, m_attention});
         step.weights = torch::empty({m_points, m_width});
         step.context = torch::zeros({m_points, m_hidden});
-        const float *keys = floats(m_keys), *values = floats(m_values), *v = floats(m_w.score), *queries = floats(top);
-        float *energies = floats(step.energy), *weights = floats(step.weights), *contexts = floats(step.context);
+        const float *keys = floatData(m_keys), *values = floatData(m_values), *v = floatData(m_w.score), *queries = floatData(top);
+        float *energies = floatData(step.energy), *weights = floatData(step.weights), *contexts = floatData(step.context);
         for (int64_t p = 0; p < m_points; ++p)
             additiveAttentionRow(queries + p * m_topWidth, keys + p * m_width * m_attention,
                                  values + p * m_width * m_hidden, v, nullptr, energies + p * m_width * m_attention,
@@ -235,26 +231,26 @@ private:
     {
         torch::Tensor embeddingGates = m_w.inputBias.front().clone();
         matrixProduct(false, true, 1, int(m_gateWidth), int(m_embed), 1.0f, embedding, int(m_embed),
-                      floats(m_w.embeddingToGates), int(m_embed), 1.0f, floats(embeddingGates), int(m_gateWidth));
+                      floatData(m_w.embeddingToGates), int(m_embed), 1.0f, floatData(embeddingGates), int(m_gateWidth));
         for (int64_t l = 0; l < m_layers; ++l) {
             const std::size_t ll = std::size_t(l);
             const bool first = l == 0;
             torch::Tensor inputGates = rowsOf(first ? embeddingGates : m_w.inputBias[ll], m_points);
             matrixProduct(false, true, int(m_points), int(m_gateWidth), int(m_hidden), 1.0f,
-                          floats(first ? step.context : state[ll - 1]), int(m_hidden),
-                          floats(first ? m_w.contextToGates : m_w.inputWeight[ll]), int(m_hidden), 1.0f,
-                          floats(inputGates), int(m_gateWidth));
+                          floatData(first ? step.context : state[ll - 1]), int(m_hidden),
+                          floatData(first ? m_w.contextToGates : m_w.inputWeight[ll]), int(m_hidden), 1.0f,
+                          floatData(inputGates), int(m_gateWidth));
             torch::Tensor hiddenGates;
             if (l == m_layers - 1) {
                 hiddenGates = top.narrow(1, m_attention, m_gateWidth).contiguous();
             } else {
                 hiddenGates = rowsOf(m_w.hiddenBias[ll], m_points);
-                matrixProduct(false, true, int(m_points), int(m_gateWidth), int(m_hidden), 1.0f, floats(state[ll]),
-                              int(m_hidden), floats(m_w.hiddenWeight[ll]), int(m_hidden), 1.0f, floats(hiddenGates),
+                matrixProduct(false, true, int(m_points), int(m_gateWidth), int(m_hidden), 1.0f, floatData(state[ll]),
+                              int(m_hidden), floatData(m_w.hiddenWeight[ll]), int(m_hidden), 1.0f, floatData(hiddenGates),
                               int(m_gateWidth));
             }
             torch::Tensor next = state[ll].clone(), gates = torch::empty({m_points, m_gateWidth});
-            float *gi = floats(inputGates), *gh = floats(hiddenGates), *h = floats(next), *g = floats(gates);
+            float *gi = floatData(inputGates), *gh = floatData(hiddenGates), *h = floatData(next), *g = floatData(gates);
             for (int64_t p = 0; p < m_points; ++p)
                 gruCell(gi + p * m_gateWidth, gh + p * m_gateWidth, h + p * m_hidden, g + p * m_gateWidth, m_hidden);
             step.previous.push_back(state[ll]);
@@ -270,12 +266,12 @@ private:
         const int64_t outputWidth = m_w.output.size(1);
         torch::Tensor logits = m_w.outputBias.clone().view({1, m_vocabulary});
         matrixProduct(false, true, 1, int(m_vocabulary), int(m_embed), 1.0f, embedding, int(m_embed),
-                      floats(m_w.output) + 2 * m_hidden, int(outputWidth), 1.0f, floats(logits), int(m_vocabulary));
+                      floatData(m_w.output) + 2 * m_hidden, int(outputWidth), 1.0f, floatData(logits), int(m_vocabulary));
         logits = logits.repeat({m_points, 1});
-        matrixProduct(false, true, int(m_points), int(m_vocabulary), int(m_hidden), 1.0f, floats(output), int(m_hidden),
-                      floats(m_w.output), int(outputWidth), 1.0f, floats(logits), int(m_vocabulary));
-        matrixProduct(false, true, int(m_points), int(m_vocabulary), int(m_hidden), 1.0f, floats(step.context),
-                      int(m_hidden), floats(m_w.output) + m_hidden, int(outputWidth), 1.0f, floats(logits),
+        matrixProduct(false, true, int(m_points), int(m_vocabulary), int(m_hidden), 1.0f, floatData(output), int(m_hidden),
+                      floatData(m_w.output), int(outputWidth), 1.0f, floatData(logits), int(m_vocabulary));
+        matrixProduct(false, true, int(m_points), int(m_vocabulary), int(m_hidden), 1.0f, floatData(step.context),
+                      int(m_hidden), floatData(m_w.output) + m_hidden, int(outputWidth), 1.0f, floatData(logits),
                       int(m_vocabulary));
         m_logProbs[t].copy_(torch::log_softmax(logits, 1));
         step.probabilities = m_logProbs[t].exp();
@@ -294,12 +290,12 @@ private:
             dLogits.select(1, other).sub_(1.0f);
             f.sub_(m_logProbs[s].select(1, other));
         }
-        matrixProduct(false, false, int(m_points), int(m_hidden), int(m_vocabulary), 1.0f, floats(dLogits),
-                      int(m_vocabulary), floats(m_w.output), int(outputWidth), 1.0f,
-                      floats(d.state.back()) + j * m_points * m_hidden, int(m_hidden));
-        matrixProduct(false, false, int(m_points), int(m_hidden), int(m_vocabulary), 1.0f, floats(dLogits),
-                      int(m_vocabulary), floats(m_w.output) + m_hidden, int(outputWidth), 0.0f,
-                      floats(d.context) + j * m_points * m_hidden, int(m_hidden));
+        matrixProduct(false, false, int(m_points), int(m_hidden), int(m_vocabulary), 1.0f, floatData(dLogits),
+                      int(m_vocabulary), floatData(m_w.output), int(outputWidth), 1.0f,
+                      floatData(d.state.back()) + j * m_points * m_hidden, int(m_hidden));
+        matrixProduct(false, false, int(m_points), int(m_hidden), int(m_vocabulary), 1.0f, floatData(dLogits),
+                      int(m_vocabulary), floatData(m_w.output) + m_hidden, int(outputWidth), 0.0f,
+                      floatData(d.context) + j * m_points * m_hidden, int(m_hidden));
         return f;
     }
 
@@ -310,11 +306,11 @@ private:
         for (int64_t l = m_layers - 1; l >= 0; --l) {
             const std::size_t ll = std::size_t(l);
             const bool topLayer = l == m_layers - 1;
-            float *dHiddenGates = topLayer ? floats(d.top) + m_attention : floats(d.hiddenGates);
+            float *dHiddenGates = topLayer ? floatData(d.top) + m_attention : floatData(d.hiddenGates);
             const int64_t dHiddenStride = topLayer ? m_topWidth : m_gateWidth;
-            const float *gates = floats(step.gates[ll]), *hiddenGates = floats(step.hiddenGates[ll]);
-            const float *previous = floats(step.previous[ll]), *dNext = floats(d.state[ll]);
-            float *dInputGates = floats(d.inputGates), *dPrevious = floats(d.previous);
+            const float *gates = floatData(step.gates[ll]), *hiddenGates = floatData(step.hiddenGates[ll]);
+            const float *previous = floatData(step.previous[ll]), *dNext = floatData(d.state[ll]);
+            float *dInputGates = floatData(d.inputGates), *dPrevious = floatData(d.previous);
             for (int64_t row = 0; row < rows; ++row) {
                 const int64_t p = row % m_points;
                 gruCellBackward(gates + p * m_gateWidth, hiddenGates + p * m_gateWidth, previous + p * m_hidden,
@@ -323,13 +319,13 @@ private:
             }
             if (!topLayer)
                 matrixProduct(false, false, int(rows), int(m_hidden), int(m_gateWidth), 1.0f, dHiddenGates,
-                              int(m_gateWidth), floats(m_w.hiddenWeight[ll]), int(m_hidden), 1.0f, dPrevious,
+                              int(m_gateWidth), floatData(m_w.hiddenWeight[ll]), int(m_hidden), 1.0f, dPrevious,
                               int(m_hidden));
             // Layer l's input: the state of the layer below after the step, or for layer 0 the context.
             matrixProduct(false, false, int(rows), int(m_hidden), int(m_gateWidth), 1.0f, dInputGates, int(m_gateWidth),
-                          floats(l > 0 ? m_w.inputWeight[ll] : m_w.contextToGates), int(m_hidden), 1.0f,
-                          floats(l > 0 ? d.state[ll - 1] : d.context), int(m_hidden));
-            std::memcpy(floats(d.state[ll]), dPrevious, std::size_t(rows * m_hidden) * sizeof(float));
+                          floatData(l > 0 ? m_w.inputWeight[ll] : m_w.contextToGates), int(m_hidden), 1.0f,
+                          floatData(l > 0 ? d.state[ll - 1] : d.context), int(m_hidden));
+            std::memcpy(floatData(d.state[ll]), dPrevious, std::size_t(rows * m_hidden) * sizeof(float));
         }
     }
 
@@ -337,9 +333,9 @@ private:
     // and the values.
     void attendBack(const Step &step, int64_t rows, Carried &d) const
     {
-        const float *weights = floats(step.weights), *energies = floats(step.energy), *values = floats(m_values);
-        const float *v = floats(m_w.score), *dContexts = floats(d.context);
-        float *dQueries = floats(d.top), *dValues = floats(d.values), *dKeys = floats(d.keys);
+        const float *weights = floatData(step.weights), *energies = floatData(step.energy), *values = floatData(m_values);
+        const float *v = floatData(m_w.score), *dContexts = floatData(d.context);
+        float *dQueries = floatData(d.top), *dValues = floatData(d.values), *dKeys = floatData(d.keys);
         std::vector<float> scratch(static_cast<std::size_t>(m_width));
         for (int64_t row = 0; row < rows; ++row) {
             const int64_t p = row % m_points;

@@ -262,7 +262,7 @@ void TestDecoder::recurrenceMatchesTheStepLoop()
     };
     const auto [mine, myGradients] = run(true);
     const auto [expected, expectedGradients] = run(false);
-    QVERIFY(QString::fromStdString(mine.output.grad_fn()->name()).contains("Recurrence"));
+    QVERIFY(QString::fromStdString(mine.output.grad_fn()->name()).contains("DecoderPass"));
     QVERIFY(torch::allclose(mine.output, expected.output, 1e-5, 1e-6));
     QVERIFY(torch::allclose(mine.context, expected.context, 1e-5, 1e-6));
     QVERIFY(torch::equal(mine.embedding, expected.embedding));
@@ -282,12 +282,12 @@ void TestDecoder::recurrenceTakesOnlyTeacherForcedGruWithBahdanau()
         const DecoderStates states = net->decoderStates(net->decoder->fusedWeights(), s.source, s.lengths, s.target, coin);
         return QString::fromStdString(states.output.grad_fn()->name());
     };
-    QVERIFY(nodeOf(gru, [] { return true; }).contains("Recurrence"));
-    QVERIFY(!nodeOf(gru, [] { return false; }).contains("Recurrence"));  // free running needs each prediction
+    QVERIFY(nodeOf(gru, [] { return true; }).contains("DecoderPass"));
+    QVERIFY(!nodeOf(gru, [] { return false; }).contains("DecoderPass"));  // free running needs each prediction
     config.attention = AttentionKind::Location;
     Seq2SeqNet location(12, config);
     QVERIFY(!decoderRecurrenceSupports(*location->decoder));
-    QVERIFY(!nodeOf(location, [] { return true; }).contains("Recurrence"));
+    QVERIFY(!nodeOf(location, [] { return true; }).contains("DecoderPass"));
     Seq2SeqNet lstm(12, smallConfig(2, 0.0, RecurrentCell::Lstm));
     QVERIFY(!decoderRecurrenceSupports(*lstm->decoder));
     config = smallConfig(2, 0.0, RecurrentCell::Gru);
