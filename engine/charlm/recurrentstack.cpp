@@ -1,9 +1,6 @@
 #include "engine/charlm/recurrentstack.h"
 
-#include "engine/fast/grustep.h"
-#include "engine/fast/lstmcell.h"
 #include "engine/fast/matrixproduct.h"
-#include "engine/fast/rnncell.h"
 #include "engine/fast/vectorsum.h"
 
 #include <algorithm>
@@ -13,30 +10,10 @@
 
 namespace {
 
-// to (columns x rows) = from (rows x columns) transposed, in tiles that stay in cache, each
-// written a row of `to` at a time.
-void transpose(const float *from, int64_t rows, int64_t columns, float *to)
-{
-    constexpr int64_t kTile = 16;
-    for (int64_t c0 = 0; c0 < columns; c0 += kTile)
-        for (int64_t r0 = 0; r0 < rows; r0 += kTile)
-            for (int64_t c = c0; c < std::min(columns, c0 + kTile); ++c)
-                for (int64_t r = r0; r < std::min(rows, r0 + kTile); ++r)
-                    to[c * rows + r] = from[r * columns + c];
-}
-
 void copyRows(float *to, const float *row, int64_t rows, int64_t width)
 {
     for (int64_t r = 0; r < rows; ++r)
         std::memcpy(to + r * width, row, size_t(width) * sizeof(float));
-}
-
-// sums = the column sums of a rows x width matrix.
-void columnSums(const float *matrix, int64_t rows, int64_t width, float *sums)
-{
-    std::fill(sums, sums + width, 0.0f);
-    for (int64_t r = 0; r < rows; ++r)
-        addInPlace(sums, matrix + r * width, width);
 }
 
 }
@@ -97,37 +74,24 @@ RecurrentStack::RecurrentStack(const CharModelConfig &config, int alphabetSize, 
     , m_maxSteps(maxSteps)
     , m_inputSize(config.embed > 0 ? config.embed : alphabetSize)
     , m_gateWidth(gateCount(config.cell) * config.hidden)
+    , m_sweep(config.cell, config.hidden, rows)
 {
     const size_t h = size_t(config.hidden), r = size_t(rows), t = size_t(maxSteps), g = size_t(m_gateWidth);
-    const bool gru = config.cell == RecurrentCell::Gru, lstm = config.cell == RecurrentCell::Lstm;
     m_stateHidden.assign(size_t(config.layers), std::vector<float>(r * h));
-    if (lstm)
+    if (config.cell == RecurrentCell::Lstm)
         m_stateCell.assign(size_t(config.layers), std::vector<float>(r * h));
     m_layers.resize(size_t(config.layers));
-    for (LayerActivations &layer : m_layers) {
-        layer.hidden.resize((t + 1) * r * h);
-        if (lstm)
-            layer.cell.resize((t + 1) * r * h);
-        if (gru)
-            layer.hiddenN.resize(t * r * h);
-        if (gru || lstm)
-            layer.gates.resize(t * r * g);
-    }
+    for (RecurrentActivations &layer : m_layers)
+        layer.allocate(config.cell, rows, maxSteps, config.hidden);
     m_active.resize(t);
     m_inputGates.resize(t * r * g);
     m_inputTable.resize(size_t(alphabetSize) * g);
     m_bias.resize(g);
-    m_hiddenWeightsTransposed.resize(h * g);
-    if (gru)
-        m_hiddenGates.resize(r * g);
     m_logits.resize(t * r * size_t(alphabetSize));
     m_dHidden.resize(t * r * h);
     m_dInputGates.resize(t * r * g);
-    if (gru)
+    if (config.cell == RecurrentCell::Gru)
         m_dHiddenGates.resize(t * r * g);
-    m_dRecurrent.resize(r * h);
-    if (lstm)
-        m_dCell.resize(r * h);
     m_dInputTable.resize(size_t(alphabetSize) * g);
 }
 
@@ -197,53 +161,25 @@ void RecurrentStack::projectInputs(const CharParameterView<const float> &p, cons
         }
 }
 
-// Each step: the recurrent product for the rows still reading, then the cell row by row. Rows that
-// have ended get a zero state, so that the multiplies over all steps read finite numbers there.
-void RecurrentStack::recur(const CharParameterView<const float> &p, const CharWindow &window, int layer)
+RecurrentSweep::Weights RecurrentStack::sweepWeights(const CharParameterView<const float> &p, int layer) const
 {
     const auto &w = p.layers[size_t(layer)];
-    LayerActivations &a = m_layers[size_t(layer)];
-    const size_t h = size_t(m_config.hidden), g = size_t(m_gateWidth), rows = size_t(m_rows);
-    // The per-step product h W_hh^T reads W_hh^T laid out as it is multiplied: OpenBLAS runs a few
-    // rows through a stored matrix faster than through one it transposes as it goes.
-    const float *weights = m_hiddenWeightsTransposed.data();
-    transpose(w.hiddenWeights, int64_t(g), int64_t(h), m_hiddenWeightsTransposed.data());
-    const float *inputTable = layer == 0 ? m_inputTable.data() : nullptr;
-    for (int t = 0; t < window.steps; ++t) {
-        const int n = m_active[size_t(t)];
-        const float *previous = a.hidden.data() + size_t(t) * rows * h;
-        float *next = a.hidden.data() + size_t(t + 1) * rows * h;
-        float *gi = m_inputGates.data() + size_t(t) * rows * g;
-        float *gates = a.gates.empty() ? nullptr : a.gates.data() + size_t(t) * rows * g;
-        switch (m_config.cell) {
-        case RecurrentCell::Gru: {
-            float *gh = m_hiddenGates.data(), *hiddenN = a.hiddenN.data() + size_t(t) * rows * h;
-            matrixProduct(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 0.0f, gh, int(g));
-            for (int b = 0; b < n; ++b) {
-                const float *input =
-                    inputTable ? inputTable + size_t(window.inputs[size_t(t) * rows + b]) * g : gi + b * g;
-                gruCellAddingBiases(input, w.inputBias, gh + b * g, w.hiddenBias, previous + b * h, next + b * h,
-                                    gates + b * g, hiddenN + b * h, int64_t(h));
-            }
-            break;
-        }
-        case RecurrentCell::Rnn:
-            matrixProduct(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 1.0f, gi, int(g));
-            for (int b = 0; b < n; ++b)
-                rnnCell(gi + b * g, next + b * h, int64_t(h));
-            break;
-        case RecurrentCell::Lstm: {
-            matrixProduct(false, false, n, int(g), int(h), 1.0f, previous, int(h), weights, int(g), 1.0f, gi, int(g));
-            float *cell = a.cell.data() + size_t(t + 1) * rows * h;
-            std::memcpy(cell, a.cell.data() + size_t(t) * rows * h, size_t(n) * h * sizeof(float));
-            for (int b = 0; b < n; ++b)
-                lstmCell(gi + b * g, next + b * h, cell + b * h, gates ? gates + b * g : nullptr, int64_t(h));
-            std::fill(cell + size_t(n) * h, cell + rows * h, 0.0f);
-            break;
-        }
-        }
-        std::fill(next + size_t(n) * h, next + rows * h, 0.0f);
+    return {w.hiddenWeights, w.inputBias, w.hiddenBias};
+}
+
+// The first layer reads its gates per character from m_inputTable (the GRU in place, the others
+// from copies in m_inputGates), and its gates' gradients are summed per character.
+RecurrentSweep::Inputs RecurrentStack::sweepInputs(const CharWindow &window, int layer)
+{
+    RecurrentSweep::Inputs in;
+    if (layer > 0 || m_config.cell != RecurrentCell::Gru)
+        in.gates = m_inputGates.data();
+    if (layer == 0) {
+        in.table = m_inputTable.data();
+        in.tableIndex = window.inputs.data();
+        in.tableRows = m_alphabet;
     }
+    return in;
 }
 
 double RecurrentStack::forward(const CharParameterView<const float> &p, const CharWindow &window, bool forBackward)
@@ -252,12 +188,12 @@ double RecurrentStack::forward(const CharParameterView<const float> &p, const Ch
     const int h = m_config.hidden, v = m_alphabet, rows = m_rows, steps = window.steps;
     const bool lstm = m_config.cell == RecurrentCell::Lstm;
     for (int layer = 0; layer < m_config.layers; ++layer) {
-        LayerActivations &a = m_layers[size_t(layer)];
+        RecurrentActivations &a = m_layers[size_t(layer)];
         std::copy(m_stateHidden[size_t(layer)].begin(), m_stateHidden[size_t(layer)].end(), a.hidden.begin());
         if (lstm)
             std::copy(m_stateCell[size_t(layer)].begin(), m_stateCell[size_t(layer)].end(), a.cell.begin());
         projectInputs(p, window, layer);
-        recur(p, window, layer);
+        m_sweep.forward(sweepWeights(p, layer), sweepInputs(window, layer), m_active, steps, a);
     }
 
     // The logits of every step at once, then the cross-entropy of the rows still reading.
@@ -282,7 +218,7 @@ double RecurrentStack::forward(const CharParameterView<const float> &p, const Ch
 
     // Each row carries on from its last step.
     for (int layer = 0; layer < m_config.layers; ++layer) {
-        const LayerActivations &a = m_layers[size_t(layer)];
+        const RecurrentActivations &a = m_layers[size_t(layer)];
         for (int b = 0; b < rows; ++b) {
             const int last = window.rowSteps[size_t(b)];
             if (last == 0)
@@ -296,86 +232,6 @@ double RecurrentStack::forward(const CharParameterView<const float> &p, const Ch
         }
     }
     return loss;
-}
-
-// Back through the steps of one layer, from m_dHidden (the gradient of its outputs) to the gate
-// pre-activations' gradients of every step (rows that have ended get zeros), and the biases'
-// gradients. The sums of the gate gradients over rows (the biases' gradients, and for the first
-// layer m_dInputTable, per character) take each step's as they are made: the GRU's cell adds them
-// itself, the others' are added while still in cache.
-void RecurrentStack::recurBackward(const CharParameterView<const float> &p, const CharWindow &window, int layer,
-                                   const CharParameterView<float>::Layer &dw)
-{
-    const auto &w = p.layers[size_t(layer)];
-    const LayerActivations &a = m_layers[size_t(layer)];
-    const size_t h = size_t(m_config.hidden), g = size_t(m_gateWidth), rows = size_t(m_rows);
-    const int steps = window.steps;
-    const bool gru = m_config.cell == RecurrentCell::Gru;
-    std::fill(m_dRecurrent.begin(), m_dRecurrent.end(), 0.0f);
-    std::fill(m_dCell.begin(), m_dCell.end(), 0.0f);
-    std::fill(dw.hiddenBias, dw.hiddenBias + g, 0.0f);
-    std::fill(dw.inputBias, dw.inputBias + g, 0.0f);
-    if (layer == 0)
-        std::fill(m_dInputTable.begin(), m_dInputTable.end(), 0.0f);
-    float *dRecurrent = m_dRecurrent.data();
-    for (int t = steps - 1; t >= 0; --t) {
-        const int n = m_active[size_t(t)], later = t + 1 < steps ? m_active[size_t(t + 1)] : 0;
-        float *dNext = m_dHidden.data() + size_t(t) * rows * h;
-        // The gradient of this step's output: from above, and from the next step (rows still reading then).
-        addInPlace(dNext, dRecurrent, int64_t(later) * int64_t(h));
-        const float *previous = a.hidden.data() + size_t(t) * rows * h;
-        float *dgi = m_dInputGates.data() + size_t(t) * rows * g;
-        const float *gates = a.gates.empty() ? nullptr : a.gates.data() + size_t(t) * rows * g;
-        switch (m_config.cell) {
-        case RecurrentCell::Gru: {
-            float *dgh = m_dHiddenGates.data() + size_t(t) * rows * g;
-            const float *hiddenN = a.hiddenN.data() + size_t(t) * rows * h;
-            for (int b = 0; b < n; ++b) {
-                // The first layer's input gates need no gradients of their own, only sums per character.
-                float *inputSums = layer == 0 ? m_dInputTable.data() + size_t(window.inputs[size_t(t) * rows + b]) * g
-                                              : dw.inputBias;
-                gruCellBackwardSumming(gates + b * g, hiddenN + b * h, previous + b * h, dNext + b * h,
-                                       layer == 0 ? nullptr : dgi + b * g, inputSums, dgh + b * g, dw.hiddenBias,
-                                       dRecurrent + b * h, int64_t(h));
-            }
-            std::fill(dgh + size_t(n) * g, dgh + rows * g, 0.0f);
-            if (layer > 0)
-                std::fill(dgi + size_t(n) * g, dgi + rows * g, 0.0f);
-            if (t > 0)
-                matrixProduct(false, false, n, int(h), int(g), 1.0f, dgh, int(g), w.hiddenWeights, int(h), 1.0f,
-                              dRecurrent, int(h));
-            continue;  // its gradients are summed already
-        }
-        case RecurrentCell::Rnn: {
-            const float *next = a.hidden.data() + size_t(t + 1) * rows * h;
-            for (int b = 0; b < n; ++b)
-                rnnCellBackward(next + b * h, dNext + b * h, dgi + b * g, int64_t(h));
-            break;
-        }
-        case RecurrentCell::Lstm: {
-            const float *cell = a.cell.data() + size_t(t) * rows * h;
-            const float *nextCell = a.cell.data() + size_t(t + 1) * rows * h;
-            for (int b = 0; b < n; ++b)
-                lstmCellBackward(gates + b * g, cell + b * h, nextCell + b * h, dNext + b * h, m_dCell.data() + b * h,
-                                 dgi + b * g, int64_t(h));
-            break;
-        }
-        }
-        std::fill(dgi + size_t(n) * g, dgi + rows * g, 0.0f);
-        if (t > 0)
-            matrixProduct(false, false, n, int(h), int(g), 1.0f, dgi, int(g), w.hiddenWeights, int(h), 0.0f, dRecurrent,
-                          int(h));
-        for (int b = 0; b < n; ++b) {
-            addInPlace(dw.hiddenBias, dgi + b * g, int64_t(g));
-            if (layer == 0)
-                addInPlace(m_dInputTable.data() + size_t(window.inputs[size_t(t) * rows + b]) * g, dgi + b * g,
-                           int64_t(g));
-        }
-    }
-    if (!gru)
-        std::copy(dw.hiddenBias, dw.hiddenBias + g, dw.inputBias);
-    else if (layer == 0)
-        columnSums(m_dInputTable.data(), m_alphabet, int64_t(g), dw.inputBias);
 }
 
 void RecurrentStack::backward(const CharParameterView<const float> &p, const CharWindow &window, float lossScale,
@@ -404,7 +260,14 @@ void RecurrentStack::backward(const CharParameterView<const float> &p, const Cha
     for (int layer = m_config.layers - 1; layer >= 0; --layer) {
         const auto &w = p.layers[size_t(layer)];
         const auto &dw = gradients.layers[size_t(layer)];
-        recurBackward(p, window, layer, dw);
+        RecurrentSweep::Gradients d;
+        d.dInputGates = m_dInputGates.data();
+        d.dHiddenGates = m_dHiddenGates.empty() ? nullptr : m_dHiddenGates.data();
+        d.dTable = m_dInputTable.data();
+        d.dInputBias = dw.inputBias;
+        d.dHiddenBias = dw.hiddenBias;
+        m_sweep.backward(sweepWeights(p, layer), sweepInputs(window, layer), m_active, steps, m_layers[size_t(layer)],
+                         m_dHidden.data(), d);
         const float *dgh = m_config.cell == RecurrentCell::Gru ? m_dHiddenGates.data() : m_dInputGates.data();
         const float *dgi = m_dInputGates.data();
         // Each weight's gradient once, over all steps: dW_hh = sum_t dG_t^T h_(t-1).

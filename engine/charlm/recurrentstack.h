@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/charlm/charlmconfig.h"
+#include "engine/fast/recurrentsweep.h"
 
 #include <cstdint>
 #include <vector>
@@ -38,8 +39,8 @@ struct CharWindow {
 // from one window to the next: characters (embedding rows or one-hot) -> recurrent layers -> the
 // next character's logits, with the cross-entropy. Written by hand rather than as autograd ops:
 // the input projections of all steps in one multiply (the first layer's from a per-character
-// table), per step only the recurrent product and the cell; backward takes each weight's gradient
-// once per window as one multiply over all steps. Single-threaded; its buffers are allocated once.
+// table), the layers through RecurrentSweep; backward takes each weight's gradient once per window
+// as one multiply over all steps. Single-threaded; its buffers are allocated once.
 class RecurrentStack
 {
 public:
@@ -59,32 +60,23 @@ public:
                   const CharParameterView<float> &gradients);
 
 private:
-    struct LayerActivations {
-        std::vector<float> hidden;       // (steps + 1) x rows x hidden: the carried state, then each step's
-        std::vector<float> cell;         // the same for the LSTM's cell state
-        std::vector<float> hiddenN;      // GRU: steps x rows x hidden, W_hn h + b_hn
-        std::vector<float> gates;        // GRU r|z|n, LSTM i|f|g|o: steps x rows x gates
-    };
-
     void countActiveRows(const CharWindow &window);
     void projectInputs(const CharParameterView<const float> &parameters, const CharWindow &window, int layer);
-    void recur(const CharParameterView<const float> &parameters, const CharWindow &window, int layer);
-    void recurBackward(const CharParameterView<const float> &parameters, const CharWindow &window, int layer,
-                       const CharParameterView<float>::Layer &layerGradients);
+    // Layer `layer`'s weights and inputs as the sweep reads them.
+    RecurrentSweep::Weights sweepWeights(const CharParameterView<const float> &parameters, int layer) const;
+    RecurrentSweep::Inputs sweepInputs(const CharWindow &window, int layer);
 
     CharModelConfig m_config;
     int m_alphabet, m_rows, m_maxSteps, m_inputSize, m_gateWidth;
+    RecurrentSweep m_sweep;
     std::vector<std::vector<float>> m_stateHidden, m_stateCell;  // per layer, rows x hidden
-    std::vector<LayerActivations> m_layers;
+    std::vector<RecurrentActivations> m_layers;
     std::vector<int> m_active;                  // per step, the rows still reading
     std::vector<float> m_inputGates;            // steps x rows x gates: W_ih x + biases (GRU: no biases)
     std::vector<float> m_inputTable;            // alphabet x gates: the first layer's m_inputGates per character
     std::vector<float> m_bias;                  // gates
-    std::vector<float> m_hiddenWeightsTransposed;  // hidden x gates: W_hh^T, the layer's being read
-    std::vector<float> m_hiddenGates;           // GRU: rows x gates, the step's W_hh h
     std::vector<float> m_logits;                // steps x rows x alphabet; probabilities, then their gradients
     std::vector<float> m_dHidden;               // steps x rows x hidden: the gradient of a layer's outputs
     std::vector<float> m_dInputGates, m_dHiddenGates;  // steps x rows x gates (the second for the GRU)
-    std::vector<float> m_dRecurrent, m_dCell;   // rows x hidden: what flows back to the step before
     std::vector<float> m_dInputTable;           // alphabet x gates: the first layer's gate gradients per character
 };

@@ -2,6 +2,8 @@
 
 #include "engine/fast/vectorclones.h"
 
+#include <algorithm>
+
 VECTOR_CLONES
 void addInPlace(float *__restrict to, const float *__restrict from, int64_t n)
 {
@@ -25,4 +27,11 @@ double sumOfSquares(const float *__restrict values, int64_t n)
     for (double lane : lanes)
         total += lane;
     return total;
+}
+
+void columnSums(const float *matrix, int64_t rows, int64_t width, float *sums)
+{
+    std::fill(sums, sums + width, 0.0f);
+    for (int64_t r = 0; r < rows; ++r)
+        addInPlace(sums, matrix + r * width, width);
 }
