@@ -3,7 +3,6 @@
 #include "engine/attention/modelconfig.h"
 #include "engine/attention/recurrentlayers.h"
 #include "engine/core/dropoutstream.h"
-#include "engine/core/parameterversions.h"
 #include "engine/core/torchapi.h"
 
 #include <vector>
@@ -17,9 +16,8 @@ struct EncoderOutput {
 // Embedding -> bidirectional recurrent layers over each sentence's real tokens (padding never
 // reaches a hidden state) -> a tanh bridge from the final states (both directions concatenated)
 // to the decoder's initial state; an LSTM's final cell states pass to the decoder as they are.
-// The cell is torch::nn::GRU's (RNN's, LSTM's) parameters run by a hand-written loop: each layer's
-// input gates for every position in one multiply, one step per position, and W_hh's gradient
-// once per batch (RecurrentProjection): a quarter less time than the GRU module on packed sequences.
+// The cell is torch::nn::GRU's (RNN's, LSTM's) parameters run by hand (encoderRecurrence, through
+// the shared RecurrentSweep): one autograd node for all layers and directions.
 class EncoderImpl : public torch::nn::Module
 {
 public:
@@ -36,6 +34,8 @@ public:
     int layers() const { return m_layers; }
     int directions() const { return m_directions; }
     RecurrentCell cell() const { return m_cell; }
+    // The dropout between recurrent layers while training (none with one layer).
+    double layerDropout() const { return m_dropout; }
 
     torch::nn::Embedding embedding{nullptr};
     StreamDropout dropout{nullptr};
@@ -43,15 +43,6 @@ public:
     torch::nn::Linear bridge{nullptr};
 
 private:
-    // One layer and direction of the cell, matrices (in, out) as matmul wants them.
-    struct StepWeights {
-        torch::Tensor inputToGates, inputBias, hiddenToGates, hiddenBias;
-    };
-    // Layer-major, direction-minor; without gradients, contiguous copies cached until a parameter
-    // changes (~20% faster than the module for one sentence).
-    std::vector<StepWeights> stepWeights();
-
-    WeightCache<std::vector<StepWeights>> m_cachedWeights;
     RecurrentCell m_cell;
     int m_layers;
     int m_directions;

@@ -2,6 +2,7 @@
 #include "engine/attention/encoder.h"
 #include "engine/attention/encodertape.h"
 #include "engine/core/batch.h"
+#include "engine/core/dropoutstream.h"
 #include "tests/common/referencenet.h"
 
 #include <QtTest>
@@ -35,6 +36,7 @@ private slots:
     void tapeMatchesTheModuleForManyCotangents_data();
     void tapeMatchesTheModuleForManyCotangents();
     void tapeTakesOnlyGruInEvalMode();
+    void dropoutMasksAreTheStreamsDraws();
 };
 
 void TestEncoder::sameAloneAndInPaddedBatch_data()
@@ -172,6 +174,57 @@ void TestEncoder::tapeTakesOnlyGruInEvalMode()
     QVERIFY_THROWS_EXCEPTION(std::logic_error, EncoderTape(*lstm, torch::zeros({1, 2, 12})));
     gru->eval();
     QVERIFY(EncoderTape::supports(*gru));
+}
+
+// In training, the embedding's dropout and the one between layers take their masks from the
+// thread's stream in that order, over (B, S, E) and (B, S, H) as the modules would; the outputs and
+// the embeddings' gradients equal those of one-layer modules run on packed sequences with those
+// masks applied by hand.
+void TestEncoder::dropoutMasksAreTheStreamsDraws()
+{
+    torch::manual_seed(14);
+    ModelConfig config = smallConfig(true, 2, RecurrentCell::Gru);
+    config.dropout = 0.5;
+    Encoder encoder(20, config);
+    encoder->train();
+    const Batch batch = makeSourceBatch({{5, 6, 7}, {8, 9, 10, 11, 12, 13, 14}, {15}});
+    const torch::Tensor embedded = encoder->embedding(batch.source).detach();
+    const int64_t width = embedded.size(1);
+    const torch::Tensor weights = torch::linspace(-1, 2, 3 * width * 16).view({3, width, 16});
+    const auto gradientOf = [&](const auto &encode) {
+        const torch::Tensor leaf = embedded.clone().requires_grad_(true);
+        const DropoutStream masks(1, 2, 3);
+        const torch::Tensor outputs = encode(leaf);
+        (outputs * weights).sum().backward();
+        return std::make_pair(outputs.detach(), leaf.grad());
+    };
+    const auto [mine, myGradient] =
+        gradientOf([&](const torch::Tensor &x) { return encoder->forwardEmbedded(x, batch.sourceLengths).outputs; });
+
+    namespace rnn = torch::nn::utils::rnn;
+    const auto layer = [&](int index, const torch::Tensor &input) {
+        torch::nn::GRU gru(torch::nn::GRUOptions(input.size(2), 8).bidirectional(true));
+        {
+            torch::NoGradGuard noGrad;
+            const auto source = encoder->recurrent.gru->named_parameters();
+            for (auto &p : gru->named_parameters()) {
+                std::string name = p.key();
+                name.replace(name.find("_l0"), 3, "_l" + std::to_string(index));
+                p.value().copy_(source[name]);
+            }
+        }
+        const auto packed = rnn::pack_padded_sequence(input, batch.sourceLengths, true, false);
+        return std::get<0>(rnn::pad_packed_sequence(std::get<0>(gru->forward_with_packed_input(packed)), true, 0.0,
+                                                    input.size(1)));
+    };
+    const auto [expected, expectedGradient] = gradientOf([&](const torch::Tensor &x) {
+        const torch::Tensor inputMask = dropoutFromStream(torch::ones(x.sizes()), 0.5, true);
+        const torch::Tensor layerMask = dropoutFromStream(torch::ones({3, width, 16}), 0.5, true);
+        return layer(1, layer(0, x * inputMask) * layerMask);
+    });
+    QVERIFY(torch::allclose(mine, expected, 1e-5, 1e-5));
+    QVERIFY(torch::allclose(myGradient, expectedGradient, 1e-4, 1e-5));
+    QVERIFY(!torch::allclose(myGradient, embedded.new_zeros(embedded.sizes())));
 }
 
 ATTNSCOPE_TEST(encoder, TestEncoder)
