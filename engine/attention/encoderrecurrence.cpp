@@ -104,8 +104,10 @@ RecurrentSweep::Weights sweepWeights(const variable_list &in, int64_t pass)
 }
 
 struct EncoderPass : torch::autograd::Function<EncoderPass> {
+    // Without `record` (no gradients asked), nothing is kept for backward: a large evaluation
+    // batch would otherwise hold every layer's activations at once.
     static variable_list forward(AutogradContext *ctx, at::TensorList inputs, int64_t kindIn, int64_t layers,
-                                 int64_t directions, double dropout)
+                                 int64_t directions, double dropout, bool record)
     {
         variable_list in;
         for (const torch::Tensor &t : inputs)
@@ -167,8 +169,10 @@ struct EncoderPass : torch::autograd::Function<EncoderPass> {
                         std::memcpy(floatData(finalCells[pass][row]), a.cell.data() + (length * rows + r) * h,
                                     std::size_t(h) * sizeof(float));
                 }
-                rec->inputs.push_back(std::move(read));
-                rec->passes.push_back(std::move(a));
+                if (record) {
+                    rec->inputs.push_back(std::move(read));
+                    rec->passes.push_back(std::move(a));
+                }
             }
             std::vector<float> mask;
             if (l + 1 < layers && dropout > 0) {
@@ -205,7 +209,7 @@ struct EncoderPass : torch::autograd::Function<EncoderPass> {
             toSorted(floatData(gradOutputs[0].contiguous()), s, n.width, both, dLayerOutput.data());
         const torch::Tensor dFinals = gradOutputs[1].defined() ? gradOutputs[1].contiguous() : torch::Tensor();
         const torch::Tensor dFinalCells = gradOutputs[2].defined() ? gradOutputs[2].contiguous() : torch::Tensor();
-        variable_list grads(in.size() + 4);
+        variable_list grads(in.size() + 5);
         RecurrentSweep sweep(kind, int(h), int(rows));
         std::vector<float> dHidden(std::size_t(all * h)), dInputGates(std::size_t(all * g));
         std::vector<float> dHiddenGates(kind == RecurrentCell::Gru ? std::size_t(all * g) : 0);
@@ -290,9 +294,11 @@ EncoderLayersOutput encoderRecurrence(EncoderImpl &encoder, const torch::Tensor 
         inputs.push_back(w.inputBias);
         inputs.push_back(w.hiddenBias);
     }
+    const bool record = torch::GradMode::is_enabled()
+                        && std::any_of(inputs.begin(), inputs.end(), [](const torch::Tensor &t) { return t.requires_grad(); });
     const variable_list out =
         EncoderPass::apply(at::TensorList(inputs), int64_t(encoder.cell()), int64_t(encoder.layers()),
-                          int64_t(encoder.directions()), encoder.is_training() ? encoder.layerDropout() : 0.0);
+                           int64_t(encoder.directions()), encoder.is_training() ? encoder.layerDropout() : 0.0, record);
     EncoderLayersOutput result{out[0], out[1].unbind(0), {}};
     if (encoder.cell() == RecurrentCell::Lstm)
         result.finalCells = out[2].unbind(0);

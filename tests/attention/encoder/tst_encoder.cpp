@@ -117,6 +117,13 @@ void TestEncoder::trainingMatchesPackedModule()
 
     QVERIFY(torch::allclose(mine.outputs, expected.outputs, 1e-5, 1e-5));
     QVERIFY(torch::allclose(mine.hidden, expected.hidden, 1e-5, 1e-5));
+    {
+        // Without gradients nothing is recorded, and the values are the same.
+        torch::NoGradGuard noGrad;
+        const EncoderOutput plain = encoder(batch.source, batch.sourceLengths);
+        QVERIFY(torch::equal(plain.outputs, mine.outputs.detach()));
+        QVERIFY(torch::equal(plain.hidden, mine.hidden.detach()));
+    }
     QCOMPARE(mine.cells.defined(), RecurrentCell(cell) == RecurrentCell::Lstm);
     if (mine.cells.defined())
         QVERIFY(torch::allclose(mine.cells, expected.cells, 1e-5, 1e-5));
