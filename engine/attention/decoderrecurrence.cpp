@@ -7,6 +7,7 @@
 #include "engine/core/floatdata.h"
 #include "engine/fast/grustep.h"
 #include "engine/fast/matrixproduct.h"
+#include "engine/fast/vectorsum.h"
 
 #include <algorithm>
 #include <cstring>
@@ -168,9 +169,7 @@ struct DecoderPass : torch::autograd::Function<DecoderPass> {
         for (int64_t t = n.steps - 1; t >= 0; --t) {
             float *dTopState = floatData(dState.back());
             for (int64_t b = 0; b < rows; ++b) {
-                const float *dOut = floatData(dOutputs) + (b * n.steps + t) * h;
-                for (int64_t k = 0; k < h; ++k)
-                    dTopState[b * h + k] += dOut[k];
+                addInPlace(dTopState + b * h, floatData(dOutputs) + (b * n.steps + t) * h, h);
                 std::memcpy(floatData(dContext) + b * h, floatData(dContextsIn) + (b * n.steps + t) * h,
                             std::size_t(h) * sizeof(float));
             }

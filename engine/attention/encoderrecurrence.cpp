@@ -39,10 +39,16 @@ struct SortedRows {
             active.push_back(n);
         }
     }
-    // The position direction `direction` reads at its step `step` in sorted row r.
-    int position(int r, int step, int direction) const
+    // Calls visit(r, step, position) for every real token of every sorted row r: direction
+    // `direction` reads `position` at its step `step` (the backward direction from the last).
+    template <typename Visit>
+    void forEachRead(int direction, Visit visit) const
     {
-        return direction == 0 ? step : length[std::size_t(r)] - 1 - step;
+        for (int r = 0; r < int(length.size()); ++r) {
+            const int steps = length[std::size_t(r)];
+            for (int step = 0; step < steps; ++step)
+                visit(r, step, direction == 0 ? step : steps - 1 - step);
+        }
     }
 
     std::vector<int> order;   // sorted row -> the batch's row
@@ -128,16 +134,12 @@ struct EncoderPass : torch::autograd::Function<EncoderPass> {
             std::fill(layerOutput.begin(), layerOutput.end(), 0.0f);
             for (int d = 0; d < int(directions); ++d) {
                 const int64_t pass = l * directions + d;
-                // The backward direction reads each row from its last real token.
-                std::vector<float> read = layerInput;
-                if (d == 1) {
-                    std::fill(read.begin(), read.end(), 0.0f);
-                    for (int r = 0; r < int(rows); ++r)
-                        for (int i = 0; i < s.length[std::size_t(r)]; ++i)
-                            std::memcpy(read.data() + (i * rows + r) * width,
-                                        layerInput.data() + (s.position(r, i, d) * rows + r) * width,
-                                        std::size_t(width) * sizeof(float));
-                }
+                // What this direction reads, in its own step order; zeros past a row's end.
+                std::vector<float> read(layerInput.size(), 0.0f);
+                s.forEachRead(d, [&](int r, int step, int position) {
+                    std::memcpy(read.data() + (step * rows + r) * width,
+                                layerInput.data() + (position * rows + r) * width, std::size_t(width) * sizeof(float));
+                });
                 float beta = 0.0f;
                 if (kind != RecurrentCell::Gru) {  // the RNN and LSTM read both biases with the input
                     std::vector<float> bias(static_cast<std::size_t>(g));
@@ -157,11 +159,12 @@ struct EncoderPass : torch::autograd::Function<EncoderPass> {
                 RecurrentSweep::Inputs sweepInputs;
                 sweepInputs.gates = inputGates.data();
                 sweep.forward(sweepWeights(in, pass), sweepInputs, s.active, int(n.width), a);
+                s.forEachRead(d, [&](int r, int step, int position) {
+                    std::memcpy(layerOutput.data() + (position * rows + r) * both + d * h,
+                                a.hidden.data() + ((step + 1) * rows + r) * h, std::size_t(h) * sizeof(float));
+                });
                 for (int r = 0; r < int(rows); ++r) {
                     const int length = s.length[std::size_t(r)];
-                    for (int i = 0; i < length; ++i)
-                        std::memcpy(layerOutput.data() + (s.position(r, i, d) * rows + r) * both + d * h,
-                                    a.hidden.data() + ((i + 1) * rows + r) * h, std::size_t(h) * sizeof(float));
                     const int64_t row = s.order[std::size_t(r)];
                     std::memcpy(floatData(finals[pass][row]), a.hidden.data() + (length * rows + r) * h,
                                 std::size_t(h) * sizeof(float));
@@ -222,12 +225,12 @@ struct EncoderPass : torch::autograd::Function<EncoderPass> {
                 const RecurrentActivations &a = rec->passes[std::size_t(pass)];
                 std::fill(dHidden.begin(), dHidden.end(), 0.0f);
                 std::fill(dCells.begin(), dCells.end(), 0.0f);
+                s.forEachRead(d, [&](int r, int step, int position) {
+                    std::memcpy(dHidden.data() + (step * rows + r) * h,
+                                dLayerOutput.data() + (position * rows + r) * both + d * h, std::size_t(h) * sizeof(float));
+                });
                 for (int r = 0; r < int(rows); ++r) {
                     const int length = s.length[std::size_t(r)];
-                    for (int i = 0; i < length; ++i)
-                        std::memcpy(dHidden.data() + (i * rows + r) * h,
-                                    dLayerOutput.data() + (s.position(r, i, d) * rows + r) * both + d * h,
-                                    std::size_t(h) * sizeof(float));
                     if (length == 0)
                         continue;
                     const int64_t row = s.order[std::size_t(r)], last = ((length - 1) * rows + r) * h;
@@ -254,14 +257,10 @@ struct EncoderPass : torch::autograd::Function<EncoderPass> {
                               rec->inputs[std::size_t(pass)].data(), int(width), 0.0f, floatData(dInputWeight), int(width));
                 matrixProduct(false, false, int(all), int(width), int(g), 1.0f, dGates, int(g),
                               floatData(weight(in, pass, 0)), int(width), 0.0f, dRead.data(), int(width));
-                if (d == 0) {
-                    addInPlace(dLayerInput.data(), dRead.data(), all * width);
-                } else {
-                    for (int r = 0; r < int(rows); ++r)
-                        for (int i = 0; i < s.length[std::size_t(r)]; ++i)
-                            addInPlace(dLayerInput.data() + (s.position(r, i, d) * rows + r) * width,
-                                       dRead.data() + (i * rows + r) * width, width);
-                }
+                s.forEachRead(d, [&](int r, int step, int position) {
+                    addInPlace(dLayerInput.data() + (position * rows + r) * width, dRead.data() + (step * rows + r) * width,
+                               width);
+                });
                 const std::size_t first = kFirstWeight + std::size_t(4 * pass);
                 grads[first] = dInputWeight;
                 grads[first + 1] = dHiddenWeight;
@@ -269,9 +268,9 @@ struct EncoderPass : torch::autograd::Function<EncoderPass> {
                 grads[first + 3] = dHiddenBias;
             }
             if (l > 0) {
-                const std::vector<float> &mask = rec->masks[std::size_t(l - 1)];
-                for (std::size_t k = 0; k < dLayerInput.size(); ++k)
-                    dLayerInput[k] *= mask.empty() ? 1.0f : mask[k];
+                const std::vector<float> &mask = rec->masks[std::size_t(l - 1)];  // empty: no dropout
+                for (std::size_t k = 0; k < mask.size(); ++k)
+                    dLayerInput[k] *= mask[k];
                 dLayerOutput = std::move(dLayerInput);
             } else {
                 torch::Tensor dEmbedded = torch::empty({rows, n.width, n.embed});
